@@ -1,0 +1,112 @@
+// Who is calling: Basic (username or e-mail, password or token), `token`/`Bearer` headers,
+// `?token=`/`?access_token=` (deprecated), and Sudo for site administrators.
+import type { Context } from 'koa';
+import type { UserRow } from '../db/schema/index.js';
+import { Forbidden, NotFound, Unauthorized } from '../services/errors.js';
+import type { Services } from '../services/index.js';
+import { looksLikeToken, scopesAllow, type ScopeCategory } from '../services/tokens.js';
+
+export interface Auth {
+  /** The user the request acts as (after Sudo); null for anonymous callers. */
+  actor: UserRow | null;
+  /** How the caller proved who they are. */
+  method: 'none' | 'password' | 'token';
+  /** A token's scopes; undefined for password sign-in, which may do anything its user may. */
+  scopes?: string[];
+  /** The signed-in user before Sudo. */
+  signedIn: UserRow | null;
+}
+
+export const anonymous: Auth = { actor: null, method: 'none', signedIn: null };
+
+function firstQuery(ctx: Context, name: string): string | undefined {
+  const v = ctx.query[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+async function byToken(services: Services, token: string): Promise<Auth> {
+  const hit = looksLikeToken(token) ? await services.tokens.resolve(token.toLowerCase()) : undefined;
+  if (!hit) throw new Unauthorized('user does not exist or token is invalid');
+  return { actor: hit.user, signedIn: hit.user, method: 'token', scopes: hit.token.scopes };
+}
+
+/** Reads the credentials of a request; wrong credentials are 401 even where anonymous calls are allowed. */
+export async function authenticate(ctx: Context, services: Services): Promise<Auth> {
+  const header = ctx.get('Authorization').trim();
+  let auth: Auth = anonymous;
+  const [scheme = '', ...rest] = header.split(/\s+/);
+  const value = rest.join(' ');
+  if (header) {
+    switch (scheme.toLowerCase()) {
+      case 'basic': {
+        const decoded = Buffer.from(value, 'base64').toString('utf8');
+        const colon = decoded.indexOf(':');
+        if (colon < 0) throw new Unauthorized('invalid basic authentication');
+        const login = decoded.slice(0, colon);
+        const secret = decoded.slice(colon + 1);
+        const user = await services.users.authenticate(login, secret);
+        if (user) {
+          auth = { actor: user, signedIn: user, method: 'password' };
+        } else if (looksLikeToken(secret)) {
+          // Gitea accepts a token as the Basic password (git over HTTP relies on it).
+          auth = await byToken(services, secret);
+          const loginLower = login.toLowerCase();
+          if (auth.actor && loginLower !== auth.actor.lowerName && loginLower !== auth.actor.email.toLowerCase()
+            && loginLower !== 'oauth2' && loginLower !== secret.toLowerCase()) {
+            throw new Unauthorized('user does not exist or token is invalid');
+          }
+        } else {
+          throw new Unauthorized('user does not exist or password is incorrect');
+        }
+        break;
+      }
+      case 'token':
+      case 'bearer':
+        auth = await byToken(services, value);
+        break;
+      default:
+        throw new Unauthorized('unsupported authorization scheme');
+    }
+  } else {
+    const token = firstQuery(ctx, 'token') ?? firstQuery(ctx, 'access_token');
+    if (token !== undefined) {
+      auth = await byToken(services, token);
+      ctx.set('Warning', '299 anvil "token and access_token API authentication is deprecated"');
+    }
+  }
+  if (auth.actor && (!auth.actor.isActive || auth.actor.prohibitLogin)) {
+    throw new Forbidden('This account is prohibited from signing in, please contact your site administrator.');
+  }
+  const sudo = ctx.get('Sudo') || firstQuery(ctx, 'sudo');
+  if (sudo) {
+    if (!auth.actor?.isAdmin) throw new Forbidden('Only administrators allowed to sudo.');
+    const target = await services.users.byName(sudo);
+    if (!target || target.type === 'Organization') throw new NotFound();
+    auth = { ...auth, actor: target };
+  }
+  return auth;
+}
+
+export interface AccessRule {
+  /** Anonymous callers allowed (the operation's security lists `{}`). */
+  anonymous: boolean;
+  /** Only Basic authentication with a password (token creation). */
+  basicOnly: boolean;
+  /** Token scope categories the operation needs; empty for none. */
+  scopes: ScopeCategory[];
+  write: boolean;
+}
+
+/** The checks every operation shares, in Gitea's order: signed in, token scope, site admin. */
+export function authorize(auth: Auth, rule: AccessRule): void {
+  if (!rule.anonymous && !auth.actor) throw new Unauthorized('token is required');
+  if (rule.basicOnly && auth.method !== 'password') throw new Unauthorized('basic authentication with a password is required');
+  if (auth.method === 'token' && auth.scopes) {
+    const missing = rule.scopes.filter((c) => !scopesAllow(auth.scopes!, c, rule.write));
+    if (missing.length) {
+      const need = missing.map((c) => `${rule.write ? 'write' : 'read'}:${c}`).join(' ');
+      throw new Forbidden(`token does not have at least one of required scope(s): [${need}]`);
+    }
+  }
+  if (rule.scopes.includes('admin') && !auth.actor?.isAdmin) throw new Forbidden('user should be the site admin');
+}

@@ -1,0 +1,44 @@
+// The one table from domain errors to HTTP answers. 404 has an empty body; every other error is
+// {message, url} as Gitea's APIError.
+import type { Context } from 'koa';
+import { DomainError } from '../services/errors.js';
+
+const statusOf: Record<string, number> = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  Conflict: 409,
+  PreconditionFailed: 412,
+  PayloadTooLarge: 413,
+  Invalid: 422,
+  RepoArchived: 423,
+  NotImplemented: 501,
+};
+
+/** An HTTP-level failure found before a handler runs (body parsing, routing). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function writeError(ctx: Context, status: number, message: string, swaggerUrl: string): void {
+  ctx.status = status;
+  if (status === 404) {
+    ctx.body = null;
+    ctx.remove('Content-Type');
+    return;
+  }
+  ctx.body = { message, url: swaggerUrl };
+}
+
+/** Maps anything thrown to an answer; unknown errors are 500 and logged by the caller. */
+export function errorAnswer(err: unknown): { status: number; message: string; unexpected: boolean } {
+  if (err instanceof DomainError) return { status: statusOf[err.kind] ?? 500, message: err.message, unexpected: false };
+  if (err instanceof HttpError) return { status: err.status, message: err.message, unexpected: false };
+  return { status: 500, message: 'internal server error', unexpected: true };
+}

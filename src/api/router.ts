@@ -1,0 +1,114 @@
+// Routes built once from the spec's paths. Each route: authenticate → authorize (the operation's
+// access rule) → read the body → validate against the operation → handler → answer.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Config } from '../config.js';
+import { NotImplemented, Invalid } from '../services/errors.js';
+import type { Services } from '../services/index.js';
+import { authenticate, authorize } from './auth.js';
+import { readJsonBody } from './body.js';
+import { registry } from './operations/index.js';
+import { specOperations, type OpenApiDocument, type SpecOperation } from './spec.js';
+import type { Handler, HandlerEntry, OperationId } from './types.js';
+import { createValidator } from './validate.js';
+
+export const apiPrefix = '/api/v1';
+
+/** Spec operations without a handler and handlers without a spec operation; both must be empty. */
+export function registryMismatch(ops: SpecOperation[]): { missing: string[]; extra: string[] } {
+  const inSpec = new Set(ops.map((o) => o.operationId));
+  const inRegistry = new Set(Object.keys(registry));
+  return {
+    missing: [...inSpec].filter((id) => !inRegistry.has(id)),
+    extra: [...inRegistry].filter((id) => !inSpec.has(id)),
+  };
+}
+
+export function isImplemented(operationId: string): boolean {
+  const entry = (registry as Record<string, HandlerEntry<OperationId>>)[operationId];
+  return typeof entry === 'function';
+}
+
+/** Literal segments before parameters, so /issues/comments/{id} wins over /issues/{index}/... */
+function specificity(a: SpecOperation, b: SpecOperation): number {
+  const sa = a.path.split('/');
+  const sb = b.path.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const pa = sa[i]!.startsWith('{');
+    const pb = sb[i]!.startsWith('{');
+    if (pa !== pb) return pa ? 1 : -1;
+  }
+  return sb.length - sa.length;
+}
+
+const toKoaPath = (p: string) => apiPrefix + p.replace(/\{([^}]+)\}/g, ':$1');
+
+function declaredQuery(ctx: Context, op: SpecOperation): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(ctx.query)) if (op.queryNames.has(k) && v !== undefined) out[k] = v;
+  return out;
+}
+
+function numbersOf(values: Record<string, unknown> | undefined): Record<string, number> {
+  return Object.fromEntries(Object.entries(values ?? {}).filter(([, v]) => typeof v === 'number')) as Record<string, number>;
+}
+
+/** Any operation's reply, once the handler's own type has been checked. */
+type AnyReply = { status: number; body?: unknown; headers?: Record<string, string> };
+
+function answer(ctx: Context, reply: AnyReply): void {
+  const headers = reply.headers ?? {};
+  if (reply.status === 205) {
+    // Koa drops a 205's body; Gitea sends one (the changed threads), so write the response ourselves.
+    const payload = JSON.stringify(reply.body ?? null);
+    ctx.respond = false;
+    ctx.res.writeHead(205, {
+      ...Object.fromEntries(Object.entries(ctx.response.headers).map(([k, v]) => [k, String(v)])),
+      ...headers,
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(payload)),
+    });
+    ctx.res.end(payload);
+    return;
+  }
+  ctx.set(headers);
+  ctx.status = reply.status;
+  if (reply.body !== undefined) ctx.body = reply.body;
+}
+
+export async function buildRouter(doc: OpenApiDocument, services: Services, config: Config): Promise<Router> {
+  const ops = specOperations(doc).sort(specificity);
+  const { missing, extra } = registryMismatch(ops);
+  if (missing.length || extra.length) {
+    throw new Error(`handler registry and spec disagree: no handler for [${missing}], no operation for [${extra}]`);
+  }
+  const validate = await createValidator(doc);
+  const router = new Router();
+  for (const op of ops) {
+    const entry = (registry as Record<string, HandlerEntry<OperationId>>)[op.operationId]!;
+    router[op.method as 'get'](toKoaPath(op.path), async (ctx) => {
+      const auth = await authenticate(ctx, services);
+      authorize(auth, op.access);
+      if (typeof entry !== 'function') {
+        throw new NotImplemented(`${op.operationId} is not implemented yet (${entry.notImplemented})`);
+      }
+      const body = op.bodyTypes.includes('application/json') ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
+      const query = declaredQuery(ctx, op);
+      const checked = validate(op.operationId, { method: op.method, path: ctx.path.slice(apiPrefix.length), headers: ctx.headers, query, body });
+      if (!checked.ok) throw new Invalid(checked.message!);
+      const handler = entry as Handler<OperationId>;
+      const reply = await handler({
+        // koa-router decodes path segments; the validator contributes the numbers it coerced.
+        path: { ...ctx.params, ...numbersOf(checked.path) } as never,
+        query: (checked.query ?? query) as never,
+        body: body as never,
+        auth,
+        services,
+        config,
+        koa: ctx,
+      });
+      answer(ctx, reply as AnyReply);
+    });
+  }
+  return router;
+}

@@ -1,0 +1,66 @@
+// The OpenAPI document, read once: the routes, each operation's access rule and its validator.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { scopeCategories, type ScopeCategory } from '../services/tokens.js';
+import type { AccessRule } from './auth.js';
+
+export const specPath = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+
+export interface SpecOperation {
+  operationId: string;
+  method: string;
+  /** Path as the spec writes it, e.g. /repos/{owner}/{repo}. */
+  path: string;
+  access: AccessRule;
+  /** Query parameter names the operation declares; the others (token, sudo, ...) are ignored. */
+  queryNames: Set<string>;
+  /** Media types of the request body, if any. */
+  bodyTypes: string[];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type OpenApiDocument = any;
+
+export function loadSpec(path = specPath): OpenApiDocument {
+  return parse(readFileSync(path, 'utf8'));
+}
+
+const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+function resolveParam(doc: OpenApiDocument, p: { $ref?: string; name?: string; in?: string }) {
+  if (!p.$ref) return p;
+  const name = p.$ref.split('/').pop()!;
+  return doc.components.parameters[name];
+}
+
+export function specOperations(doc: OpenApiDocument): SpecOperation[] {
+  const ops: SpecOperation[] = [];
+  for (const [path, item] of Object.entries<Record<string, OpenApiDocument>>(doc.paths)) {
+    for (const method of methods) {
+      const op = item[method];
+      if (!op) continue;
+      const security: Array<Record<string, unknown>> = op.security ?? doc.security ?? [];
+      const rawScope = op['x-anvil-scope'];
+      const scopes = (rawScope === undefined || rawScope === 'none' ? [] : [rawScope].flat()) as ScopeCategory[];
+      for (const s of scopes) {
+        if (!scopeCategories.includes(s)) throw new Error(`${op.operationId}: unknown x-anvil-scope ${s}`);
+      }
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => resolveParam(doc, p));
+      ops.push({
+        operationId: op.operationId,
+        method,
+        path,
+        access: {
+          anonymous: security.some((s) => Object.keys(s).length === 0),
+          basicOnly: security.length > 0 && security.every((s) => Object.keys(s).join() === 'BasicAuth'),
+          scopes,
+          write: method !== 'get' && method !== 'head',
+        },
+        queryNames: new Set(params.filter((p) => p.in === 'query').map((p) => p.name)),
+        bodyTypes: Object.keys(op.requestBody?.content ?? {}),
+      });
+    }
+  }
+  return ops;
+}

@@ -1,0 +1,79 @@
+// Request validation against the matched operation (openapi-backend with Ajv for JSON Schema 2020-12).
+// Routing is ours (@koa/router); openapi-backend only validates, so no per-request operation scan.
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import OpenAPIBackend from 'openapi-backend';
+import type { OpenApiDocument } from './spec.js';
+
+export interface ValidationInput {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  query: Record<string, string | string[]>;
+  body?: unknown;
+}
+
+export interface ValidationOutcome {
+  ok: boolean;
+  message?: string;
+  /** Path and query parameters coerced to their schema types. */
+  path?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+}
+
+// The int64 ids of OpenAPI fit in a JS number for anvil's lifetime; `binary` is a multipart file.
+function addOpenApiFormats(ajv: InstanceType<typeof Ajv2020.default>) {
+  addFormats.default(ajv);
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addFormat('binary', true);
+  ajv.addKeyword({ keyword: 'x-anvil-scope' });
+  return ajv;
+}
+
+export function newAjv(opts: Record<string, unknown> = {}) {
+  return addOpenApiFormats(new Ajv2020.default({ strict: false, allErrors: false, ...opts }));
+}
+
+export async function createValidator(doc: OpenApiDocument) {
+  const api = new OpenAPIBackend.default({
+    definition: structuredClone(doc),
+    quick: true,
+    validate: true,
+    coerceTypes: true,
+    ajvOpts: { strict: false },
+    // openapi-backend builds Ajv draft-07 by default, which silently ignores 2020-12 keywords.
+    customizeAjv: (_ajv, ajvOpts) => newAjv(ajvOpts as Record<string, unknown>) as never,
+  });
+  await api.init();
+  return (operationId: string, req: ValidationInput): ValidationOutcome => {
+    const result = api.validateRequest(req as never, operationId);
+    if (result.valid) {
+      return { ok: true, path: result.coerced?.params as never, query: result.coerced?.query as never };
+    }
+    const err = result.errors![0]!;
+    return { ok: false, message: describe(err) };
+  };
+}
+
+interface AjvErr {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params?: Record<string, unknown>;
+}
+
+/** `[field]: problem`, Gitea's shape, naming the JSON field rather than a Go one. */
+function describe(err: AjvErr): string {
+  const parts = err.instancePath.split('/').filter(Boolean);
+  // openapi-backend validates {path, query, header, requestBody}; drop that wrapper from the name.
+  const where = parts[0] === 'requestBody' ? parts.slice(1) : parts.slice(1);
+  if (err.keyword === 'required' && err.params?.missingProperty) where.push(String(err.params.missingProperty));
+  if (err.keyword === 'additionalProperties' && err.params?.additionalProperty) where.push(String(err.params.additionalProperty));
+  const field = where.join('.') || (parts[0] === 'requestBody' || err.keyword === 'parse' ? 'body' : parts[0] ?? 'request');
+  let problem = err.keyword === 'required' ? 'Required' : (err.message ?? 'invalid');
+  if (err.keyword === 'enum' && Array.isArray(err.params?.allowedValues)) {
+    problem = `must be one of ${(err.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return `[${field}]: ${problem}`;
+}

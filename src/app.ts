@@ -1,0 +1,50 @@
+// buildApp: the Koa application around the spec's routes. No I/O of its own beyond what it is given.
+import { randomUUID } from 'node:crypto';
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { errorAnswer, HttpError, writeError } from './api/errors.js';
+import { buildRouter } from './api/router.js';
+import { loadSpec, type OpenApiDocument } from './api/spec.js';
+import type { Services } from './services/index.js';
+
+export interface AppDeps {
+  config: Config;
+  services: Services;
+  log: Logger;
+  doc?: OpenApiDocument;
+}
+
+export async function buildApp({ config, services, log, doc = loadSpec() }: AppDeps): Promise<Koa> {
+  const app = new Koa({ proxy: true });
+  const swaggerUrl = `${config.rootUrl}api/swagger`;
+  const router = await buildRouter(doc, services, config);
+
+  app.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const id = ctx.get('X-Request-Id') || randomUUID();
+    ctx.set('X-Request-Id', id);
+    ctx.set('Access-Control-Expose-Headers', 'X-Total-Count, Link');
+    try {
+      await next();
+    } catch (err) {
+      // koa-router's allowedMethods throws http-errors (405, 501) with `status` and `expose`.
+      const e = err as { status?: number; expose?: boolean; message?: string };
+      const known = typeof e?.status === 'number' && e.expose ? new HttpError(e.status, e.message ?? '') : err;
+      const { status, message, unexpected } = errorAnswer(known);
+      if (unexpected) log.error({ err, reqId: id, method: ctx.method, url: ctx.url }, 'request failed');
+      writeError(ctx, status, message, swaggerUrl);
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log.info({ reqId: id, method: ctx.method, url: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    }
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+  app.use(async (ctx) => {
+    // Nothing matched: an empty 404, as for anything the caller may not see.
+    ctx.status = 404;
+    ctx.body = null;
+  });
+  return app;
+}

@@ -1,0 +1,66 @@
+// The only reader of process.env: every setting anvil has, typed and checked once at start.
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Always ends with a slash, e.g. http://localhost:3000/ */
+  rootUrl: string;
+  logLevel: string;
+  admin: { username?: string; password?: string; email?: string };
+  pageSize: { default: number; max: number };
+  bodyLimitBytes: number;
+  /** Domain of the placeholder e-mail shown instead of hidden addresses. */
+  noReplyDomain: string;
+  minPasswordLength: number;
+  /** Whether plain users may create organizations (admins always may). */
+  allowCreateOrganization: boolean;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, dflt: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return n;
+}
+
+function bool(env: Env, name: string, dflt: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return dflt;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 3000);
+  let rootUrl = env.ROOT_URL || `http://localhost:${port}/`;
+  try {
+    new URL(rootUrl);
+  } catch {
+    throw new ConfigError(`ROOT_URL must be an absolute URL, got "${rootUrl}"`);
+  }
+  if (!rootUrl.endsWith('/')) rootUrl += '/';
+  const pageMax = int(env, 'MAX_PAGE_SIZE', 50, 1);
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    rootUrl,
+    logLevel: env.LOG_LEVEL || 'info',
+    admin: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD, email: env.ADMIN_EMAIL },
+    pageSize: { default: Math.min(int(env, 'DEFAULT_PAGE_SIZE', 30, 1), pageMax), max: pageMax },
+    bodyLimitBytes: int(env, 'MAX_BODY_SIZE', 10 * 1024 * 1024, 1024),
+    noReplyDomain: env.NO_REPLY_DOMAIN || `noreply.${new URL(rootUrl).hostname}`,
+    minPasswordLength: int(env, 'MIN_PASSWORD_LENGTH', 8, 1),
+    allowCreateOrganization: bool(env, 'ALLOW_CREATE_ORGANIZATION', true),
+  };
+}

@@ -1,0 +1,50 @@
+// config → database → migrations → first admin → app → listen; graceful shutdown on SIGTERM/SIGINT.
+import type { Server } from 'node:http';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { openDatabase, pgliteDir } from './db/client.js';
+import { lockDataDir } from './db/lock.js';
+import { createLogger } from './log.js';
+import { ensureFirstAdmin } from './services/bootstrap.js';
+import { Services } from './services/index.js';
+
+const config = loadConfig();
+const log = createLogger(config.logLevel);
+
+async function start() {
+  const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir, 'the anvil server');
+  const database = await openDatabase(
+    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite-dir', dir: pgliteDir(config.dataDir) },
+  );
+  await database.migrate();
+  const services = new Services({ db: database.db, config, log });
+  await ensureFirstAdmin(services, config, log);
+  const app = await buildApp({ config, services, log });
+  const server: Server = app.listen(config.port, config.host);
+  await new Promise<void>((res, rej) => server.once('listening', res).once('error', rej));
+  log.info({ port: config.port, rootUrl: config.rootUrl, database: database.engine }, 'anvil is listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: no new connections, finishing requests');
+    server.close();
+    server.closeIdleConnections();
+    // Requests in flight get time to finish; a stuck one does not hold the process forever.
+    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    await new Promise<void>((res) => server.once('close', () => res()));
+    clearTimeout(force);
+    await database.close();
+    unlock();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+start().catch((err) => {
+  log.fatal({ err: { message: err.message, stack: err.stack } }, 'anvil could not start');
+  process.exit(1);
+});

@@ -1,0 +1,10 @@
+// What every service needs: the database, the configuration and a logger.
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+
+export interface ServiceDeps {
+  db: Db;
+  config: Config;
+  log: Logger;
+}

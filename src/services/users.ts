@@ -1,0 +1,119 @@
+// Accounts: creation with Gitea's rules, look-ups, and password sign-in.
+import { and, count, eq, ne } from 'drizzle-orm';
+import { emailAddresses, users, type UserRow, type Visibility } from '../db/schema/index.js';
+import { withTx } from '../db/tx.js';
+import type { ServiceDeps } from './context.js';
+import { BadRequest, Invalid, isUniqueViolation } from './errors.js';
+import { checkEmail, checkOwnerName } from './names.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+
+export interface CreateUserInput {
+  username: string;
+  email: string;
+  password?: string;
+  fullName?: string;
+  loginName?: string;
+  /** Gitea's default for admin-created users is true. */
+  mustChangePassword?: boolean;
+  restricted?: boolean;
+  visibility?: Visibility | '';
+  sourceId?: number;
+  createdAt?: Date;
+  isAdmin?: boolean;
+}
+
+export class UserService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async create(input: CreateUserInput): Promise<UserRow> {
+    const { db, config } = this.deps;
+    checkOwnerName(input.username);
+    checkEmail(input.email);
+    // anvil has no external authentication sources yet: only local (0) exists.
+    if (input.sourceId) throw new Invalid(`login source does not exist [id: ${input.sourceId}]`);
+    const password = input.password ?? '';
+    if (password.length < config.minPasswordLength) {
+      throw new BadRequest(`password is too short: it needs at least ${config.minPasswordLength} characters`);
+    }
+    if (password.length > 255) throw new Invalid('[password]: MaxSize');
+    const passwordHash = await hashPassword(password);
+    const lowerName = input.username.toLowerCase();
+    const lowerEmail = input.email.toLowerCase();
+    try {
+      return await withTx(db, async (tx) => {
+        const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.lowerName, lowerName));
+        if (taken) throw new Invalid(`user already exists [name: ${input.username}]`);
+        const [used] = await tx
+          .select({ id: emailAddresses.id })
+          .from(emailAddresses)
+          .where(eq(emailAddresses.lowerEmail, lowerEmail));
+        if (used) throw new Invalid(`e-mail already in use [email: ${input.email}]`);
+        const created = input.createdAt ?? new Date();
+        const [row] = await tx
+          .insert(users)
+          .values({
+            name: input.username,
+            lowerName,
+            type: 'User',
+            email: input.email,
+            fullName: input.fullName ?? '',
+            loginName: input.loginName ?? '',
+            passwordHash,
+            mustChangePassword: input.mustChangePassword ?? true,
+            isRestricted: input.restricted ?? false,
+            visibility: input.visibility || 'public',
+            isAdmin: input.isAdmin ?? false,
+            isActive: true,
+            createdAt: created,
+            updatedAt: created,
+          })
+          .returning();
+        await tx
+          .insert(emailAddresses)
+          .values({ userId: row!.id, email: input.email, lowerEmail, isActivated: true, isPrimary: true });
+        return row!;
+      });
+    } catch (err) {
+      // Two creations racing past the checks above: the unique indexes decide, the answer stays 422.
+      if (isUniqueViolation(err)) throw new Invalid(`user already exists [name: ${input.username}]`);
+      throw err;
+    }
+  }
+
+  async byName(name: string): Promise<UserRow | undefined> {
+    const [row] = await this.deps.db.select().from(users).where(eq(users.lowerName, name.toLowerCase()));
+    return row;
+  }
+
+  async byId(id: number): Promise<UserRow | undefined> {
+    const [row] = await this.deps.db.select().from(users).where(eq(users.id, id));
+    return row;
+  }
+
+  /** Individual users (not organizations), as the first-start check needs. */
+  async countIndividuals(): Promise<number> {
+    const [row] = await this.deps.db.select({ n: count() }).from(users).where(ne(users.type, 'Organization'));
+    return row?.n ?? 0;
+  }
+
+  /** Sign-in with a username or an e-mail address; null when either is wrong or the account cannot sign in. */
+  async authenticate(login: string, password: string): Promise<UserRow | null> {
+    const { db } = this.deps;
+    const lower = login.toLowerCase();
+    let [user] = await db
+      .select()
+      .from(users)
+      .where(and(eq(users.lowerName, lower), ne(users.type, 'Organization')));
+    if (!user && lower.includes('@')) {
+      [user] = await db
+        .select({ user: users })
+        .from(emailAddresses)
+        .innerJoin(users, eq(users.id, emailAddresses.userId))
+        .where(and(eq(emailAddresses.lowerEmail, lower), eq(emailAddresses.isActivated, true)))
+        .then((rows) => rows.map((r) => r.user));
+    }
+    const ok = await verifyPassword(password, user?.passwordHash);
+    if (!ok || !user || !user.isActive || user.prohibitLogin) return null;
+    return user;
+  }
+}
