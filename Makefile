@@ -1,0 +1,45 @@
+# anvil — the two commands people need are `make run` and `make test`.
+SHELL := /bin/bash
+NODE := node --import tsx
+export NO_COLOR ?= 1
+
+.PHONY: run test install generate check-generated lint-spec typecheck migration bench clean
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.installed
+
+## Start the server (embedded PGlite in $DATA_DIR unless DATABASE_URL is set).
+run: install
+	$(NODE) src/main.ts
+
+## Type-check, then run every test file (PGlite, or PostgreSQL when DATABASE_URL is set).
+test: install typecheck
+	$(NODE) scripts/run-tests.ts $(TESTS)
+
+## Regenerate generated/ from spec/openapi.yaml.
+generate: install
+	$(NODE) scripts/generate.ts
+
+## Fails when generated/ is not what spec/ produces.
+check-generated: generate
+	@git diff --exit-code --stat -- generated || { echo "generated/ is stale: run 'make generate' and commit it"; exit 1; }
+	@test -z "$$(git status --porcelain -- generated)" || { echo "generated/ has uncommitted files"; exit 1; }
+
+lint-spec: install
+	npx --no-install redocly lint spec/openapi.yaml
+
+typecheck: install
+	npx --no-install tsc -p .
+
+## After changing src/db/schema: write the next migration (name it: make migration NAME=add_repos).
+migration: install
+	npx --no-install drizzle-kit generate --name $(NAME)
+
+bench: install
+	$(NODE) scripts/bench.ts
+
+clean:
+	rm -rf data node_modules

@@ -1,0 +1,93 @@
+// `make test`: prepares one migrated database template, runs every tests/**/*.test.ts file in its own
+// process (two at a time, one per core), and prints `N passed, M failed` — uvu prints no total our CI
+// can read. Exits non-zero on any failure, a crashed file, or when no test ran.
+// With DATABASE_URL set the suite runs on that PostgreSQL server (the database it names is created,
+// used as the template, and dropped); otherwise on PGlite.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { dropPostgresDatabases, preparePostgresTemplate, writePgliteTemplate } from '../tests/helpers/template.js';
+
+const filter = process.argv.slice(2);
+
+function findTests(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return findTests(p);
+    return name.endsWith('.test.ts') ? [p] : [];
+  });
+}
+
+const files = findTests('tests')
+  .filter((f) => filter.length === 0 || filter.some((s) => f.includes(s)))
+  .sort();
+
+const env: Record<string, string> = { ...(process.env as Record<string, string>), NO_COLOR: '1', FORCE_COLOR: '0' };
+const tmp = mkdtempSync(join(tmpdir(), 'anvil-run-'));
+const pgUrl = process.env.DATABASE_URL;
+const started = Date.now();
+if (pgUrl) {
+  await dropPostgresDatabases(pgUrl);
+  await preparePostgresTemplate(pgUrl);
+  env.ANVIL_TEST_PG_URL = pgUrl;
+} else {
+  env.ANVIL_TEST_PGLITE_IMAGE = join(tmp, 'template.tar');
+  await writePgliteTemplate(env.ANVIL_TEST_PGLITE_IMAGE);
+}
+delete env.DATABASE_URL;
+
+interface Result {
+  file: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  output: string;
+  code: number | null;
+  ms: number;
+}
+
+function runFile(file: string): Promise<Result> {
+  const t0 = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => {
+      const num = (label: string) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(output)?.[1] ?? 0);
+      const total = num('Total');
+      const passed = num('Passed');
+      const skipped = num('Skipped');
+      let failed = Math.max(0, total - passed - skipped);
+      // A file that crashed or exited non-zero without a failing test still counts as a failure.
+      if (code !== 0 && failed === 0) failed = 1;
+      resolve({ file, passed, failed, skipped, output, code, ms: Date.now() - t0 });
+    });
+  });
+}
+
+const concurrency = Math.max(1, Math.min(Number(process.env.TEST_JOBS) || cpus().length, 4));
+const queue = [...files];
+const results: Result[] = [];
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const r = await runFile(file);
+      results.push(r);
+      const mark = r.failed ? 'FAIL' : 'ok  ';
+      process.stdout.write(`${mark} ${relative('.', r.file)}  (${r.passed} passed, ${r.failed} failed, ${(r.ms / 1000).toFixed(1)}s)\n`);
+      if (r.failed) process.stdout.write(r.output.replace(/^/gm, '    | ') + '\n');
+    }
+  }),
+);
+
+if (pgUrl) await dropPostgresDatabases(pgUrl);
+rmSync(tmp, { recursive: true, force: true });
+
+const passed = results.reduce((s, r) => s + r.passed, 0);
+const failed = results.reduce((s, r) => s + r.failed, 0);
+const skipped = results.reduce((s, r) => s + r.skipped, 0);
+process.stdout.write(`\n${results.length} files on ${pgUrl ? 'PostgreSQL' : 'PGlite'} in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
+process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+if (failed > 0 || passed === 0) process.exit(1);

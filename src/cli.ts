@@ -1,0 +1,85 @@
+// Admin commands for when the server is not running:
+//   npm run cli -- admin user create --username U --password P --email E [--admin] [--must-change-password]
+//   npm run cli -- migrate
+// With PGlite only one process may open the data folder: while the server runs this stops with a
+// message saying so (db/lock.ts), instead of hanging.
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.js';
+import { openDatabase, pgliteDir } from './db/client.js';
+import { DataDirBusy, lockDataDir } from './db/lock.js';
+import { createLogger } from './log.js';
+import { DomainError } from './services/errors.js';
+import { Services } from './services/index.js';
+
+const usage = `usage:
+  anvil admin user create --username NAME --password PASSWORD --email EMAIL [--admin] [--must-change-password]
+  anvil migrate`;
+
+async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
+  const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir, 'the anvil command line');
+  try {
+    const database = await openDatabase(
+      config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite-dir', dir: pgliteDir(config.dataDir) },
+    );
+    try {
+      await database.migrate();
+      return await fn(new Services({ db: database.db, config, log }));
+    } finally {
+      await database.close();
+    }
+  } finally {
+    unlock();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [a, b, c, ...rest] = argv;
+  if (a === 'migrate') {
+    await withServices(async () => undefined);
+    console.log('migrations applied');
+    return 0;
+  }
+  if (a === 'admin' && b === 'user' && c === 'create') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        username: { type: 'string' },
+        password: { type: 'string' },
+        email: { type: 'string' },
+        admin: { type: 'boolean', default: false },
+        'must-change-password': { type: 'boolean', default: false },
+      },
+    });
+    if (!values.username || !values.password || !values.email) {
+      console.error(usage);
+      return 2;
+    }
+    const user = await withServices((s) =>
+      s.users.create({
+        username: values.username!,
+        password: values.password!,
+        email: values.email!,
+        isAdmin: values.admin,
+        mustChangePassword: values['must-change-password'],
+      }),
+    );
+    console.log(`created ${user.isAdmin ? 'site administrator' : 'user'} "${user.name}" (id ${user.id})`);
+    return 0;
+  }
+  console.error(usage);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    if (err instanceof DataDirBusy || err instanceof DomainError) {
+      console.error(`anvil: ${err.message}`);
+      process.exit(1);
+    }
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,138 @@
+// Each test file runs the real app on an ephemeral port against its own database (cloned from the
+// run's migrated template) and a temp DATA_DIR, and talks to it over HTTP.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import createClient from 'openapi-fetch';
+import pino from 'pino';
+import type { paths } from '../../generated/openapi.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { openDatabase, type Database } from '../../src/db/client.js';
+import { ensureFirstAdmin } from '../../src/services/bootstrap.js';
+import { Services } from '../../src/services/index.js';
+import { loadSpec } from '../../src/api/spec.js';
+import { maintenance, preparePostgresTemplate, readPgliteTemplate, withDatabase, writePgliteTemplate } from './template.js';
+
+export const adminCredentials = { username: 'root', password: 'root-password', email: 'root@example.com' };
+
+let fileCounter = 0;
+
+async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const pgUrl = process.env.ANVIL_TEST_PG_URL ?? (process.env.DATABASE_URL || undefined);
+  if (pgUrl) {
+    const template = new URL(pgUrl).pathname.slice(1);
+    if (!process.env.ANVIL_TEST_PG_URL) await preparePostgresTemplate(pgUrl); // a file run on its own
+    const name = `${template}_f${process.pid}_${fileCounter++}`;
+    const admin = maintenance(pgUrl);
+    try {
+      await admin.unsafe(`create database "${name}" template "${template}"`);
+    } finally {
+      await admin.end();
+    }
+    const database = await openDatabase({ kind: 'postgres', url: withDatabase(pgUrl, name) });
+    return {
+      database,
+      drop: async () => {
+        await database.close();
+        const a = maintenance(pgUrl);
+        await a.unsafe(`drop database if exists "${name}" with (force)`).finally(() => a.end());
+      },
+    };
+  }
+  let image = process.env.ANVIL_TEST_PGLITE_IMAGE;
+  if (!image) {
+    image = join(mkdtempSync(join(tmpdir(), 'anvil-tpl-')), 'template.tar');
+    await writePgliteTemplate(image);
+    process.env.ANVIL_TEST_PGLITE_IMAGE = image;
+  }
+  const database = await openDatabase({ kind: 'pglite-image', image: readPgliteTemplate(image) });
+  return { database, drop: () => database.close() };
+}
+
+export type Client = ReturnType<typeof createClient<paths>>;
+
+export interface TestUser {
+  id: number;
+  username: string;
+  password: string;
+  email: string;
+  basic: string;
+}
+
+export interface TestApp {
+  url: string;
+  config: Config;
+  services: Services;
+  admin: TestUser;
+  /** A typed client sending the given Authorization header (none for anonymous). */
+  client(authorization?: string): Client;
+  /** Creates a user directly through the service layer. */
+  user(opts?: { admin?: boolean; restricted?: boolean; visibility?: 'public' | 'limited' | 'private' }): Promise<TestUser>;
+  /** Creates a token for `user` (service layer; the token operations have tests of their own); returns `token <value>`. */
+  token(user: TestUser, scopes?: string[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const basic = (username: string, password: string) =>
+  `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+
+export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'anvil-test-'));
+  const server: Server = createServer();
+  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+  const port = (server.address() as AddressInfo).port;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    ROOT_URL: `http://127.0.0.1:${port}/`,
+    ADMIN_USERNAME: adminCredentials.username,
+    ADMIN_PASSWORD: adminCredentials.password,
+    ADMIN_EMAIL: adminCredentials.email,
+    ...env,
+  });
+  const log = pino({ level: process.env.LOG_LEVEL ?? 'silent' });
+  const { database, drop } = await openTestDatabase();
+  const services = new Services({ db: database.db, config, log });
+  await ensureFirstAdmin(services, config, log);
+  const app = await buildApp({ config, services, log, doc: loadSpec() });
+  server.on('request', app.callback());
+  const url = `http://127.0.0.1:${port}`;
+  const rootRow = (await services.users.byName(adminCredentials.username))!;
+  const admin: TestUser = { id: rootRow.id, ...adminCredentials, basic: basic(adminCredentials.username, adminCredentials.password) };
+  let n = 0;
+
+  const client = (authorization?: string) =>
+    createClient<paths>({ baseUrl: `${url}/api/v1`, headers: authorization ? { Authorization: authorization } : {} });
+
+  return {
+    url,
+    config,
+    services,
+    admin,
+    client,
+    async user(opts = {}) {
+      const username = `u${n++}-${randomBytes(3).toString('hex')}`;
+      const password = `pw-${randomBytes(6).toString('hex')}`;
+      const email = `${username}@example.com`;
+      const row = await services.users.create({
+        username, email, password, isAdmin: opts.admin, restricted: opts.restricted, visibility: opts.visibility,
+        mustChangePassword: false,
+      });
+      return { id: row.id, username, password, email, basic: basic(username, password) };
+    },
+    async token(user, scopes = ['all']) {
+      const { row: _row, token } = await services.tokens.create(user.id, `t-${randomBytes(4).toString('hex')}`, scopes);
+      return `token ${token}`;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((res) => server.close(() => res()));
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// Migrated database templates, made once per test run: a PGlite data-dir image, or a PostgreSQL
+// database that each test file clones with CREATE DATABASE ... TEMPLATE.
+import { readFileSync, writeFileSync } from 'node:fs';
+import postgres from 'postgres';
+import { openDatabase } from '../../src/db/client.js';
+
+/** Builds a PGlite image with every migration applied and writes it to `file`. */
+export async function writePgliteTemplate(file: string): Promise<void> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pg = await PGlite.create();
+  const db = await openDatabaseFromPglite(pg);
+  await db.migrate();
+  const image = await pg.dumpDataDir('none');
+  writeFileSync(file, Buffer.from(await image.arrayBuffer()));
+  await pg.close();
+}
+
+async function openDatabaseFromPglite(pg: import('@electric-sql/pglite').PGlite) {
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  const { migrationsFolder } = await import('../../src/db/client.js');
+  return { migrate: () => migrate(drizzle(pg), { migrationsFolder }) };
+}
+
+export function readPgliteTemplate(file: string): Blob {
+  return new Blob([readFileSync(file)]);
+}
+
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export function maintenance(url: string) {
+  return postgres(withDatabase(url, 'postgres'), { max: 1, onnotice: () => {} });
+}
+
+/** Creates (fresh) and migrates the template database named in `url`. */
+export async function preparePostgresTemplate(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = maintenance(url);
+  try {
+    const exists = await admin`select 1 from pg_database where datname = ${name}`;
+    if (exists.length === 0) await admin.unsafe(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const database = await openDatabase({ kind: 'postgres', url });
+  await database.migrate();
+  await database.close();
+}
+
+/** Drops the template and every per-file clone of it. */
+export async function dropPostgresDatabases(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = maintenance(url);
+  try {
+    const rows = await admin`select datname from pg_database where datname = ${name} or datname like ${name + '_f%'}`;
+    for (const { datname } of rows) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
