@@ -255,6 +255,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/org/{org}/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a repository in an organization (deprecated alias of POST /orgs/{org}/repos)
+         * @deprecated
+         * @description Deprecated alias of `POST /orgs/{org}/repos`, still called by older Go SDKs: the same request, rules and answers (see `createOrgRepo`). Gitea requires both the organization and the repository token scopes on this route, and answers 422 for an unknown organization (anvil: 404, as the new route).
+         */
+        post: operations["createOrgRepoDeprecated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs": {
         parameters: {
             query?: never;
@@ -269,6 +290,26 @@ export interface paths {
          * @description Any signed-in user whom the site allows to create organizations (site administrators always may). The name must be free among all users and organizations (case-insensitive) and not reserved. `visibility` defaults to `public`. The creator becomes a member and the only member of a new `Owners` team (access `owner`, all repositories, may create repositories); the organization starts with that one team and that one member.
          */
         post: operations["orgCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an organization
+         * @description Anonymous callers are allowed. A private organization is visible only to its members and site administrators, a limited one only to signed-in callers; anyone else gets 404. As in Gitea, `email` is empty for anonymous callers. A token limited to public resources gets 403 on a non-public organization.
+         */
+        get: operations["orgGet"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -309,6 +350,26 @@ export interface paths {
          * @description Organization owners and site administrators. An unknown organization is 404 before any permission check; a caller who is not an owner is 403 (`Must be an organization owner`), as is any caller when webhooks are disabled by the administrator. The hook fires for every repository of the organization. Validation and defaults as for `POST /admin/hooks` (422; 400 for an invalid slack channel name); `active` defaults to false.
          */
         post: operations["orgCreateHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an organization's members
+         * @description Anonymous callers are allowed (Gitea requires sign-in here). Members of the organization and site administrators see every member; anyone else sees only the public members, as with `/orgs/{org}/public_members`. An organization invisible to the caller is 404; a token limited to public resources gets 403 on a non-public organization. E-mail addresses are shown as by `GET /users/{username}`.
+         */
+        get: operations["orgListMembers"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -382,7 +443,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List an organization's teams
+         * @description Signed-in callers. Teams are listed by the team visibility rules: a private team only to its members and the organization's owners, a limited team to any member of the organization, a public team to any signed-in user; site administrators see every team. Ordered by name. Gitea instead lets only members of the organization list teams (others get 403 `Must be an organization member`) and lists them all. An organization invisible to the caller is 404; a token limited to public resources gets 403 on a non-public organization. As in Gitea, `organization` is null in the teams of this list.
+         */
+        get: operations["orgListTeams"];
         put?: never;
         /**
          * Create a team in an organization
@@ -393,6 +458,34 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a repository
+         * @description Anonymous callers are allowed. Anyone who can read some unit of the repository may call it; anyone else gets 404 (a private repository, or one whose owner the caller cannot see). A token limited to public resources gets 403 on a private repository. The answer carries the caller's `permissions`.
+         */
+        get: operations["repoGet"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a repository
+         * @description The repository's owner, an owner of the organization that owns it, or a site administrator; other callers who can see the repository get 403 (`user should be the owner of the repo`), the rest 404. Removes the git repository, its wiki and everything attached to it (issues, pull requests, webhooks, collaborations, team access); a later GET answers 404. Archived repositories can be deleted.
+         */
+        delete: operations["repoDelete"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a repository's properties
+         * @description Repository administrators and site administrators; other callers who can see the repository get 403. Only the fields given (and not null) change. A new `name` follows the rules of `CreateRepoOption.name` (a reserved name is 422); a name the owner already uses is 409 (Gitea answers 422); a change of case only is allowed. As in Gitea, `default_branch` is applied only when that branch exists or the repository is empty, and silently ignored otherwise; `private` of a fork is forced to its base repository's visibility; the pull-request settings apply only while pull requests are enabled; `external_tracker`/`external_wiki` replace the built-in unit (a URL that is not http(s) is 422). Archiving or un-archiving a mirror is 422; `mirror_interval`/`enable_prune` on a repository that is not a mirror, an interval that is not a Go duration, or one below the site minimum is 422. While the repository is archived, a body that leaves it archived and would change anything else is 423 (Gitea allows it); un-archiving (`archived: false`) is always allowed and the other fields of that body are then applied. The answer is the repository after the change, with the caller's `permissions`.
+         */
+        patch: operations["repoEdit"];
         trace?: never;
     };
     "/repos/{owner}/{repo}/branches": {
@@ -409,6 +502,50 @@ export interface paths {
          * @description Creates `new_branch_name` from, in order of precedence, `old_ref_name` (a branch, tag or commit), `old_branch_name` (must be an existing branch; deprecated) or the default branch. The caller must be able to write code in the repository. Errors: 403 when the caller is not a writer or the repository is a mirror; 404 when the repository is empty, `old_branch_name` is not a branch or `old_ref_name` cannot be resolved (Gitea answers 500 for the last; anvil answers 404); 409 when the branch already exists, a tag has the same name, or the name conflicts with an existing branch path (`a/b` beside `a`); 422 when a name is not a valid git ref name or is longer than 100 characters; 423 when the repository is archived.
          */
         post: operations["repoCreateBranch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/collaborators/{collaborator}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add or update a collaborator of a repository
+         * @description Repository administrators and site administrators; other callers who can see the repository get 403. Adds the user as a collaborator with `permission` (`write` when the body, or the field, is omitted or null), or changes the permission of an existing collaborator. Errors: 404 when the user does not exist (Gitea answers 422); 422 when the user is the repository's owner, an organization, or an inactive account (Gitea answers 500 for the last); 423 when the repository is archived (Gitea allows it).
+         */
+        put: operations["repoAddCollaborator"];
+        post?: never;
+        /**
+         * Remove a collaborator from a repository
+         * @description Repository administrators and site administrators; other callers who can see the repository get 403. Removes the user's collaboration (their access through teams is unaffected). 404 when the user does not exist (Gitea answers 422) or is not a collaborator (Gitea answers 204); 423 when the repository is archived (Gitea allows it).
+         */
+        delete: operations["repoDeleteCollaborator"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/collaborators/{collaborator}/permission": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user's permission on a repository
+         * @description Signed-in callers who can see the repository (404 otherwise). Site administrators and administrators of the repository may ask about any user; anyone else only about themselves (the name is compared case-insensitively), otherwise 403 (`Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own`). 404 when the user does not exist. The user need not be a collaborator: the answer is their access to the repository (`none` when they have none, `owner` for the owner and the owners of its organization), with `role_name` equal to `permission` as in Gitea.
+         */
+        get: operations["repoGetRepoPermissions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -679,6 +816,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search for repositories
+         * @description Anonymous callers are allowed; only repositories the caller can see are found. `q` (trimmed) matches the name case-insensitively. `uid` keeps the repositories that user or organization owns or can access as a collaborator or through a team; with `exclusive=true` only those it owns. `private` (default true) includes the private repositories the caller can see; it is always false for anonymous callers and tokens limited to public resources. `is_private`, `template` and `archived` keep only the repositories whose flag has the given value (all when omitted). `mode`: `source` = neither forks nor mirrors, `fork` = forks, `mirror` = mirrors, `collaborative` = repositories that `uid` can access without owning them (mirrors excluded). `sort` defaults to `alpha`; `order` defaults to `asc` and is ignored without `sort`. Gitea also answers 422 for an unknown `mode`, `sort` or `order`. Gitea's `topic`, `includeDesc`, `priority_owner_id`, `team_id` and `starredBy` are not supported and are ignored. The answer is Gitea's envelope `{ok, data}` with the pagination headers.
+         */
+        get: operations["repoSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a team
+         * @description Signed-in callers who may see the team under the visibility rules of `GET /orgs/{org}/teams` (site administrators always); anyone else gets 404. Gitea instead admits only the team's members, the organization's owners and site administrators (other members of the organization get 403 `Must be a team member`). The answer includes `organization`. A token limited to public resources gets 403 when the organization is not public.
+         */
+        get: operations["orgGetTeam"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{id}/members/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a member to a team
+         * @description Owners of the team's organization and site administrators. A caller who cannot see the team gets 404; one who can see it but is not an owner gets 403 (`Must be an organization owner`; Gitea answers 404 to team members who are not owners). The user also becomes a member of the organization. Adding a current member changes nothing and answers 204 too.
+         */
+        put: operations["orgAddTeamMember"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{id}/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a team's repositories
+         * @description Callers who may see the team (as for `GET /teams/{id}`; 404 otherwise). The repositories the team has access to, ordered by name, each with the caller's `permissions`. Only repositories the caller can see are listed (Gitea lists them all, but shows the list only to the team's members and the organization's owners).
+         */
+        get: operations["orgListTeamRepos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user": {
         parameters: {
             query?: never;
@@ -730,6 +947,30 @@ export interface paths {
         get: operations["userCurrentGetGPGKey"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repositories the signed-in user owns or can access
+         * @description The repositories the caller owns, and those the caller can access as a collaborator or through a team of an organization, private ones included (a token limited to public resources sees only public ones). Ordered by name, as Gitea's default search order. Each carries the caller's `permissions`.
+         */
+        get: operations["userCurrentListRepos"];
+        put?: never;
+        /**
+         * Create a repository for the signed-in user
+         * @description Any signed-in user who may create repositories; the caller becomes the owner. Same rules and defaults as `POST /orgs/{org}/repos` (`private` as given, default branch `main`, `object_format_name` `sha1`, `trust_model` `default`, `auto_init` with README/.gitignore/LICENSE templates, `issue_labels`); the caller watches the new repository and the answer carries owner permissions.
+         */
+        post: operations["createCurrentUserRepo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1132,6 +1373,15 @@ export interface components {
              * @description the user whose feed holds this entry (receiver)
              */
             user_id: number;
+        };
+        /** @description options for adding or updating a collaborator */
+        AddCollaboratorOption: {
+            /**
+             * @description the collaborator's access; `write` when omitted or null
+             * @default write
+             * @enum {string|null}
+             */
+            permission: "read" | "write" | "admin" | null;
         };
         /** @description an annotated tag object */
         AnnotatedTag: {
@@ -1681,6 +1931,83 @@ export interface components {
             title?: string | null;
             /** @description remove the deadline */
             unset_due_date?: boolean | null;
+        };
+        /** @description changes to a repository; omitted or null fields are left unchanged */
+        EditRepoOption: {
+            allow_fast_forward_only_merge?: boolean | null;
+            allow_manual_merge?: boolean | null;
+            allow_merge_commits?: boolean | null;
+            allow_rebase?: boolean | null;
+            allow_rebase_explicit?: boolean | null;
+            allow_rebase_update?: boolean | null;
+            allow_squash_merge?: boolean | null;
+            /** @description archive (true) or un-archive (false) the repository */
+            archived?: boolean | null;
+            autodetect_manual_merge?: boolean | null;
+            default_allow_maintainer_edit?: boolean | null;
+            /** @description new default branch; ignored unless the branch exists or the repository is empty */
+            default_branch?: string | null;
+            default_delete_branch_after_merge?: boolean | null;
+            /** @enum {string|null} */
+            default_merge_style?: "merge" | "rebase" | "rebase-merge" | "squash" | "fast-forward-only" | "manual-merge" | null;
+            description?: string | null;
+            /** @description mirrors only; remove obsolete remote-tracking references when syncing */
+            enable_prune?: boolean | null;
+            /** @description use this external issue tracker (ExternalTracker) instead of the built-in one */
+            external_tracker?: {
+                /** @description issue URL format, with the placeholders `{user}`, `{repo}` and `{index}` */
+                external_tracker_format?: string | null;
+                /** @description issue reference pattern, used with the `regexp` style */
+                external_tracker_regexp_pattern?: string | null;
+                /**
+                 * @description how issue references are recognised; empty means `numeric` (the Go SDK sends it empty)
+                 * @enum {string|null}
+                 */
+                external_tracker_style?: "" | "numeric" | "alphanumeric" | "regexp" | null;
+                /**
+                 * Format: uri
+                 * @description an http(s) URL
+                 */
+                external_tracker_url: string;
+            } | null;
+            /** @description use this external wiki (ExternalWiki) instead of the built-in one */
+            external_wiki?: {
+                /**
+                 * Format: uri
+                 * @description an http(s) URL
+                 */
+                external_wiki_url: string;
+            } | null;
+            has_actions?: boolean | null;
+            /** @description enable or disable issues (built-in or external tracker) */
+            has_issues?: boolean | null;
+            has_packages?: boolean | null;
+            has_projects?: boolean | null;
+            has_pull_requests?: boolean | null;
+            has_releases?: boolean | null;
+            /** @description enable or disable the wiki (built-in or external) */
+            has_wiki?: boolean | null;
+            ignore_whitespace_conflicts?: boolean | null;
+            /** @description settings of the built-in issue tracker (InternalTracker); a field left out means false, as in Gitea */
+            internal_tracker?: {
+                allow_only_contributors_to_track_time?: boolean | null;
+                enable_issue_dependencies?: boolean | null;
+                enable_time_tracker?: boolean | null;
+            } | null;
+            /** @description mirrors only; a Go duration such as `8h30m0s` (`0` turns periodic syncing off) */
+            mirror_interval?: string | null;
+            /** @description new name; the rules of `CreateRepoOption.name` apply */
+            name?: string | null;
+            /** @description ignored for a fork, which keeps its base repository's visibility */
+            private?: boolean | null;
+            /**
+             * @description `repo`: only the repository's projects; `owner`: only its owner's; `all`: both
+             * @enum {string|null}
+             */
+            projects_mode?: "repo" | "owner" | "all" | null;
+            /** @description make the repository a template, or a normal one */
+            template?: boolean | null;
+            website?: string | null;
         };
         /** @description an e-mail address of a user (admin listing) */
         Email: {
@@ -2301,6 +2628,14 @@ export interface components {
         RegistrationToken: {
             token: string;
         };
+        /** @description a user's access to a repository */
+        RepoCollaboratorPermission: {
+            /** @enum {string} */
+            permission: "none" | "read" | "write" | "admin" | "owner";
+            /** @description the same as `permission` (Gitea fills both from the access mode) */
+            role_name: string;
+            user: components["schemas"]["User"];
+        };
         /** @description a repository */
         Repository: {
             allow_fast_forward_only_merge: boolean;
@@ -2459,6 +2794,12 @@ export interface components {
             recipient: components["schemas"]["User"];
             /** @description teams that get access when the transfer completes */
             teams: components["schemas"]["Team"][];
+        };
+        /** @description one page of repository search results */
+        SearchResults: {
+            data: components["schemas"]["Repository"][];
+            /** @description always true in a successful answer */
+            ok: boolean;
         };
         ServerVersion: {
             /** @example 1.26.0+anvil-0.1.0 */
@@ -3176,6 +3517,43 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    createOrgRepoDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRepoOption"];
+            };
+        };
+        responses: {
+            /** @description the repository was created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            /** @description the caller may not create repositories in this organization (`Given user is not allowed to create repository in organization.`), the organization reached its repository limit, a public-only token was used on a non-public organization, or the token lacks `write:organization` */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description the organization already has a repository of that name (`The repository with the same name already exists.`) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description the body breaks a binding rule; the name is reserved (`.`, `..`, `-`, `*.git`, `*.wiki`, `*.rss`, `*.atom`) or contains `..`; the default branch is not a valid git ref name; or the `readme`, `gitignores`, `license` or `issue_labels` template does not exist (Gitea answers 400 or 500 for an unknown template; anvil answers 422) */
+            422: components["responses"]["Validation"];
+        };
+    };
     orgCreate: {
         parameters: {
             query?: never;
@@ -3205,6 +3583,33 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description the body breaks a binding rule (the message names the Go field, e.g. `[UserName]: Username`), or the name is taken, reserved (e.g. `api`, `explore`, `*.keys`), or has consecutive or trailing `-`, `.`, `_` */
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the organization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
         };
     };
@@ -3274,6 +3679,40 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgListMembers: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of members */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
         };
     };
@@ -3382,6 +3821,40 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    orgListTeams: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of the teams the caller may see */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     orgCreateTeam: {
         parameters: {
             query?: never;
@@ -3415,6 +3888,95 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description the body breaks a binding rule (e.g. `[Name]: AlphaDashDot`); the organization already has a team of that name (case-insensitive) or the name is reserved (`new`); or a team below admin has neither `units` nor `units_map` (Gitea answers 500 there; anvil answers 422) */
             422: components["responses"]["Validation"];
+        };
+    };
+    repoGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the repository */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditRepoOption"];
+            };
+        };
+        responses: {
+            /** @description the edited repository */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            /** @description the caller is not an administrator of the repository, a public-only token was used on a private repository, or the token lacks `write:repository` */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description the owner already has a repository of the new name */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
         };
     };
     repoCreateBranch: {
@@ -3452,6 +4014,91 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoAddCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator to add */
+                collaborator: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AddCollaboratorOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoDeleteCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the collaborator to remove */
+                collaborator: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetRepoPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                collaborator: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the user's permission */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepoCollaboratorPermission"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     repoApplyDiffPatch: {
@@ -4001,6 +4648,143 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    repoSearch: {
+        parameters: {
+            query?: {
+                /** @description only archived (true) or only non-archived (false) repositories; all when omitted */
+                archived?: boolean;
+                /** @description with `uid`, only the repositories that user or organization owns */
+                exclusive?: boolean;
+                /** @description only private (true) or only public (false) repositories; all when omitted */
+                is_private?: boolean;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description kind of repositories to find */
+                mode?: "fork" | "source" | "mirror" | "collaborative";
+                /** @description sort direction (default `asc`); ignored without `sort` */
+                order?: "asc" | "desc";
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description include the private repositories the caller can see (default true) */
+                private?: boolean;
+                /** @description keyword matched against the repository name */
+                q?: string;
+                /** @description sort field (default `alpha`) */
+                sort?: "alpha" | "created" | "updated" | "size" | "git_size" | "lfs_size" | "stars" | "forks" | "id";
+                /** @description only template (true) or only non-template (false) repositories; all when omitted */
+                template?: boolean;
+                /** @description only repositories owned by, or accessible to, the user or organization with this id */
+                uid?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of matching repositories */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgGetTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the team */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the team */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `id` is not an integer */
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgAddTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the team */
+                id: number;
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            /** @description the caller is not an owner of the organization, a public-only token was used on a non-public organization, or the token lacks `write:organization` */
+            403: components["responses"]["Forbidden"];
+            /** @description the team does not exist or is not visible to the caller, or the user does not exist */
+            404: components["responses"]["NotFound"];
+            /** @description `id` is not an integer, or the user is an organization */
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgListTeamRepos: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description id of the team */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of the team's repositories */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     userGetCurrent: {
         parameters: {
             query?: never;
@@ -4078,6 +4862,71 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentListRepos: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of repositories */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    createCurrentUserRepo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRepoOption"];
+            };
+        };
+        responses: {
+            /** @description the repository was created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            /** @description the caller may not create repositories or reached their repository limit, or the token lacks `write:repository` */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description the caller already has a repository of that name (`The repository with the same name already exists.`) */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description the body breaks a binding rule; the name is reserved or contains `..`; the default branch is not a valid git ref name; or a `readme`, `gitignores`, `license` or `issue_labels` template does not exist */
             422: components["responses"]["Validation"];
         };
     };

@@ -27,8 +27,10 @@ export async function buildApp({ config, services, log, doc = loadSpec() }: AppD
     ctx.set('Access-Control-Expose-Headers', 'X-Total-Count, Link');
     try {
       await next();
+      // koa-router's allowedMethods answers 405 and 501 (with `Allow`) but without a body.
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null) writeError(ctx, ctx.status, ctx.message, swaggerUrl);
     } catch (err) {
-      // koa-router's allowedMethods throws http-errors (405, 501) with `status` and `expose`.
+      // http-errors thrown by middleware carry `status` and `expose`.
       const e = err as { status?: number; expose?: boolean; message?: string };
       const known = typeof e?.status === 'number' && e.expose ? new HttpError(e.status, e.message ?? '') : err;
       const { status, message, unexpected } = errorAnswer(known);
@@ -40,11 +42,10 @@ export async function buildApp({ config, services, log, doc = loadSpec() }: AppD
     }
   });
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  app.use(router.allowedMethods());
   app.use(async (ctx) => {
     // Nothing matched: an empty 404, as for anything the caller may not see.
-    ctx.status = 404;
-    ctx.body = null;
+    writeError(ctx, 404, '', swaggerUrl);
   });
   return app;
 }

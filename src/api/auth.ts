@@ -44,6 +44,8 @@ export async function authenticate(ctx: Context, services: Services): Promise<Au
         if (colon < 0) throw new Unauthorized('invalid basic authentication');
         const login = decoded.slice(0, colon);
         const secret = decoded.slice(colon + 1);
+        // No account has a NUL in its name or password, and PostgreSQL cannot even compare one.
+        if (decoded.includes('\0')) throw new Unauthorized('user does not exist or password is incorrect');
         const user = await services.users.authenticate(login, secret);
         if (user) {
           auth = { actor: user, signedIn: user, method: 'password' };
@@ -68,8 +70,9 @@ export async function authenticate(ctx: Context, services: Services): Promise<Au
         throw new Unauthorized('unsupported authorization scheme');
     }
   } else {
-    const token = firstQuery(ctx, 'token') ?? firstQuery(ctx, 'access_token');
-    if (token !== undefined) {
+    // An empty `?token=` is no token, as in Gitea.
+    const token = firstQuery(ctx, 'token') || firstQuery(ctx, 'access_token');
+    if (token) {
       auth = await byToken(services, token);
       ctx.set('Warning', '299 anvil "token and access_token API authentication is deprecated"');
     }
@@ -80,7 +83,7 @@ export async function authenticate(ctx: Context, services: Services): Promise<Au
   const sudo = ctx.get('Sudo') || firstQuery(ctx, 'sudo');
   if (sudo) {
     if (!auth.actor?.isAdmin) throw new Forbidden('Only administrators allowed to sudo.');
-    const target = await services.users.byName(sudo);
+    const target = sudo.includes('\0') ? undefined : await services.users.byName(sudo);
     if (!target || target.type === 'Organization') throw new NotFound();
     auth = { ...auth, actor: target };
   }

@@ -3,20 +3,47 @@
 import type { Context } from 'koa';
 import { HttpError } from './errors.js';
 
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `request body is larger than ${limit} bytes`);
+}
+
 async function readText(ctx: Context, limit: number): Promise<string> {
   const declared = Number(ctx.get('Content-Length') || 0);
-  if (declared > limit) throw new HttpError(413, `request body is larger than ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      ctx.req.destroy();
-      throw new HttpError(413, `request body is larger than ${limit} bytes`);
+  // Node discards a body nobody read once the answer is sent.
+  if (declared > limit) throw tooLarge(limit);
+  const req = ctx.req;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    function onData(chunk: Buffer) {
+      size += chunk.length;
+      if (size > limit) {
+        // Let the rest flow away unread: destroying the request would also close the socket, and
+        // the client would never see the 413.
+        cleanup();
+        req.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
     }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+    function onEnd() {
+      cleanup();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    }
+    function onError(err: Error) {
+      cleanup();
+      reject(err);
+    }
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
 }
 
 /** The parsed body, or undefined when there is none. Malformed JSON is a 400 naming the problem. */

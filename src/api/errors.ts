@@ -27,12 +27,14 @@ export class HttpError extends Error {
 }
 
 export function writeError(ctx: Context, status: number, message: string, swaggerUrl: string): void {
-  ctx.status = status;
   if (status === 404) {
-    ctx.body = null;
+    // Koa turns a null body into 204 unless the status is set after the body.
     ctx.remove('Content-Type');
+    ctx.body = null;
+    ctx.status = 404;
     return;
   }
+  ctx.status = status;
   ctx.body = { message, url: swaggerUrl };
 }
 

@@ -1,5 +1,7 @@
 // Resolve path parameters to domain objects, answering 404 for what the caller may not see.
-import type { UserRow } from '../db/schema/index.js';
+import type { TeamRow, UserRow } from '../db/schema/index.js';
+import { canSeeOwner, type OrgViewer } from '../permissions/org.js';
+import type { LoadedRepo } from '../services/repos.js';
 import { canManageUser, canSeeUser } from '../permissions/users.js';
 import { Forbidden, NotFound } from '../services/errors.js';
 import type { Auth } from './auth.js';
@@ -21,5 +23,36 @@ export function actorOf(req: { auth: Auth }): UserRow {
 export async function loadSelfOrAdmin(req: { services: Services; auth: Auth }, username: string): Promise<UserRow> {
   const user = await loadUser(req, username);
   if (!canManageUser(req.auth.actor, user)) throw new Forbidden('doer should be the site admin or the user itself');
+  return user;
+}
+
+/** An organization the caller may see, with the caller's place in it; 404 otherwise. */
+export async function loadOrg(req: { services: Services; auth: Auth }, name: string): Promise<{ org: UserRow; viewer: OrgViewer }> {
+  const org = await req.services.orgs.byName(name);
+  if (!org) throw new NotFound();
+  const viewer = await req.services.access.orgViewer(org.id, req.auth.actor);
+  if (!canSeeOwner(org.visibility, viewer)) throw new NotFound();
+  return { org, viewer };
+}
+
+/** A team the caller may see, with its organization and the caller's place in it; 404 otherwise. */
+export async function loadTeam(req: { services: Services; auth: Auth }, id: number): Promise<{ team: TeamRow; org: UserRow; viewer: OrgViewer }> {
+  const team = await req.services.teams.byId(id);
+  if (!team) throw new NotFound();
+  const org = (await req.services.users.byId(team.orgId))!;
+  const viewer = await req.services.access.orgViewer(org.id, req.auth.actor);
+  if (!canSeeOwner(org.visibility, viewer) || !(await req.services.teams.visibleTo(team, viewer))) throw new NotFound();
+  return { team, org, viewer };
+}
+
+/** A repository the caller may see, with its owner and the caller's permission; 404 otherwise. */
+export function loadRepo(req: { services: Services; auth: Auth }, owner: string, repo: string): Promise<LoadedRepo> {
+  return req.services.repos.load(owner, repo, req.auth.actor);
+}
+
+/** Any account by name (user or organization), for operations that name a target user; 404 if invisible. */
+export async function loadAccount(req: { services: Services; auth: Auth }, name: string): Promise<UserRow> {
+  const user = await req.services.users.byName(name);
+  if (!user || !(await req.services.access.canSeeOwner(user, req.auth.actor))) throw new NotFound();
   return user;
 }

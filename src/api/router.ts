@@ -10,7 +10,7 @@ import { readJsonBody } from './body.js';
 import { registry } from './operations/index.js';
 import { specOperations, type OpenApiDocument, type SpecOperation } from './spec.js';
 import type { Handler, HandlerEntry, OperationId } from './types.js';
-import { createValidator } from './validate.js';
+import { createValidator, nulField } from './validate.js';
 
 export const apiPrefix = '/api/v1';
 
@@ -96,6 +96,8 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
       const query = declaredQuery(ctx, op);
       const checked = validate(op.operationId, { method: op.method, path: ctx.path.slice(apiPrefix.length), headers: ctx.headers, query, body });
       if (!checked.ok) throw new Invalid(checked.message!);
+      const nul = nulField({ ...ctx.params, ...query }) ?? nulField(body);
+      if (nul) throw new Invalid(`[${nul}]: must not contain NUL characters`);
       const handler = entry as Handler<OperationId>;
       const reply = await handler({
         // koa-router decodes path segments; the validator contributes the numbers it coerced.

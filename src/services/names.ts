@@ -33,3 +33,29 @@ const emailPattern = /^[^\s@\x00-\x1f\x7f]+@[^\s@\x00-\x1f\x7f]+$/;
 export function checkEmail(email: string): void {
   if (!emailPattern.test(email) || email.length > 254) throw new Invalid(`e-mail invalid [email: ${email}]`);
 }
+
+const reservedRepoNames = new Set(['.', '..', '-']);
+const reservedRepoSuffixes = ['.git', '.wiki', '.rss', '.atom'];
+
+/** Gitea's IsUsableRepoName: `[-.\w]+`, no `..`, not `.`/`..`/`-`, no .git/.wiki/.rss/.atom suffix. */
+export function checkRepoName(name: string): void {
+  if (!name) throw new Invalid('[name]: Required');
+  if (name.length > 100) throw new Invalid('[name]: MaxSize');
+  if (!/^[-.\w]+$/.test(name) || name.includes('..')) throw new Invalid(`name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters`);
+  const lower = name.toLowerCase();
+  if (reservedRepoNames.has(lower)) throw new Invalid(`name is reserved [name: ${name}]`);
+  const suffix = reservedRepoSuffixes.find((s) => lower.endsWith(s));
+  if (suffix) throw new Invalid(`name pattern is not allowed [pattern: *${suffix}]`);
+}
+
+/**
+ * git check-ref-format rules for a branch or tag name (without refs/heads/), at most 100 characters,
+ * and no leading dash (it would read as an option).
+ */
+export function isValidRefName(name: string): boolean {
+  if (!name || name.length > 100 || name.startsWith('-') || name === '@') return false;
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
+  if (name.includes('..') || name.includes('@{') || name.includes('//')) return false;
+  if (name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
+  return name.split('/').every((part) => part.length > 0 && !part.startsWith('.') && !part.endsWith('.lock'));
+}

@@ -3,6 +3,25 @@
 import type { Registry } from '../types.js';
 import { later } from '../types.js';
 import { adminCreateUser } from './admin/adminCreateUser.js';
+import { orgCreate } from './organization/orgCreate.js';
+import { orgGet } from './organization/orgGet.js';
+import { orgListMembers } from './organization/orgListMembers.js';
+import { orgListTeams } from './organization/orgListTeams.js';
+import { orgCreateTeam } from './organization/orgCreateTeam.js';
+import { orgGetTeam } from './organization/orgGetTeam.js';
+import { orgAddTeamMember } from './organization/orgAddTeamMember.js';
+import { orgListTeamRepos } from './organization/orgListTeamRepos.js';
+import { createOrgRepo } from './organization/createOrgRepo.js';
+import { createOrgRepoDeprecated } from './organization/createOrgRepoDeprecated.js';
+import { createCurrentUserRepo } from './repository/createCurrentUserRepo.js';
+import { repoGet } from './repository/repoGet.js';
+import { repoEdit } from './repository/repoEdit.js';
+import { repoDelete } from './repository/repoDelete.js';
+import { repoSearch } from './repository/repoSearch.js';
+import { repoAddCollaborator } from './repository/repoAddCollaborator.js';
+import { repoDeleteCollaborator } from './repository/repoDeleteCollaborator.js';
+import { repoGetRepoPermissions } from './repository/repoGetRepoPermissions.js';
+import { userCurrentListRepos } from './user/userCurrentListRepos.js';
 import { getVersion } from './miscellaneous/getVersion.js';
 import { userCreateToken } from './user/userCreateToken.js';
 import { userDeleteAccessToken } from './user/userDeleteAccessToken.js';
@@ -10,7 +29,6 @@ import { userGet } from './user/userGet.js';
 import { userGetCurrent } from './user/userGetCurrent.js';
 import { userGetTokens } from './user/userGetTokens.js';
 
-const orgsAndRepos = later('issue #3: organizations, teams, repositories');
 const git = later('issue #4: git');
 const collaboration = later('issue #5: issues, pull requests, comments, milestones, attachments');
 const unscheduled = later('not scheduled yet');
@@ -25,9 +43,25 @@ export const registry: Registry = {
   userCreateToken,
   userDeleteAccessToken,
   // organizations, teams, repositories
-  orgCreate: orgsAndRepos,
-  createOrgRepo: orgsAndRepos,
-  orgCreateTeam: orgsAndRepos,
+  orgCreate,
+  createOrgRepo,
+  orgCreateTeam,
+  orgGet,
+  orgListMembers,
+  orgListTeams,
+  orgGetTeam,
+  orgAddTeamMember,
+  orgListTeamRepos,
+  createOrgRepoDeprecated,
+  createCurrentUserRepo,
+  userCurrentListRepos,
+  repoSearch,
+  repoGet,
+  repoEdit,
+  repoDelete,
+  repoAddCollaborator,
+  repoDeleteCollaborator,
+  repoGetRepoPermissions,
   // git
   repoCreateBranch: git,
   repoApplyDiffPatch: git,

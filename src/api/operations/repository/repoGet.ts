@@ -1,0 +1,8 @@
+import { toRepository } from '../../../convert/repo.js';
+import { loadRepo } from '../../load.js';
+import type { Handler } from '../../types.js';
+
+export const repoGet: Handler<'repoGet'> = async (req) => {
+  const { repo, owner, perm } = await loadRepo(req, req.path.owner, req.path.repo);
+  return { status: 200, body: toRepository(repo, owner, perm, req.auth.actor, req.config) };
+};

@@ -1,0 +1,30 @@
+import { toRepository } from '../../../convert/repo.js';
+import { pageHeaders, pageOf } from '../../pagination.js';
+import type { Handler } from '../../types.js';
+
+export const repoSearch: Handler<'repoSearch'> = async (req) => {
+  const q = req.query;
+  const page = pageOf(q, req.config);
+  const { rows, total } = await req.services.repos.search(
+    req.auth.actor,
+    {
+      q: q.q,
+      uid: q.uid,
+      exclusive: q.exclusive,
+      includePrivate: q.private,
+      isPrivate: q.is_private,
+      template: q.template,
+      archived: q.archived,
+      mode: q.mode,
+      sort: q.sort,
+      order: q.order,
+    },
+    page,
+  );
+  const perms = await req.services.access.repoPermissions(rows, req.auth.actor);
+  return {
+    status: 200,
+    body: { ok: true, data: rows.map(({ repo, owner }) => toRepository(repo, owner, perms.get(repo.id)!, req.auth.actor, req.config)) },
+    headers: pageHeaders(req.config, req.koa.url, page, total),
+  };
+};

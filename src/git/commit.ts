@@ -1,0 +1,64 @@
+// Writes a commit without a work tree: files → blobs → a temporary index → tree → commit, then a
+// compare-and-swap ref update, so concurrent writers never lose each other's commits silently.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { git } from './core.js';
+
+export interface Signature {
+  name: string;
+  email: string;
+  date?: Date;
+}
+
+export interface CommitFilesInput {
+  branch: string;
+  files: Array<{ path: string; content: string | Buffer; mode?: '100644' | '100755' }>;
+  message: string;
+  author: Signature;
+  committer?: Signature;
+  /** The commit the branch must point at now; undefined when the branch must not exist yet. */
+  parent?: string;
+}
+
+export function signatureEnv(author: Signature, committer: Signature): Record<string, string> {
+  const fmt = (d?: Date) => `${Math.floor((d ?? new Date()).getTime() / 1000)} +0000`;
+  return {
+    GIT_AUTHOR_NAME: author.name,
+    GIT_AUTHOR_EMAIL: author.email,
+    GIT_AUTHOR_DATE: fmt(author.date),
+    GIT_COMMITTER_NAME: committer.name,
+    GIT_COMMITTER_EMAIL: committer.email,
+    GIT_COMMITTER_DATE: fmt(committer.date),
+  };
+}
+
+export async function zeroId(dir: string): Promise<string> {
+  const { stdout } = await git(dir, ['rev-parse', '--show-object-format']);
+  return '0'.repeat(stdout.trim() === 'sha256' ? 64 : 40);
+}
+
+/** Returns the new commit id. Throws GitError when the branch moved meanwhile (ref lock / old value mismatch). */
+export async function commitFiles(dir: string, input: CommitFilesInput): Promise<string> {
+  const tmp = mkdtempSync(join(tmpdir(), 'anvil-index-'));
+  const env = { GIT_INDEX_FILE: join(tmp, 'index') };
+  try {
+    if (input.parent) await git(dir, ['read-tree', input.parent], { env });
+    else await git(dir, ['read-tree', '--empty'], { env });
+    for (const f of input.files) {
+      const { stdout: sha } = await git(dir, ['hash-object', '-w', '--stdin'], { stdin: f.content });
+      await git(dir, ['update-index', '--add', '--cacheinfo', `${f.mode ?? '100644'},${sha.trim()},${f.path}`], { env });
+    }
+    const { stdout: tree } = await git(dir, ['write-tree'], { env });
+    const parents = input.parent ? ['-p', input.parent] : [];
+    const { stdout: commit } = await git(dir, ['commit-tree', tree.trim(), ...parents, '-F', '-'], {
+      stdin: input.message,
+      env: signatureEnv(input.author, input.committer ?? input.author),
+    });
+    const id = commit.trim();
+    await git(dir, ['update-ref', '-m', 'anvil', `refs/heads/${input.branch}`, id, input.parent ?? (await zeroId(dir))]);
+    return id;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}

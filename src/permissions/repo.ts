@@ -1,0 +1,82 @@
+// The access a caller has to one repository, per unit. Pure: the grants are gathered by
+// services/access.ts with a bounded number of queries, the rules live here.
+import { accessModes, maxMode, minMode, rank, units, type AccessMode, type Unit } from '../db/schema/access.js';
+
+export interface TeamGrant {
+  /** The team-wide mode (admin and owner teams act on every unit). */
+  mode: AccessMode;
+  /** Per-unit modes of a team below admin. */
+  units: Partial<Record<Unit, AccessMode>>;
+}
+
+export interface Grants {
+  signedIn: boolean;
+  siteAdmin: boolean;
+  restricted: boolean;
+  /** The caller owns the repository, or owns the organization that does. */
+  owner: boolean;
+  /** The caller may see the repository's owner (user or organization visibility). */
+  ownerVisible: boolean;
+  repoPrivate: boolean;
+  teams: TeamGrant[];
+  collaboration?: AccessMode;
+  /** Units switched on for the repository; the others are none for everybody. */
+  enabledUnits: ReadonlySet<Unit>;
+}
+
+export interface RepoPermission {
+  /** Repository-wide mode: admin and above may change settings, collaborators and delete. */
+  mode: AccessMode;
+  units: Record<Unit, AccessMode>;
+}
+
+const allUnits = (mode: AccessMode): Record<Unit, AccessMode> =>
+  Object.fromEntries(units.map((u) => [u, mode])) as Record<Unit, AccessMode>;
+
+// External trackers and wikis only ever get read: nobody writes to another site through anvil.
+const readOnlyUnits: ReadonlySet<Unit> = new Set(['repo.ext_issues', 'repo.ext_wiki']);
+
+/** The unit modes of a team: admin teams get their mode everywhere but the external units. */
+export function teamUnitModes(team: TeamGrant): Record<Unit, AccessMode> {
+  if (rank(team.mode) >= rank('admin')) {
+    return Object.fromEntries(units.map((u) => [u, readOnlyUnits.has(u) ? 'read' : team.mode])) as Record<Unit, AccessMode>;
+  }
+  return Object.fromEntries(units.map((u) => [u, team.units[u] ?? 'none'])) as Record<Unit, AccessMode>;
+}
+
+/** A team's repository-wide mode: its own for admin teams, else the least of its units (Gitea 1.21). */
+function teamRepoMode(team: TeamGrant): AccessMode {
+  if (rank(team.mode) >= rank('admin')) return team.mode;
+  const modes = Object.values(team.units);
+  return modes.length ? modes.reduce(minMode) : 'none';
+}
+
+/** Every grant counts; the result is the maximum of them, unit by unit, and never more than one grant gives. */
+export function repoPermission(g: Grants): RepoPermission {
+  let mode: AccessMode = 'none';
+  let perUnit = allUnits('none');
+  const grant = (m: AccessMode, u: Record<Unit, AccessMode>) => {
+    mode = maxMode(mode, m);
+    perUnit = Object.fromEntries(units.map((k) => [k, maxMode(perUnit[k], u[k])])) as Record<Unit, AccessMode>;
+  };
+  if (g.siteAdmin || g.owner) grant('owner', allUnits('owner'));
+  if (g.signedIn || !g.repoPrivate) {
+    // A public repository of a visible owner is readable by anyone allowed to look around:
+    // anonymous callers included, restricted users excluded.
+    if (!g.repoPrivate && g.ownerVisible && !g.restricted) grant('read', allUnits('read'));
+  }
+  if (g.signedIn) {
+    for (const t of g.teams) grant(teamRepoMode(t), teamUnitModes(t));
+    if (g.collaboration) grant(g.collaboration, allUnits(g.collaboration));
+  }
+  for (const u of units) if (!g.enabledUnits.has(u)) perUnit[u] = 'none';
+  return { mode, units: perUnit };
+}
+
+export const canRead = (p: RepoPermission, unit: Unit) => rank(p.units[unit]) >= rank('read');
+export const canWrite = (p: RepoPermission, unit: Unit) => rank(p.units[unit]) >= rank('write');
+export const isRepoAdmin = (p: RepoPermission) => rank(p.mode) >= rank('admin');
+/** Whether the caller may know the repository exists at all. */
+export const canSeeRepo = (p: RepoPermission) => rank(p.mode) >= rank('read') || units.some((u) => canRead(p, u));
+
+export { accessModes };

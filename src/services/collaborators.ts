@@ -1,0 +1,49 @@
+// Repository collaborators: who may add and remove them, and what a user's permission is.
+import { and, eq } from 'drizzle-orm';
+import { collaborations, type AccessMode, type UserRow } from '../db/schema/index.js';
+import { isRepoAdmin, type RepoPermission } from '../permissions/repo.js';
+import type { AccessService } from './access.js';
+import type { ServiceDeps } from './context.js';
+import { Forbidden, Invalid, NotFound, RepoArchived } from './errors.js';
+import type { LoadedRepo } from './repos.js';
+
+export class CollaboratorService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: AccessService,
+  ) {}
+
+  private checkManage(loaded: LoadedRepo): void {
+    if (!isRepoAdmin(loaded.perm)) throw new Forbidden('user should be an owner or a collaborator with admin write of a repository');
+    if (loaded.repo.isArchived) throw new RepoArchived();
+  }
+
+  /** Adds or updates a collaborator (default write). The owner, organizations and inactive accounts cannot be one. */
+  async put(loaded: LoadedRepo, user: UserRow, mode: AccessMode = 'write'): Promise<void> {
+    this.checkManage(loaded);
+    if (user.id === loaded.owner.id) throw new Invalid('the owner of a repository cannot be its collaborator');
+    if (user.type === 'Organization') throw new Invalid('an organization cannot be a collaborator');
+    if (!user.isActive || user.prohibitLogin) throw new Invalid('user account is inactive');
+    await this.deps.db
+      .insert(collaborations)
+      .values({ repoId: loaded.repo.id, userId: user.id, accessMode: mode })
+      .onConflictDoUpdate({ target: [collaborations.repoId, collaborations.userId], set: { accessMode: mode } });
+  }
+
+  async remove(loaded: LoadedRepo, user: UserRow): Promise<void> {
+    this.checkManage(loaded);
+    const gone = await this.deps.db
+      .delete(collaborations)
+      .where(and(eq(collaborations.repoId, loaded.repo.id), eq(collaborations.userId, user.id)))
+      .returning({ userId: collaborations.userId });
+    if (gone.length === 0) throw new NotFound();
+  }
+
+  /** Repository admins may ask about anyone; others only about themselves. */
+  async permissionOf(loaded: LoadedRepo, actor: UserRow, user: UserRow): Promise<RepoPermission> {
+    if (!isRepoAdmin(loaded.perm) && actor.id !== user.id) {
+      throw new Forbidden('Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own');
+    }
+    return this.access.repoPermission(loaded.repo, loaded.owner, user);
+  }
+}

@@ -1,0 +1,147 @@
+// Creating a repository: name and template rules, the bare git repository (with an initial commit
+// when asked), and its rows — so that a failure leaves neither a folder nor a row behind.
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { collaborations, labels, repositories, type ObjectFormat, type RepoRow, type TrustModel, type UserRow } from '../db/schema/index.js';
+import { withTx } from '../db/tx.js';
+import { commitFiles } from '../git/commit.js';
+import { initBare } from '../git/init.js';
+import { repoDir } from '../git/paths.js';
+import * as templates from '../templates/index.js';
+import type { AccessService } from './access.js';
+import type { ServiceDeps } from './context.js';
+import { Conflict, Invalid, isUniqueViolation } from './errors.js';
+import { checkRepoName, isValidRefName } from './names.js';
+
+export interface CreateRepoInput {
+  name: string;
+  description?: string;
+  private?: boolean;
+  template?: boolean;
+  autoInit?: boolean;
+  defaultBranch?: string;
+  gitignores?: string;
+  license?: string;
+  readme?: string;
+  issueLabels?: string;
+  trustModel?: TrustModel | '';
+  objectFormat?: ObjectFormat | '';
+}
+
+function pick(names: readonly string[], wanted: string, what: string): string {
+  const found = templates.findTemplate(names, wanted);
+  if (!found) throw new Invalid(`${what} template does not exist [${wanted}], available templates: [${names.join(', ')}]`);
+  return found;
+}
+
+interface Plan {
+  defaultBranch: string;
+  objectFormat: ObjectFormat;
+  files: Array<{ path: string; content: string }>;
+  labelSet?: string;
+  licenses: string[];
+}
+
+/** Checks every input before anything is written; unknown templates are 422 naming the available ones. */
+function plan(owner: UserRow, input: CreateRepoInput): Plan {
+  checkRepoName(input.name);
+  const defaultBranch = input.defaultBranch?.trim() || 'main';
+  if (!isValidRefName(defaultBranch)) throw new Invalid(`[default_branch]: invalid branch name "${defaultBranch}"`);
+  const gitignores = (input.gitignores ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((g) => pick(templates.gitignoreNames, g, 'gitignore'));
+  const licenseName = input.license?.trim() ? pick(templates.licenseNames, input.license, 'license') : undefined;
+  const readmeName = input.readme?.trim() ? pick(templates.readmeNames, input.readme, 'readme') : 'Default';
+  const labelSet = input.issueLabels?.trim() ? pick(templates.labelSetNames, input.issueLabels, 'label set') : undefined;
+  const files: Plan['files'] = [];
+  if (input.autoInit) {
+    void readmeName; // one README template today: "Default"
+    files.push({ path: 'README.md', content: templates.readme(input.name, input.description ?? '') });
+    if (gitignores.length) files.push({ path: '.gitignore', content: gitignores.map(templates.gitignore).join('\n') });
+    if (licenseName) files.push({ path: 'LICENSE', content: templates.license(licenseName, owner.fullName || owner.name) });
+  }
+  return {
+    defaultBranch,
+    objectFormat: input.objectFormat || 'sha1',
+    files,
+    labelSet,
+    licenses: input.autoInit && licenseName ? [licenseName] : [],
+  };
+}
+
+export async function createRepository(
+  deps: ServiceDeps,
+  access: AccessService,
+  owner: UserRow,
+  actor: UserRow,
+  input: CreateRepoInput,
+): Promise<RepoRow> {
+  const { db, config } = deps;
+  const p = plan(owner, input);
+  const lowerName = input.name.toLowerCase();
+  const conflict = () => new Conflict('The repository with the same name already exists.');
+  const [taken] = await db
+    .select({ id: repositories.id })
+    .from(repositories)
+    .where(and(eq(repositories.ownerId, owner.id), eq(repositories.lowerName, lowerName)));
+  if (taken) throw conflict();
+
+  // Git first, in a scratch folder: nothing is visible under the real path until the row exists.
+  const scratch = join(config.dataDir, 'tmp', `${randomUUID()}.git`);
+  const final = repoDir(config.dataDir, owner.name, input.name);
+  let moved = false;
+  try {
+    await initBare(scratch, { objectFormat: p.objectFormat, defaultBranch: p.defaultBranch });
+    if (p.files.length) {
+      const who = { name: actor.fullName || actor.name, email: actor.email || `${actor.lowerName}@${config.noReplyDomain}` };
+      await commitFiles(scratch, { branch: p.defaultBranch, files: p.files, message: 'Initial commit\n', author: who });
+    }
+    const repo = await withTx(db, async (tx) => {
+      const [row] = await tx
+        .insert(repositories)
+        .values({
+          ownerId: owner.id,
+          name: input.name,
+          lowerName,
+          description: input.description ?? '',
+          isPrivate: input.private ?? false,
+          isTemplate: input.template ?? false,
+          isEmpty: p.files.length === 0,
+          defaultBranch: p.defaultBranch,
+          objectFormat: p.objectFormat,
+          trustModel: input.trustModel || 'default',
+          numBranches: p.files.length ? 1 : 0,
+          licenses: p.licenses,
+        })
+        .returning();
+      if (p.labelSet) {
+        await tx.insert(labels).values(
+          templates.labelSet(p.labelSet).map((l) => ({
+            repoId: row!.id, name: l.name, color: l.color, description: l.description, exclusive: l.exclusive ?? false,
+          })),
+        );
+      }
+      if (owner.type === 'Organization') {
+        // The creator becomes an admin collaborator unless a team already makes them one.
+        const perm = await access.repoPermissionIn(tx, row!, owner, { ...actor, isAdmin: false });
+        if (perm.mode !== 'admin' && perm.mode !== 'owner') {
+          await tx.insert(collaborations).values({ repoId: row!.id, userId: actor.id, accessMode: 'admin' });
+        }
+      }
+      // The row holds the name (a concurrent creation waits on its unique key), so the move into
+      // place cannot race; a leftover folder without a row is stale and goes.
+      mkdirSync(dirname(final), { recursive: true });
+      if (existsSync(final)) rmSync(final, { recursive: true, force: true });
+      renameSync(scratch, final);
+      moved = true;
+      return row!;
+    });
+    return repo;
+  } catch (err) {
+    if (moved) rmSync(final, { recursive: true, force: true });
+    if (isUniqueViolation(err)) throw conflict();
+    throw err;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,160 @@
+// Teams of an organization: creation with Gitea's permission/units rules, visibility-aware listing,
+// membership, and the repositories a team reaches.
+import { and, asc, count, eq, inArray, or, sql, exists } from 'drizzle-orm';
+import {
+  minMode, rank, repositories, teamMembers, teamRepos, teams, teamUnits, units,
+  type AccessMode, type RepoRow, type TeamRow, type Unit, type UserRow, type Visibility,
+} from '../db/schema/index.js';
+import { withTx } from '../db/tx.js';
+import { canSeeTeam, type OrgViewer } from '../permissions/org.js';
+import { teamUnitModes } from '../permissions/repo.js';
+import type { ServiceDeps } from './context.js';
+import { Forbidden, Invalid, isUniqueViolation } from './errors.js';
+import { addOrgMember } from './orgs.js';
+
+export interface CreateTeamInput {
+  name: string;
+  description?: string;
+  permission?: 'read' | 'write' | 'admin' | 'owner' | string;
+  units?: string[] | null;
+  unitsMap?: Record<string, string> | null;
+  includesAllRepositories?: boolean;
+  canCreateOrgRepo?: boolean;
+  visibility?: Visibility;
+}
+
+export interface TeamWithUnits {
+  team: TeamRow;
+  units: Partial<Record<Unit, AccessMode>>;
+}
+
+const isUnit = (u: string): u is Unit => (units as readonly string[]).includes(u);
+const asMode = (m: string | undefined): AccessMode =>
+  m === 'read' || m === 'write' || m === 'admin' || m === 'owner' ? m : 'none';
+
+/** Gitea's rules: admin teams act on every unit; others get units_map, or `units` at the team's mode. */
+export function teamUnitsFrom(input: CreateTeamInput): { mode: AccessMode; units: Partial<Record<Unit, AccessMode>> } {
+  const mode = asMode(input.permission);
+  if (rank(mode) >= rank('admin')) {
+    return { mode, units: teamUnitModes({ mode, units: {} }) };
+  }
+  const out: Partial<Record<Unit, AccessMode>> = {};
+  if (input.unitsMap && Object.keys(input.unitsMap).length) {
+    // A unit cannot be given more than admin through a units map; owner is the org owners' alone.
+    for (const [u, m] of Object.entries(input.unitsMap)) if (isUnit(u)) out[u] = minMode(asMode(m), 'admin');
+  } else if (input.units?.length) {
+    for (const u of input.units) if (isUnit(u)) out[u] = u.startsWith('repo.ext_') ? 'read' : mode === 'none' ? 'read' : mode;
+  }
+  const granted: AccessMode[] = Object.values(out).filter((m) => m !== 'none');
+  if (granted.length === 0) throw new Invalid('units permission should not be empty');
+  return { mode: granted.reduce(minMode), units: out };
+}
+
+export class TeamService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async create(org: UserRow, input: CreateTeamInput): Promise<TeamWithUnits> {
+    if (input.name.toLowerCase() === 'new') throw new Invalid('team name is reserved [name: new]');
+    const { mode, units: unitModes } = teamUnitsFrom(input);
+    try {
+      return await withTx(this.deps.db, async (tx) => {
+        const [dup] = await tx
+          .select({ id: teams.id })
+          .from(teams)
+          .where(and(eq(teams.orgId, org.id), eq(teams.lowerName, input.name.toLowerCase())));
+        if (dup) throw new Invalid(`team already exists [name: ${input.name}]`);
+        const [team] = await tx
+          .insert(teams)
+          .values({
+            orgId: org.id,
+            name: input.name,
+            lowerName: input.name.toLowerCase(),
+            description: input.description ?? '',
+            accessMode: mode,
+            includesAllRepositories: input.includesAllRepositories ?? false,
+            canCreateOrgRepo: input.canCreateOrgRepo ?? false,
+            visibility: input.visibility ?? 'private',
+          })
+          .returning();
+        const rows = Object.entries(unitModes).map(([unit, accessMode]) => ({ teamId: team!.id, unit: unit as Unit, accessMode }));
+        if (rows.length) await tx.insert(teamUnits).values(rows);
+        return { team: team!, units: unitModes };
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new Invalid(`team already exists [name: ${input.name}]`);
+      throw err;
+    }
+  }
+
+  async byId(id: number): Promise<TeamRow | undefined> {
+    const [row] = await this.deps.db.select().from(teams).where(eq(teams.id, id));
+    return row;
+  }
+
+  /** Unit modes of several teams at once (one query). */
+  async unitsOf(teamIds: number[]): Promise<Map<number, Partial<Record<Unit, AccessMode>>>> {
+    const out = new Map<number, Partial<Record<Unit, AccessMode>>>(teamIds.map((id) => [id, {}]));
+    if (teamIds.length === 0) return out;
+    const rows = await this.deps.db.select().from(teamUnits).where(inArray(teamUnits.teamId, teamIds));
+    for (const r of rows) out.get(r.teamId)![r.unit] = r.accessMode;
+    return out;
+  }
+
+  async isMember(teamId: number, userId: number): Promise<boolean> {
+    const [row] = await this.deps.db
+      .select({ one: sql`1` })
+      .from(teamMembers)
+      .where(and(eq(teamMembers.teamId, teamId), eq(teamMembers.userId, userId)));
+    return !!row;
+  }
+
+  /** Whether `viewer` may see the team (by its visibility and the viewer's place in the org). */
+  async visibleTo(team: TeamRow, viewer: OrgViewer): Promise<boolean> {
+    const inTeam = viewer.user ? await this.isMember(team.id, viewer.user.id) : false;
+    return canSeeTeam(team, { ...viewer, inTeam });
+  }
+
+  /** The org's teams the viewer may see, by name. */
+  async list(org: UserRow, viewer: OrgViewer, page: { limit: number; offset: number }): Promise<{ rows: TeamRow[]; total: number }> {
+    const { db } = this.deps;
+    const all = viewer.isOwner || !!viewer.user?.isAdmin;
+    const uid = viewer.user?.id ?? 0;
+    const mine = exists(db.select({ one: sql`1` }).from(teamMembers).where(and(eq(teamMembers.teamId, teams.id), eq(teamMembers.userId, uid))));
+    const visible = all
+      ? undefined
+      : or(
+          mine,
+          viewer.isMember ? inArray(teams.visibility, ['limited', 'public']) : undefined,
+          viewer.user ? eq(teams.visibility, 'public') : undefined,
+        );
+    const where = and(eq(teams.orgId, org.id), visible ?? sql`true`);
+    const [rows, [total]] = await Promise.all([
+      db.select().from(teams).where(where).orderBy(asc(teams.lowerName)).limit(page.limit).offset(page.offset),
+      db.select({ n: count() }).from(teams).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  async addMember(team: TeamRow, actorViewer: OrgViewer, user: UserRow): Promise<void> {
+    if (!actorViewer.isOwner && !actorViewer.user?.isAdmin) throw new Forbidden('Must be an organization owner');
+    if (user.type === 'Organization') throw new Invalid('an organization cannot be a team member');
+    await withTx(this.deps.db, async (tx) => {
+      await addOrgMember(tx, team.orgId, user.id);
+      await tx.insert(teamMembers).values({ teamId: team.id, userId: user.id, orgId: team.orgId }).onConflictDoNothing();
+    });
+  }
+
+  /** Repositories the team reaches: all of the org's with includes_all_repositories, else its own list. */
+  async listRepos(team: TeamRow, page: { limit: number; offset: number }): Promise<{ rows: RepoRow[]; total: number }> {
+    const { db } = this.deps;
+    const where = team.includesAllRepositories
+      ? eq(repositories.ownerId, team.orgId)
+      : exists(db.select({ one: sql`1` }).from(teamRepos).where(and(eq(teamRepos.teamId, team.id), eq(teamRepos.repoId, repositories.id))));
+    const [rows, [total]] = await Promise.all([
+      db.select().from(repositories).where(where).orderBy(asc(repositories.lowerName)).limit(page.limit).offset(page.offset),
+      db.select({ n: count() }).from(repositories).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+}
+

@@ -1,0 +1,47 @@
+// Repository templates shipped with anvil: .gitignore sets written for anvil, the standard texts of
+// five licenses (from spdx-license-list), the README, and two issue-label sets.
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const here = (p: string) => new URL(p, import.meta.url);
+const require = createRequire(import.meta.url);
+
+export const gitignoreNames = readdirSync(here('./gitignore/')).map((f) => f.replace(/\.gitignore$/, '')).sort();
+export const licenseNames = ['Apache-2.0', 'BSD-3-Clause', 'GPL-3.0-only', 'MIT', 'MPL-2.0'];
+export const readmeNames = ['Default'];
+export const labelSetNames = readdirSync(here('./labels/')).map((f) => f.replace(/\.json$/, '')).sort();
+
+export function gitignore(name: string): string {
+  return readFileSync(here(`./gitignore/${name}.gitignore`), 'utf8');
+}
+
+/** The license text with the year and copyright holder filled in, as Gitea does. */
+export function license(name: string, holder: string, year = new Date().getUTCFullYear()): string {
+  const full = require('spdx-license-list/full') as Record<string, { licenseText: string }>;
+  const text = full[name]!.licenseText;
+  return text
+    .replace(/<year>/g, String(year))
+    .replace(/<copyright holders>|<owner>|<name of author>/g, holder)
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n*$/, '\n');
+}
+
+export function readme(name: string, description: string): string {
+  return description ? `# ${name}\n\n${description}\n` : `# ${name}\n`;
+}
+
+export interface LabelTemplate {
+  name: string;
+  color: string;
+  description: string;
+  exclusive?: boolean;
+}
+
+export function labelSet(name: string): LabelTemplate[] {
+  return JSON.parse(readFileSync(here(`./labels/${name}.json`), 'utf8')) as LabelTemplate[];
+}
+
+/** A template name, matched case-insensitively, or undefined. */
+export function findTemplate(names: readonly string[], wanted: string): string | undefined {
+  return names.find((n) => n.toLowerCase() === wanted.trim().toLowerCase());
+}
