@@ -50,7 +50,7 @@ function merge(a: JsonSchema, b: JsonSchema): JsonSchema {
   const out: JsonSchema = { ...a, ...b };
   if (a.properties || b.properties) {
     const props = { ...propsOf(a) };
-    for (const [k, v] of Object.entries(propsOf(b))) props[k] = has(props, k) ? merge(flatten(props[k]), flatten(v)) : v;
+    for (const [k, v] of Object.entries(propsOf(b))) props[k] = has(props, k) ? merge(flatten(props[k]!), flatten(v)) : v;
     out.properties = props;
   }
   if (a.required || b.required) out.required = [...new Set([...requiredOf(a), ...requiredOf(b)])];
@@ -232,7 +232,7 @@ function queryParamArb(p: Param): fc.Arbitrary<string | string[]> {
 function pickBody(op: OperationShape): { kind: 'json' | 'multipart'; schema: JsonSchema } | undefined {
   const content = op.requestBody?.content ?? {};
   const json = Object.keys(content).find((ct) => /[/+]json\b/i.test(ct));
-  if (json) return { kind: 'json', schema: content[json].schema ?? {} };
+  if (json) return { kind: 'json', schema: content[json]!.schema ?? {} };
   const form = content['multipart/form-data'];
   return form && { kind: 'multipart', schema: form.schema ?? {} };
 }

@@ -6,7 +6,7 @@ import addFormats from 'ajv-formats';
 import {
   schemaArbitrary, validRequest, invalidRequest, anyRequest,
   type JsonSchema, type OperationShape, type GeneratedRequest,
-} from '../contract/arbitraries.ts';
+} from '../contract/arbitraries.js';
 
 import type { Ajv2020 as Ajv2020Class } from 'ajv/dist/2020.js';
 import type { FormatsPlugin } from 'ajv-formats';
@@ -151,7 +151,7 @@ const upload: OperationShape = {
 const version: OperationShape = { method: 'get', path: '/version', parameters: [] };
 const fixtures = { owner: ['alice', 'org1'], repo: ['hello'], index: [1, 2] };
 
-const bodySchema = (op: OperationShape) => op.requestBody!.content['application/json'].schema;
+const bodySchema = (op: OperationShape) => op.requestBody!.content['application/json']!.schema;
 const isString = (v: unknown) => typeof v === 'string';
 
 for (const op of [createUser, editRepo]) {
@@ -201,7 +201,7 @@ test('parameters: strings on the wire, fixtures mixed in, valid after coercion',
     }
     assert.is(r.bodyKind, 'none');
   }
-  const known = samples.filter((r) => fixtures.owner.includes(r.path.owner)).length / samples.length;
+  const known = samples.filter((r) => fixtures.owner.includes(r.path.owner!)).length / samples.length;
   assert.ok(known > 0.55 && known < 0.85, `fixture share ${known}`);
 });
 
@@ -212,7 +212,7 @@ test('parameter breaks: non-integer path and query values, missing required, bad
     'query.state: outside enum', 'query.since: invalid date-time', 'query.labels: not an integer', 'query.q: exceeds maxLength'])
     assert.ok(byWhat.has(what), what);
   for (const [what, r] of byWhat) {
-    const [where, name] = what.split(/[.:]/);
+    const [where, name] = what.split(/[.:]/) as [string, string];
     if (what.endsWith('missing required')) assert.not.ok(name in r.query);
     else assert.not.ok(paramValid(name, where === 'path' ? r.path[name] : r.query[name]), what);
   }
