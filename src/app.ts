@@ -4,6 +4,7 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { errorAnswer, HttpError, writeError } from './api/errors.js';
+import { buildGitRouter } from './api/gitHttp.js';
 import { buildRouter } from './api/router.js';
 import { loadSpec, type OpenApiDocument } from './api/spec.js';
 import type { Services } from './services/index.js';
@@ -43,6 +44,8 @@ export async function buildApp({ config, services, log, doc = loadSpec() }: AppD
   });
   app.use(router.routes());
   app.use(router.allowedMethods());
+  // git clone/push over HTTP, outside /api/v1.
+  app.use(buildGitRouter(services, log).routes());
   app.use(async (ctx) => {
     // Nothing matched: an empty 404, as for anything the caller may not see.
     writeError(ctx, 404, '', swaggerUrl);

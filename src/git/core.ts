@@ -4,7 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { exec, type IGitExecutionOptions } from 'dugite';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { exec, spawn, type IGitExecutionOptions } from 'dugite';
 import { resolveEmbeddedGitDir } from 'dugite/build/lib/git-environment.js';
 
 export class GitError extends Error {
@@ -91,4 +92,12 @@ export async function gitBuffer(cwd: string, args: string[], opts: GitOptions = 
   });
   if (r.exitCode !== 0) throw new GitError(args, r.exitCode, r.stderr.toString('utf8'));
   return r.stdout;
+}
+
+/**
+ * Starts git with its standard streams left to the caller, for output too large to buffer (packs).
+ * The caller owns the process: it must consume stdout and end stdin.
+ */
+export function gitSpawn(cwd: string, args: string[], opts: { env?: Record<string, string> } = {}): ChildProcessWithoutNullStreams {
+  return spawn(args, cwd, { env: { ...gitEnvironment(), ...opts.env } });
 }

@@ -1,11 +1,61 @@
+// Reading and changing refs. Ref names reaching here were validated (services/names.ts).
 import { git } from './core.js';
+import { zeroId } from './commit.js';
 
-/** Local branch names, sorted. */
+export interface RefTip {
+  name: string;
+  commit: string;
+}
+
+/** Local branches with their tip commits, sorted by name. */
+export async function listBranchTips(dir: string): Promise<RefTip[]> {
+  const { stdout } = await git(dir, ['for-each-ref', '--format=%(objectname) %(refname:strip=2)', 'refs/heads/']);
+  return stdout.split('\n').filter(Boolean).map((l) => {
+    const i = l.indexOf(' ');
+    return { commit: l.slice(0, i), name: l.slice(i + 1) };
+  });
+}
+
 export async function listBranches(dir: string): Promise<string[]> {
-  const { stdout } = await git(dir, ['for-each-ref', '--format=%(refname:strip=2)', 'refs/heads/']);
-  return stdout.split('\n').filter(Boolean);
+  return (await listBranchTips(dir)).map((b) => b.name);
 }
 
 export async function setHead(dir: string, branch: string): Promise<void> {
   await git(dir, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+}
+
+/** The object a full ref points at, or undefined. */
+export async function refTarget(dir: string, ref: string): Promise<string | undefined> {
+  const r = await git(dir, ['rev-parse', '--verify', '--quiet', ref], { okCodes: [1, 128] });
+  return r.exitCode === 0 ? r.stdout.trim() : undefined;
+}
+
+/** Resolves a branch, tag or commit id (full or abbreviated) to a commit id, or undefined. */
+export async function resolveCommit(dir: string, rev: string): Promise<string | undefined> {
+  if (rev.startsWith('-')) return undefined;
+  for (const candidate of [`refs/heads/${rev}`, `refs/tags/${rev}`, rev]) {
+    const r = await git(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`], { okCodes: [1, 128] });
+    if (r.exitCode === 0) return r.stdout.trim();
+  }
+  return undefined;
+}
+
+/** Creates `ref` at `target`; fails (GitError) when it exists already. */
+export async function createRef(dir: string, ref: string, target: string): Promise<void> {
+  await git(dir, ['update-ref', '-m', 'anvil', ref, target, await zeroId(dir)]);
+}
+
+/** Moves `ref` from `expected` to `target`; fails (GitError) when it moved meanwhile. */
+export async function moveRef(dir: string, ref: string, target: string, expected: string): Promise<void> {
+  await git(dir, ['update-ref', '-m', 'anvil', ref, target, expected]);
+}
+
+export async function deleteRef(dir: string, ref: string, expected: string): Promise<void> {
+  await git(dir, ['update-ref', '-d', ref, expected]);
+}
+
+/** All ref names (heads and tags), for path-conflict checks (a/b against a). */
+export async function allRefNames(dir: string): Promise<string[]> {
+  const { stdout } = await git(dir, ['for-each-ref', '--format=%(refname)', 'refs/heads/', 'refs/tags/']);
+  return stdout.split('\n').filter(Boolean);
 }

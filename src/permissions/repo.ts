@@ -44,11 +44,21 @@ export function teamUnitModes(team: TeamGrant): Record<Unit, AccessMode> {
   return Object.fromEntries(units.map((u) => [u, team.units[u] ?? 'none'])) as Record<Unit, AccessMode>;
 }
 
-/** A team's repository-wide mode: its own for admin teams, else the least of its units (Gitea 1.21). */
+/**
+ * The permission of a team below admin (Gitea's MinUnitAccessMode): the least mode it grants, ignoring
+ * units it does not grant (none) and the read-only external units unless they are all it has.
+ */
+export function leastGrantedMode(unitModes: Partial<Record<Unit, AccessMode>>): AccessMode {
+  const granted = (Object.entries(unitModes) as Array<[Unit, AccessMode]>).filter(([, m]) => m !== 'none');
+  const inner = granted.filter(([u]) => !readOnlyUnits.has(u));
+  const pool = inner.length ? inner : granted;
+  return pool.length ? pool.map(([, m]) => m).reduce(minMode) : 'none';
+}
+
+/** A team's repository-wide mode: its own for admin teams, else the least of the units it grants (Gitea 1.21). */
 function teamRepoMode(team: TeamGrant): AccessMode {
   if (rank(team.mode) >= rank('admin')) return team.mode;
-  const modes = Object.values(team.units);
-  return modes.length ? modes.reduce(minMode) : 'none';
+  return leastGrantedMode(team.units);
 }
 
 /** Every grant counts; the result is the maximum of them, unit by unit, and never more than one grant gives. */

@@ -1,5 +1,10 @@
 // The service container handed to every handler.
 import { AccessService } from './access.js';
+import { BranchService } from './branches.js';
+import { ContentService } from './contents.js';
+import { DiffPatchService } from './diffpatch.js';
+import { TagService } from './gitTags.js';
+import { GitTransportService } from './gitTransport.js';
 import { CollaboratorService } from './collaborators.js';
 import type { ServiceDeps } from './context.js';
 import { OrgService } from './orgs.js';
@@ -16,6 +21,11 @@ export class Services {
   readonly teams: TeamService;
   readonly repos: RepoService;
   readonly collaborators: CollaboratorService;
+  readonly branches: BranchService;
+  readonly diffpatch: DiffPatchService;
+  readonly tags: TagService;
+  readonly contents: ContentService;
+  readonly gitTransport: GitTransportService;
   constructor(readonly deps: ServiceDeps) {
     this.users = new UserService(deps);
     this.tokens = new TokenService(deps);
@@ -24,5 +34,10 @@ export class Services {
     this.teams = new TeamService(deps);
     this.repos = new RepoService(deps, this.access);
     this.collaborators = new CollaboratorService(deps, this.access);
+    this.branches = new BranchService(deps);
+    this.diffpatch = new DiffPatchService(deps, this.branches);
+    this.tags = new TagService(deps, this.branches);
+    this.contents = new ContentService(this.branches);
+    this.gitTransport = new GitTransportService(deps, this.repos);
   }
 }

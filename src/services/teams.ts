@@ -7,7 +7,7 @@ import {
 } from '../db/schema/index.js';
 import { withTx } from '../db/tx.js';
 import { canSeeTeam, type OrgViewer } from '../permissions/org.js';
-import { teamUnitModes } from '../permissions/repo.js';
+import { leastGrantedMode, teamUnitModes } from '../permissions/repo.js';
 import type { ServiceDeps } from './context.js';
 import { Forbidden, Invalid, isUniqueViolation } from './errors.js';
 import { addOrgMember } from './orgs.js';
@@ -45,9 +45,9 @@ export function teamUnitsFrom(input: CreateTeamInput): { mode: AccessMode; units
   } else if (input.units?.length) {
     for (const u of input.units) if (isUnit(u)) out[u] = u.startsWith('repo.ext_') ? 'read' : mode === 'none' ? 'read' : mode;
   }
-  const granted: AccessMode[] = Object.values(out).filter((m) => m !== 'none');
-  if (granted.length === 0) throw new Invalid('units permission should not be empty');
-  return { mode: granted.reduce(minMode), units: out };
+  const least = leastGrantedMode(out);
+  if (least === 'none') throw new Invalid('units permission should not be empty');
+  return { mode: least, units: out };
 }
 
 export class TeamService {

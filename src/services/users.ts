@@ -1,5 +1,5 @@
 // Accounts: creation with Gitea's rules, look-ups, and password sign-in.
-import { and, count, eq, ne } from 'drizzle-orm';
+import { and, count, eq, inArray, ne } from 'drizzle-orm';
 import { emailAddresses, users, type UserRow, type Visibility } from '../db/schema/index.js';
 import { withTx } from '../db/tx.js';
 import type { ServiceDeps } from './context.js';
@@ -88,6 +88,18 @@ export class UserService {
   async byId(id: number): Promise<UserRow | undefined> {
     const [row] = await this.deps.db.select().from(users).where(eq(users.id, id));
     return row;
+  }
+
+  /** Account names by lower-cased activated e-mail address (commit authors → users), one query. */
+  async namesByEmail(emails: string[]): Promise<Map<string, string>> {
+    const lower = [...new Set(emails.map((e) => e.toLowerCase()).filter(Boolean))];
+    if (lower.length === 0) return new Map();
+    const rows = await this.deps.db
+      .select({ email: emailAddresses.lowerEmail, name: users.name })
+      .from(emailAddresses)
+      .innerJoin(users, eq(users.id, emailAddresses.userId))
+      .where(and(inArray(emailAddresses.lowerEmail, lower), eq(emailAddresses.isActivated, true)));
+    return new Map(rows.map((r) => [r.email, r.name]));
   }
 
   /** Individual users (not organizations), as the first-start check needs. */

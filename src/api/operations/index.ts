@@ -23,6 +23,9 @@ import { repoDeleteCollaborator } from './repository/repoDeleteCollaborator.js';
 import { repoGetRepoPermissions } from './repository/repoGetRepoPermissions.js';
 import { userCurrentListRepos } from './user/userCurrentListRepos.js';
 import { getVersion } from './miscellaneous/getVersion.js';
+import { repoCreateBranch } from './repository/repoCreateBranch.js';
+import { repoApplyDiffPatch } from './repository/repoApplyDiffPatch.js';
+import { GetAnnotatedTag } from './repository/GetAnnotatedTag.js';
 import { userCreateToken } from './user/userCreateToken.js';
 import { userDeleteAccessToken } from './user/userDeleteAccessToken.js';
 import { userGet } from './user/userGet.js';
@@ -63,11 +66,22 @@ export const registry: Registry = {
   repoDeleteCollaborator,
   repoGetRepoPermissions,
   // git
-  repoCreateBranch: git,
-  repoApplyDiffPatch: git,
-  GetAnnotatedTag: git,
+  repoCreateBranch,
+  repoApplyDiffPatch,
+  GetAnnotatedTag,
   repoTransfer: git,
   repoCreateWikiPage: git,
+  repoListBranches: git,
+  repoGetBranch: git,
+  repoDeleteBranch: git,
+  repoCreateTag: git,
+  repoListTags: git,
+  repoGetContents: git,
+  repoGetContentsList: git,
+  repoGetRawFile: git,
+  repoGetWikiPage: git,
+  acceptRepoTransfer: git,
+  rejectRepoTransfer: git,
   // collaboration
   issueGetIssue: collaboration,
   repoEditPullRequest: collaboration,

@@ -1,0 +1,77 @@
+// git's smart HTTP transport beside the API: `/{owner}/{repo}(.git)/info/refs`, `git-upload-pack` and
+// `git-receive-pack`. Credentials as for the API; errors are text/plain, which git shows its user, and
+// a 401 carries `WWW-Authenticate` so that git asks for credentials.
+import { pipeline, type Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import type { Logger } from 'pino';
+import { isGitService, type GitService } from '../git/smartHttp.js';
+import type { Services } from '../services/index.js';
+import type { LoadedRepo } from '../services/repos.js';
+import { authenticate } from './auth.js';
+import { errorAnswer, HttpError } from './errors.js';
+
+const noCache = { 'Cache-Control': 'no-cache, max-age=0, must-revalidate', Pragma: 'no-cache', Expires: 'Fri, 01 Jan 1980 00:00:00 GMT' };
+
+async function plainErrors(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next();
+  } catch (err) {
+    const { status, message, unexpected } = errorAnswer(err);
+    if (unexpected) throw err;
+    if (status === 401) ctx.set('WWW-Authenticate', 'Basic realm="anvil"');
+    ctx.status = status;
+    ctx.set('Content-Type', 'text/plain; charset=utf-8');
+    ctx.body = `${message}\n`;
+  }
+}
+
+/** The request body, decompressed as it streams when git sent it gzipped (fetch negotiations). */
+function requestBody(ctx: Context): Readable {
+  const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+  if (!encoding || encoding === 'identity') return ctx.req;
+  if (encoding !== 'gzip' && encoding !== 'x-gzip') throw new HttpError(415, `unsupported Content-Encoding: ${encoding}`);
+  const gunzip = createGunzip();
+  // An error on either side destroys both; the git process reading the result is stopped by its pipe.
+  pipeline(ctx.req, gunzip, () => {});
+  return gunzip;
+}
+
+export function buildGitRouter(services: Services, log: Logger): Router {
+  const router = new Router();
+
+  async function open(ctx: Context, service: GitService): Promise<LoadedRepo> {
+    const auth = await authenticate(ctx, services);
+    const name = String(ctx.params.repo).replace(/\.git$/i, '');
+    const caller = { actor: auth.actor, tokenScopes: auth.method === 'token' ? auth.scopes : undefined };
+    return services.gitTransport.open(String(ctx.params.owner), name, caller, service);
+  }
+
+  const streamOptions = (ctx: Context) => ({
+    gitProtocol: ctx.get('Git-Protocol') || undefined,
+    onError: (err: Error) => log.warn({ err, method: ctx.method, url: ctx.path }, 'git transport'),
+  });
+
+  router.get('/:owner/:repo/info/refs', plainErrors, async (ctx) => {
+    const service = ctx.query.service;
+    if (!isGitService(service)) throw new HttpError(403, 'Unsupported service: only smart HTTP (git-upload-pack, git-receive-pack) is served');
+    const loaded = await open(ctx, service);
+    ctx.set(noCache);
+    ctx.set('Content-Type', `application/x-${service}-advertisement`);
+    ctx.body = services.gitTransport.advertise(loaded, service, streamOptions(ctx));
+  });
+
+  for (const service of ['git-upload-pack', 'git-receive-pack'] as const) {
+    router.post(`/:owner/:repo/${service}`, plainErrors, async (ctx) => {
+      const loaded = await open(ctx, service);
+      const type = (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase();
+      if (type !== `application/x-${service}-request`) throw new HttpError(415, `Content-Type must be application/x-${service}-request`);
+      const output = await services.gitTransport.rpc(loaded, service, requestBody(ctx), streamOptions(ctx));
+      ctx.set(noCache);
+      ctx.set('Content-Type', `application/x-${service}-result`);
+      ctx.body = output;
+    });
+  }
+  return router;
+}

@@ -1,0 +1,20 @@
+import type { components } from '../../generated/openapi.js';
+import type { DescribedCommit } from '../git/describe.js';
+import { toPayloadCommit } from './commit.js';
+
+type ApiBranch = components['schemas']['Branch'];
+
+/** anvil has no branch protection yet: every branch is unprotected. */
+export function toBranch(name: string, commit: DescribedCommit, repoHtml: string, canPush: boolean, usernames?: Map<string, string>): ApiBranch {
+  return {
+    name,
+    commit: toPayloadCommit(commit, repoHtml, usernames),
+    protected: false,
+    required_approvals: 0,
+    enable_status_check: false,
+    status_check_contexts: [],
+    user_can_push: canPush,
+    user_can_merge: canPush,
+    effective_branch_protection_name: '',
+  };
+}

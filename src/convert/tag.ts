@@ -1,0 +1,18 @@
+import type { components } from '../../generated/openapi.js';
+import type { TagData } from '../git/objects.js';
+import { commitUser, unverified } from './commit.js';
+
+type ApiAnnotatedTag = components['schemas']['AnnotatedTag'];
+
+export function toAnnotatedTag(tag: TagData, repoApi: string): ApiAnnotatedTag {
+  const kind = tag.type === 'tag' ? 'tags' : tag.type === 'tree' ? 'trees' : tag.type === 'blob' ? 'blobs' : 'commits';
+  return {
+    tag: tag.tag,
+    sha: tag.id,
+    url: `${repoApi}/git/tags/${tag.id}`,
+    message: tag.message,
+    tagger: commitUser(tag.tagger),
+    object: { type: tag.type, url: `${repoApi}/git/${kind}/${tag.object}`, sha: tag.object },
+    verification: unverified(),
+  };
+}

@@ -1,0 +1,134 @@
+// Reading commits, tags, trees and blobs.
+import { git, gitBuffer } from './core.js';
+
+export interface Person {
+  name: string;
+  email: string;
+  date: Date;
+}
+
+export interface CommitData {
+  id: string;
+  tree: string;
+  parents: string[];
+  author: Person;
+  committer: Person;
+  message: string;
+}
+
+function person(line: string): Person {
+  // "Name <email> 1700000000 +0000"
+  const m = /^(.*) <([^>]*)> (\d+) ([+-]\d{4})$/.exec(line);
+  if (!m) return { name: line, email: '', date: new Date(0) };
+  return { name: m[1]!, email: m[2]!, date: new Date(Number(m[3]) * 1000) };
+}
+
+/** Splits a commit or tag object into its headers and message. */
+function parseObject(raw: string): { headers: Array<[string, string]>; message: string } {
+  const end = raw.indexOf('\n\n');
+  const head = end < 0 ? raw : raw.slice(0, end);
+  const message = end < 0 ? '' : raw.slice(end + 2);
+  const headers: Array<[string, string]> = [];
+  for (const line of head.split('\n')) {
+    if (line.startsWith(' ') && headers.length) headers[headers.length - 1]![1] += `\n${line.slice(1)}`;
+    else {
+      const i = line.indexOf(' ');
+      headers.push([line.slice(0, i), line.slice(i + 1)]);
+    }
+  }
+  return { headers, message };
+}
+
+export async function objectType(dir: string, id: string): Promise<string | undefined> {
+  const r = await git(dir, ['cat-file', '-t', '--end-of-options', id], { okCodes: [1, 128] });
+  return r.exitCode === 0 ? r.stdout.trim() : undefined;
+}
+
+export async function readCommit(dir: string, id: string): Promise<CommitData> {
+  const { stdout } = await git(dir, ['cat-file', 'commit', id]);
+  const { headers, message } = parseObject(stdout);
+  const get = (k: string) => headers.find(([h]) => h === k)?.[1] ?? '';
+  return {
+    id,
+    tree: get('tree'),
+    parents: headers.filter(([h]) => h === 'parent').map(([, v]) => v),
+    author: person(get('author')),
+    committer: person(get('committer')),
+    message,
+  };
+}
+
+export interface TagData {
+  id: string;
+  object: string;
+  type: string;
+  tag: string;
+  tagger: Person;
+  message: string;
+}
+
+/** An annotated tag object; undefined when `id` is no tag object. */
+export async function readTag(dir: string, id: string): Promise<TagData | undefined> {
+  if ((await objectType(dir, id)) !== 'tag') return undefined;
+  const { stdout } = await git(dir, ['cat-file', 'tag', id]);
+  const { headers, message } = parseObject(stdout);
+  const get = (k: string) => headers.find(([h]) => h === k)?.[1] ?? '';
+  return { id, object: get('object'), type: get('type'), tag: get('tag'), tagger: person(get('tagger')), message };
+}
+
+export interface FileChanges {
+  added: string[];
+  modified: string[];
+  removed: string[];
+}
+
+/** Files a commit added, changed and removed against its first parent (or the empty tree). */
+export async function commitChanges(dir: string, id: string): Promise<FileChanges> {
+  const { stdout } = await git(dir, ['diff-tree', '--root', '--no-commit-id', '-r', '-z', '--name-status', id]);
+  const parts = stdout.split('\0').filter(Boolean);
+  const out: FileChanges = { added: [], modified: [], removed: [] };
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const status = parts[i]!;
+    const path = parts[i + 1]!;
+    if (status === 'A') out.added.push(path);
+    else if (status === 'D') out.removed.push(path);
+    else out.modified.push(path);
+  }
+  return out;
+}
+
+export interface TreeEntry {
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  id: string;
+  size: number;
+  path: string;
+}
+
+/** Entries of the tree at `path` ('' for the root) in `commit`; the entry itself when `path` is a file. */
+export async function lsTree(dir: string, commit: string, path: string, opts: { self?: boolean } = {}): Promise<TreeEntry[]> {
+  const spec = path ? (opts.self ? path.replace(/\/+$/, '') : `${path.replace(/\/+$/, '')}/`) : '';
+  const args = ['ls-tree', '-z', '--long', '--full-tree', commit];
+  if (spec) args.push('--', spec);
+  const { stdout } = await git(dir, args);
+  return stdout.split('\0').filter(Boolean).map((line) => {
+    const tab = line.indexOf('\t');
+    const [mode, type, id, size] = line.slice(0, tab).split(/\s+/);
+    return { mode: mode!, type: type as TreeEntry['type'], id: id!, size: size === '-' ? 0 : Number(size), path: line.slice(tab + 1) };
+  });
+}
+
+export async function readBlob(dir: string, id: string): Promise<Buffer> {
+  return gitBuffer(dir, ['cat-file', 'blob', id]);
+}
+
+/** The last commit touching `path` up to `commit`. */
+export async function lastCommitFor(dir: string, commit: string, path: string): Promise<string | undefined> {
+  const { stdout } = await git(dir, ['rev-list', '-n', '1', commit, '--', path || '.']);
+  return stdout.trim() || undefined;
+}
+
+export async function countCommits(dir: string, rev: string): Promise<number> {
+  const { stdout } = await git(dir, ['rev-list', '--count', rev]);
+  return Number(stdout.trim());
+}

@@ -1,0 +1,91 @@
+// The two programs behind git's smart HTTP transport, upload-pack (fetch, clone) and receive-pack
+// (push), run as stateless RPC with input and output streamed: a pack never sits whole in memory.
+import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { GitError, gitSpawn } from './core.js';
+
+export const gitServices = ['git-upload-pack', 'git-receive-pack'] as const;
+export type GitService = (typeof gitServices)[number];
+
+export const isGitService = (s: unknown): s is GitService => gitServices.includes(s as GitService);
+
+/** Whether the client asked for protocol v2 (its `Git-Protocol` header, e.g. `version=2`). */
+export const wantsProtocolV2 = (gitProtocol?: string) => (gitProtocol ?? '').split(':').includes('version=2');
+
+export interface GitStreamOptions {
+  /** The client's `Git-Protocol` header, handed to git as GIT_PROTOCOL. */
+  gitProtocol?: string;
+  /**
+   * Runs once git has exited (whatever its exit code) and before the output ends, so a client that
+   * has read the whole answer also sees what the caller records about it.
+   */
+  afterExit?: () => Promise<void>;
+  /** Failures that cannot reach the client any more (the answer has begun): for the log. */
+  onError?: (err: Error) => void;
+}
+
+// Only what git itself sends (`version=2`, `key=value` pairs joined by `:`) reaches the environment.
+const protocolEnv = (gitProtocol?: string): Record<string, string> =>
+  gitProtocol && /^[\w.=:-]{1,256}$/.test(gitProtocol) ? { GIT_PROTOCOL: gitProtocol } : {};
+
+// Partial clones (`--filter`) are served, as Gitea does.
+const baseArgs = (service: GitService) => ['-c', 'uploadpack.allowFilter=true', service.slice('git-'.length), '--stateless-rpc'];
+
+const pktLine = (s: string) => (Buffer.byteLength(s) + 4).toString(16).padStart(4, '0') + s;
+
+function run(dir: string, args: string[], input: Readable | undefined, opts: GitStreamOptions, preamble?: string): Readable {
+  const child = gitSpawn(dir, args, { env: protocolEnv(opts.gitProtocol) });
+  const out = new PassThrough();
+  if (preamble) out.write(preamble);
+  child.stdout.pipe(out, { end: false });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => {
+    if (stderr.length < 8192) stderr += d.toString('utf8');
+  });
+  let exited = false;
+  child.on('exit', () => {
+    exited = true;
+  });
+  // A client that goes away mid-answer leaves nobody to read: stop git.
+  out.on('close', () => {
+    if (!exited) child.kill();
+  });
+  if (input) {
+    pipeline(input, child.stdin, (err) => {
+      if (err && !exited) {
+        opts.onError?.(err);
+        child.kill();
+      }
+    });
+  } else {
+    child.stdin.end();
+  }
+  child.on('error', (err) => {
+    exited = true;
+    opts.onError?.(err);
+    out.destroy(err);
+  });
+  child.on('close', (code) => {
+    // git reports its own failures to the client in the protocol (ERR lines, unpack status): the
+    // answer ends normally either way.
+    if (code !== 0) opts.onError?.(new GitError(args, code ?? -1, stderr));
+    const after = opts.afterExit ? opts.afterExit().catch((err: Error) => opts.onError?.(err)) : Promise.resolve();
+    void after.then(() => {
+      if (!out.destroyed) out.end();
+    });
+  });
+  return out;
+}
+
+/**
+ * The answer to `GET info/refs?service=…`: the refs and capabilities, after the `# service=` line and
+ * a flush packet for protocol v0/v1 (a v2 advertisement stands alone).
+ */
+export function advertiseRefs(dir: string, service: GitService, opts: GitStreamOptions = {}): Readable {
+  const preamble = wantsProtocolV2(opts.gitProtocol) ? undefined : `${pktLine(`# service=${service}\n`)}0000`;
+  return run(dir, [...baseArgs(service), '--advertise-refs', '.'], undefined, opts, preamble);
+}
+
+/** The answer to `POST git-upload-pack` / `git-receive-pack`: `input` is the request body (decompressed). */
+export function serviceRpc(dir: string, service: GitService, input: Readable, opts: GitStreamOptions = {}): Readable {
+  return run(dir, [...baseArgs(service), '.'], input, opts);
+}

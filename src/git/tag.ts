@@ -1,0 +1,36 @@
+import { git } from './core.js';
+import { signatureEnv, type Signature } from './commit.js';
+import { createRef } from './refs.js';
+
+/** Creates refs/tags/<name> at `target`; annotated (a tag object) when a message is given. */
+export async function createTag(dir: string, name: string, target: string, message: string | undefined, tagger: Signature): Promise<string> {
+  if (!message) {
+    await createRef(dir, `refs/tags/${name}`, target);
+    return target;
+  }
+  const body = message.endsWith('\n') ? message : `${message}\n`;
+  const env = signatureEnv(tagger, tagger);
+  const raw = `object ${target}\ntype commit\ntag ${name}\ntagger ${tagger.name} <${tagger.email}> ${env.GIT_COMMITTER_DATE}\n\n${body}`;
+  const { stdout } = await git(dir, ['hash-object', '-t', 'tag', '-w', '--stdin'], { stdin: raw });
+  const id = stdout.trim();
+  await createRef(dir, `refs/tags/${name}`, id);
+  return id;
+}
+
+export interface TagTip {
+  name: string;
+  /** The tag object (annotated) or the commit (lightweight). */
+  id: string;
+  commit: string;
+  message: string;
+}
+
+export async function listTags(dir: string): Promise<TagTip[]> {
+  const { stdout } = await git(dir, [
+    'for-each-ref', '--sort=-creatordate', '--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)%00%(contents)%00%00', 'refs/tags/',
+  ]);
+  return stdout.split('\0\0\n').filter((s) => s.trim()).map((rec) => {
+    const [name, id, peeled, message] = rec.replace(/^\n/, '').split('\0');
+    return { name: name!, id: id!, commit: peeled || id!, message: message ?? '' };
+  });
+}

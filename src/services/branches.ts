@@ -1,0 +1,111 @@
+// Branches: create (from a branch, tag or commit), list, get, delete — with Gitea's statuses.
+import { eq } from 'drizzle-orm';
+import { repositories, type RepoRow } from '../db/schema/index.js';
+import { GitError } from '../git/core.js';
+import { describeCommits, type DescribedCommit } from '../git/describe.js';
+import { repoDir } from '../git/paths.js';
+import { allRefNames, createRef, deleteRef, listBranchTips, refTarget, resolveCommit } from '../git/refs.js';
+import { canWrite } from '../permissions/repo.js';
+import type { ServiceDeps } from './context.js';
+import { Conflict, Forbidden, Invalid, NotFound, RepoArchived } from './errors.js';
+import { isValidRefName } from './names.js';
+import type { LoadedRepo } from './repos.js';
+
+export interface BranchView {
+  name: string;
+  commit: DescribedCommit;
+}
+
+export function requireCodeWriter(loaded: LoadedRepo): void {
+  if (!canWrite(loaded.perm, 'repo.code')) throw new Forbidden('user should have a permission to write to a repo');
+}
+
+export class BranchService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  dir(loaded: LoadedRepo): string {
+    return repoDir(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
+  }
+
+  /** Keeps the branch count and emptiness of the row in step with git. */
+  async recount(repo: RepoRow, dir: string): Promise<void> {
+    const n = (await listBranchTips(dir)).length;
+    await this.deps.db
+      .update(repositories)
+      .set({ numBranches: n, isEmpty: n === 0, updatedAt: new Date() })
+      .where(eq(repositories.id, repo.id));
+  }
+
+  async create(loaded: LoadedRepo, input: { name: string; oldBranch?: string; oldRef?: string }): Promise<BranchView> {
+    const { repo } = loaded;
+    requireCodeWriter(loaded);
+    if (repo.isArchived) throw new RepoArchived();
+    if (repo.isMirror) throw new Forbidden('Git Repository is a mirror.');
+    if (!isValidRefName(input.name)) throw new Invalid(`[new_branch_name]: invalid branch name "${input.name}"`);
+    const dir = this.dir(loaded);
+    if (repo.isEmpty) throw new NotFound('Git Repository is empty.');
+    let source: string | undefined;
+    if (input.oldRef) {
+      source = await resolveCommit(dir, input.oldRef);
+      if (!source) throw new NotFound(`The old ref does not exist: ${input.oldRef}`);
+    } else if (input.oldBranch) {
+      source = await refTarget(dir, `refs/heads/${input.oldBranch}`);
+      if (!source) throw new NotFound('The old branch does not exist');
+    } else {
+      source = await refTarget(dir, `refs/heads/${repo.defaultBranch}`);
+      if (!source) throw new NotFound('The default branch does not exist');
+    }
+    const refs = await allRefNames(dir);
+    const wanted = `refs/heads/${input.name}`;
+    if (refs.includes(wanted)) throw new Conflict('The branch already exists.');
+    if (refs.includes(`refs/tags/${input.name}`)) throw new Conflict('The branch with the same tag already exists.');
+    if (refs.some((r) => r.startsWith(`${wanted}/`) || wanted.startsWith(`${r}/`))) {
+      throw new Conflict('The branch with the same name already exists.');
+    }
+    try {
+      await createRef(dir, wanted, source);
+    } catch (err) {
+      // Created by someone else between the check and the update: the ref's old value no longer matches.
+      if (err instanceof GitError) throw new Conflict('The branch already exists.');
+      throw err;
+    }
+    await this.recount(repo, dir);
+    const commit = (await describeCommits(dir, [source])).get(source)!;
+    return { name: input.name, commit };
+  }
+
+  async list(loaded: LoadedRepo, page: { limit: number; offset: number }): Promise<{ rows: BranchView[]; total: number }> {
+    if (loaded.repo.isEmpty) return { rows: [], total: 0 };
+    const dir = this.dir(loaded);
+    const tips = await listBranchTips(dir);
+    const slice = tips.slice(page.offset, page.offset + page.limit);
+    const commits = await describeCommits(dir, slice.map((t) => t.commit));
+    return { rows: slice.map((t) => ({ name: t.name, commit: commits.get(t.commit)! })), total: tips.length };
+  }
+
+  async get(loaded: LoadedRepo, name: string): Promise<BranchView> {
+    if (!isValidRefName(name)) throw new NotFound();
+    const dir = this.dir(loaded);
+    const tip = await refTarget(dir, `refs/heads/${name}`);
+    if (!tip) throw new NotFound();
+    return { name, commit: (await describeCommits(dir, [tip])).get(tip)! };
+  }
+
+  async delete(loaded: LoadedRepo, name: string): Promise<void> {
+    const { repo } = loaded;
+    requireCodeWriter(loaded);
+    if (repo.isArchived) throw new RepoArchived();
+    if (!isValidRefName(name)) throw new NotFound();
+    if (name === repo.defaultBranch) throw new Forbidden('can not delete default branch');
+    const dir = this.dir(loaded);
+    const tip = await refTarget(dir, `refs/heads/${name}`);
+    if (!tip) throw new NotFound();
+    try {
+      await deleteRef(dir, `refs/heads/${name}`, tip);
+    } catch (err) {
+      if (err instanceof GitError) throw new Conflict('the branch changed while it was being deleted');
+      throw err;
+    }
+    await this.recount(repo, dir);
+  }
+}

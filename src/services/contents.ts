@@ -1,0 +1,66 @@
+// Files and directories of a commit: the contents API and raw downloads.
+import { lastCommitFor, lsTree, readBlob, readCommit, type CommitData, type TreeEntry } from '../git/objects.js';
+import { resolveCommit } from '../git/refs.js';
+import { canRead } from '../permissions/repo.js';
+import type { BranchService } from './branches.js';
+import { NotFound } from './errors.js';
+import type { LoadedRepo } from './repos.js';
+
+export interface ContentEntry {
+  entry: TreeEntry;
+  /** Whole file bytes (files and symlinks only, in single-file answers). */
+  data?: Buffer;
+  lastCommit?: CommitData;
+}
+
+export interface ContentsResult {
+  ref: string;
+  commit: string;
+  /** A directory's entries, or undefined for a single file. */
+  list?: ContentEntry[];
+  file?: ContentEntry;
+}
+
+/** Repository-relative path without leading/trailing slashes; `..` and empty segments never match anything. */
+function cleanPath(path: string): string | undefined {
+  const parts = path.split('/').filter((p) => p !== '');
+  if (parts.some((p) => p === '..' || p === '.' || p.includes('\0'))) return undefined;
+  return parts.join('/');
+}
+
+export class ContentService {
+  constructor(private readonly branches: BranchService) {}
+
+  private async locate(loaded: LoadedRepo, rawPath: string, ref?: string) {
+    if (!canRead(loaded.perm, 'repo.code') || loaded.repo.isEmpty) throw new NotFound();
+    const path = cleanPath(rawPath);
+    if (path === undefined) throw new NotFound();
+    const dir = this.branches.dir(loaded);
+    const refName = ref || loaded.repo.defaultBranch;
+    const commit = await resolveCommit(dir, refName);
+    if (!commit) throw new NotFound();
+    return { dir, path, refName, commit };
+  }
+
+  async get(loaded: LoadedRepo, rawPath: string, ref?: string): Promise<ContentsResult> {
+    const { dir, path, refName, commit } = await this.locate(loaded, rawPath, ref);
+    const self = path ? (await lsTree(dir, commit, path, { self: true })).find((e) => e.path === path) : undefined;
+    if (path && !self) throw new NotFound();
+    if (!self || self.type === 'tree') {
+      const entries = await lsTree(dir, commit, path);
+      return { ref: refName, commit, list: entries.map((entry) => ({ entry })) };
+    }
+    const data = self.type === 'blob' ? await readBlob(dir, self.id) : undefined;
+    const last = await lastCommitFor(dir, commit, path);
+    return { ref: refName, commit, file: { entry: self, data, lastCommit: last ? await readCommit(dir, last) : undefined } };
+  }
+
+  /** A file's bytes; directories and submodules are 404. */
+  async raw(loaded: LoadedRepo, rawPath: string, ref?: string): Promise<{ name: string; data: Buffer }> {
+    const { dir, path, commit } = await this.locate(loaded, rawPath, ref);
+    if (!path) throw new NotFound();
+    const self = (await lsTree(dir, commit, path, { self: true })).find((e) => e.path === path);
+    if (!self || self.type !== 'blob') throw new NotFound();
+    return { name: path.split('/').pop()!, data: await readBlob(dir, self.id) };
+  }
+}

@@ -1,0 +1,104 @@
+// Applies a unified diff to a branch without a work tree. Concurrent patches to one branch are
+// serialised by the ref's compare-and-swap: a loser re-applies on the new tip, so no commit is lost.
+import { commitPatch, PatchDoesNotApply } from '../git/apply.js';
+import { GitError } from '../git/core.js';
+import type { Signature } from '../git/commit.js';
+import { readCommit, type CommitData } from '../git/objects.js';
+import { createRef, moveRef, refTarget } from '../git/refs.js';
+import type { UserRow } from '../db/schema/index.js';
+import type { BranchService } from './branches.js';
+import { requireCodeWriter } from './branches.js';
+import type { ServiceDeps } from './context.js';
+import { Conflict, Invalid, NotFound, RepoArchived } from './errors.js';
+import { withKeyLock } from './locks.js';
+import { isValidRefName } from './names.js';
+import type { LoadedRepo } from './repos.js';
+
+export interface DiffPatchInput {
+  content: string;
+  branch?: string;
+  newBranch?: string;
+  forcePush?: boolean;
+  message?: string;
+  author?: { name?: string; email?: string };
+  committer?: { name?: string; email?: string };
+  dates?: { author?: string; committer?: string };
+  signoff?: boolean;
+}
+
+const attempts = 8;
+
+export class DiffPatchService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly branches: BranchService,
+  ) {}
+
+  private identity(actor: UserRow, given: { name?: string; email?: string } | undefined, fallback?: { name?: string; email?: string }): Signature {
+    const g = given?.name || given?.email ? given : fallback;
+    if (g && (g.name || g.email)) return { name: g.name || actor.fullName || actor.name, email: g.email || actor.email };
+    return { name: actor.fullName || actor.name, email: actor.email || `${actor.lowerName}@${this.deps.config.noReplyDomain}` };
+  }
+
+  async apply(loaded: LoadedRepo, actor: UserRow, input: DiffPatchInput): Promise<CommitData> {
+    const { repo } = loaded;
+    if (repo.isArchived || repo.isMirror) throw new RepoArchived('repo is not allowed to edit');
+    requireCodeWriter(loaded);
+    const base = input.branch || repo.defaultBranch;
+    const target = input.newBranch || base;
+    for (const [field, name] of [['branch', base], ['new_branch', target]] as const) {
+      if (!isValidRefName(name)) throw new Invalid(`[${field}]: invalid branch name "${name}"`);
+    }
+    const dir = this.branches.dir(loaded);
+    const baseTip = await refTarget(dir, `refs/heads/${base}`);
+    if (!baseTip) throw new NotFound(`branch does not exist [name: ${base}]`);
+    const newBranch = target !== base;
+    if (newBranch && !input.forcePush && (await refTarget(dir, `refs/heads/${target}`))) {
+      throw new Invalid(`branch already exists [name: ${target}]`);
+    }
+    // Both identities default to each other, then to the caller (Gitea's rule).
+    const author = this.identity(actor, input.author, input.committer);
+    const committer = this.identity(actor, input.committer, input.author);
+    if (input.dates?.author) author.date = new Date(input.dates.author);
+    if (input.dates?.committer) committer.date = new Date(input.dates.committer);
+    let message = input.message?.trim() ? input.message : 'apply-patch';
+    if (input.signoff) message = `${message.replace(/\n+$/, '')}\n\nSigned-off-by: ${committer.name} <${committer.email}>`;
+    if (!message.endsWith('\n')) message += '\n';
+
+    return withKeyLock(`${dir}\0${target}`, () => this.commitWithRetries(dir, { base, baseTip, target, newBranch, input, message, author, committer, repo }));
+  }
+
+  private async commitWithRetries(
+    dir: string,
+    a: { base: string; baseTip: string; target: string; newBranch: boolean; input: DiffPatchInput; message: string; author: Signature; committer: Signature; repo: LoadedRepo['repo'] },
+  ): Promise<CommitData> {
+    const { base, baseTip, target, newBranch, input, message, author, committer, repo } = a;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      // A patch onto the same branch builds on its current tip; a new branch starts from the base.
+      const parent = newBranch ? baseTip : ((await refTarget(dir, `refs/heads/${base}`)) ?? baseTip);
+      let id: string;
+      try {
+        id = await commitPatch(dir, { parent, patch: input.content, message, author, committer });
+      } catch (err) {
+        if (err instanceof PatchDoesNotApply) throw new Invalid(`patch does not apply: ${err.message}`);
+        throw err;
+      }
+      try {
+        if (newBranch) {
+          const existing = await refTarget(dir, `refs/heads/${target}`);
+          if (existing && input.forcePush) await moveRef(dir, `refs/heads/${target}`, id, existing);
+          else await createRef(dir, `refs/heads/${target}`, id);
+        } else {
+          await moveRef(dir, `refs/heads/${target}`, id, parent);
+        }
+      } catch (err) {
+        if (!(err instanceof GitError)) throw err;
+        if (newBranch && !input.forcePush) throw new Invalid(`branch already exists [name: ${target}]`);
+        continue; // the branch moved under us: rebuild on its new tip
+      }
+      await this.branches.recount(repo, dir);
+      return readCommit(dir, id);
+    }
+    throw new Conflict('the branch kept changing while the patch was applied; try again');
+  }
+}

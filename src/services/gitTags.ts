@@ -1,0 +1,65 @@
+// Tags: reading annotated tag objects, creating lightweight or annotated tags, listing.
+import type { UserRow } from '../db/schema/index.js';
+import { GitError } from '../git/core.js';
+import { readTag, type TagData } from '../git/objects.js';
+import { allRefNames, refTarget, resolveCommit } from '../git/refs.js';
+import { createTag, listTags, type TagTip } from '../git/tag.js';
+import { canRead } from '../permissions/repo.js';
+import type { BranchService } from './branches.js';
+import { requireCodeWriter } from './branches.js';
+import type { ServiceDeps } from './context.js';
+import { BadRequest, Conflict, Invalid, NotFound, RepoArchived } from './errors.js';
+import { isValidRefName } from './names.js';
+import type { LoadedRepo } from './repos.js';
+
+export class TagService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly branches: BranchService,
+  ) {}
+
+  private requireReader(loaded: LoadedRepo): void {
+    if (!canRead(loaded.perm, 'repo.code')) throw new NotFound();
+  }
+
+  /** Gitea answers 400 for anything that is not an annotated tag object, unknown ids included. */
+  async annotated(loaded: LoadedRepo, sha: string): Promise<TagData> {
+    this.requireReader(loaded);
+    if (!sha) throw new BadRequest('SHA not provided');
+    if (!/^[0-9a-f]{4,64}$/i.test(sha) || loaded.repo.isEmpty) throw new BadRequest(`"${sha}" is not an annotated tag`);
+    const full = await refTarget(this.branches.dir(loaded), `${sha.toLowerCase()}^{object}`);
+    const tag = full ? await readTag(this.branches.dir(loaded), full) : undefined;
+    if (!tag) throw new BadRequest(`"${sha}" is not an annotated tag`);
+    return tag;
+  }
+
+  async create(loaded: LoadedRepo, actor: UserRow, input: { name: string; message?: string; target?: string }): Promise<TagTip> {
+    requireCodeWriter(loaded);
+    if (loaded.repo.isArchived) throw new RepoArchived();
+    if (!isValidRefName(input.name)) throw new Invalid(`[tag_name]: invalid tag name "${input.name}"`);
+    if (loaded.repo.isEmpty) throw new NotFound('Git Repository is empty.');
+    const dir = this.branches.dir(loaded);
+    const target = await resolveCommit(dir, input.target || loaded.repo.defaultBranch);
+    if (!target) throw new NotFound(`target does not exist [${input.target}]`);
+    const refs = await allRefNames(dir);
+    const wanted = `refs/tags/${input.name}`;
+    if (refs.includes(wanted)) throw new Conflict(`tag ${input.name} already exists`);
+    if (refs.some((r) => r.startsWith(`${wanted}/`) || wanted.startsWith(`${r}/`))) throw new Conflict(`tag name conflicts with ${input.name}`);
+    const tagger = { name: actor.fullName || actor.name, email: actor.email || `${actor.lowerName}@${this.deps.config.noReplyDomain}` };
+    let id: string;
+    try {
+      id = await createTag(dir, input.name, target, input.message?.trim() ? input.message : undefined, tagger);
+    } catch (err) {
+      if (err instanceof GitError) throw new Conflict(`tag ${input.name} already exists`);
+      throw err;
+    }
+    return { name: input.name, id, commit: target, message: input.message ?? '' };
+  }
+
+  async list(loaded: LoadedRepo, page: { limit: number; offset: number }): Promise<{ rows: TagTip[]; total: number }> {
+    this.requireReader(loaded);
+    if (loaded.repo.isEmpty) return { rows: [], total: 0 };
+    const all = await listTags(this.branches.dir(loaded));
+    return { rows: all.slice(page.offset, page.offset + page.limit), total: all.length };
+  }
+}
