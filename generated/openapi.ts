@@ -495,7 +495,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List a repository's branches
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories (404 otherwise). Ordered as Gitea: newest head commit first, then by name. Each branch carries its head commit, the protection rule that applies to it, and `user_can_push`/`user_can_merge` for the caller (false for anonymous callers). An empty repository answers an empty list.
+         */
+        get: operations["repoListBranches"];
         put?: never;
         /**
          * Create a branch
@@ -503,6 +507,30 @@ export interface paths {
          */
         post: operations["repoCreateBranch"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/branches/{branch}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a branch
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. The branch with its head commit, the protection rule that applies to it (`effective_branch_protection_name`) and `user_can_push`/`user_can_merge` for the caller. 404 when the repository is not visible, is empty, or has no branch of that name (a tag or commit of that name is not a branch).
+         */
+        get: operations["repoGetBranch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a branch
+         * @description Writers of the repository's code. Removes the branch (Gitea keeps a deleted-branch record and sends the `delete` event). Errors: 403 when the caller cannot write code (checked before the archive state), the repository is a mirror (`Git Repository is a mirror.`), the branch is the default branch (`can not delete default branch`) or any branch protection rule matches it, whoever the caller (`branch protected`); 404 when the repository is empty (`Git Repository is empty.`) or has no branch of that name; 423 when the repository is archived.
+         */
+        delete: operations["repoDeleteBranch"];
         options?: never;
         head?: never;
         patch?: never;
@@ -544,6 +572,46 @@ export interface paths {
          * @description Signed-in callers who can see the repository (404 otherwise). Site administrators and administrators of the repository may ask about any user; anyone else only about themselves (the name is compared case-insensitively), otherwise 403 (`Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own`). 404 when the user does not exist. The user need not be a collaborator: the answer is their access to the repository (`none` when they have none, `owner` for the owner and the owners of its organization), with `role_name` equal to `permission` as in Gitea.
          */
         get: operations["repoGetRepoPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the entries of the root directory
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. The root directory's entries at `ref`, as `GET /repos/{owner}/{repo}/contents/{filepath}` answers for a directory (Gitea has this route because a path parameter cannot be empty): metadata only, `content` and `encoding` null, in git tree order, not paginated. 404 when `ref` does not exist (an empty repository has no default branch yet).
+         */
+        get: operations["repoGetContentsList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/contents/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file's metadata and content, or a directory's entries
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. For a file, symlink or submodule the answer is one ContentsResponse: a file carries its content in base64 (`encoding` `base64`), a symlink its `target`, a submodule its `submodule_git_url`. For a directory it is an array of its entries (Gitea answers both shapes on this one route): metadata only, `content` and `encoding` null, in git tree order, not paginated. Entries carry `last_commit_sha` and the dates of the last commit that touched them. 404 when `ref` does not exist (also in an empty repository) or there is nothing at `filepath`.
+         */
+        get: operations["repoGetContents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -756,6 +824,26 @@ export interface paths {
         patch: operations["repoEditPullRequest"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/raw/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file's raw content
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. The body is the blob's bytes, unchanged (for a symlink: the link's target path), served as `application/octet-stream` (Gitea sniffs text and images and labels them, e.g. `text/plain; charset=utf-8`; clients read the bytes either way). Without `ref`, as Gitea, `filepath` may start with a branch, tag or full commit id (the legacy `{ref}/{filepath}` form, e.g. `raw/main/README.md`); when it does not, the default branch is read. 404 when the repository is empty, `ref` does not exist, or the path is missing, a directory or a submodule.
+         */
+        get: operations["repoGetRawFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/statuses/{sha}": {
         parameters: {
             query?: never;
@@ -770,6 +858,30 @@ export interface paths {
         get: operations["repoListStatuses"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's tags
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories (404 otherwise). Lightweight and annotated tags in the order of Gitea's `git for-each-ref --sort=-*creatordate refs/tags`: annotated tags by their tagged commit's date, newest first, then lightweight tags by name. An empty repository answers an empty list. Gitea sends only `X-Total-Count`; anvil also sends `Link`.
+         */
+        get: operations["repoListTags"];
+        put?: never;
+        /**
+         * Create a tag
+         * @description Writers of the repository's code. Tags `target` (a branch, tag or commit; the default branch when omitted or empty) as `tag_name`. With a non-empty `message` the tag is annotated, with the caller as tagger; otherwise it is lightweight. Succeeds with 201 (Gitea's swagger says 200, its code answers 201) and the tag. Errors: 403 when the caller cannot write code (checked before the archive state); 404 when `target` cannot be resolved, including in an empty repository (`target not found`); 409 when a tag of that name already exists; 422 when `tag_name` is missing, not a valid git ref name or longer than 100 characters (Gitea also answers 422 for a protected tag name the caller may not create); 423 when the repository is archived.
+         */
+        post: operations["repoCreateTag"];
         delete?: never;
         options?: never;
         head?: never;
@@ -796,6 +908,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/transfer/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a pending repository transfer
+         * @description The recipient of the pending transfer: the user it is addressed to or, for an organization, a member who may create repositories in it (an owner, or a member of a team with `can_create_org_repo`). Site administrators get no bypass here, as in Gitea. The repository moves to the recipient as in a direct transfer (its folder moves, the transfer's teams get access, `repo_transfer` becomes null) and is answered under its new owner with 202, as Gitea, carrying the caller's `permissions`. Errors: 403 when the caller is not the recipient; 404 when the repository is not visible to the caller or no transfer is pending (that is checked first, so any caller who can see the repository gets 404 then); 422 when the recipient meanwhile got a repository of the same name (Gitea answers 500).
+         */
+        post: operations["acceptRepoTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/transfer/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a pending repository transfer
+         * @description The recipient of the pending transfer, as for `acceptRepoTransfer` (site administrators get no bypass). The transfer is cancelled: the repository stays with its owner and `repo_transfer` becomes null. It is answered with 200 (not 202, as Gitea) and the caller's `permissions`. Errors: 403 when the caller is not the recipient; 404 when the repository is not visible to the caller or no transfer is pending (checked first).
+         */
+        post: operations["rejectRepoTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/wiki/new": {
         parameters: {
             query?: never;
@@ -810,6 +962,26 @@ export interface paths {
          * @description Commits a new page to the repository's wiki (creating the wiki repository if needed). The caller must be able to write the wiki unit; 404 when the caller cannot read the wiki. The page's web path (`sub_url`) is the trimmed title with spaces turned into `-` (unless the title contains `-` or ends in `.md`, in which case the marker `.-` is appended), query-escaped; an empty result becomes `unnamed`. The commit message defaults to `Add "<title>"`. Errors: 400 when the title is blank, uses a reserved name (`_pages`, `_new`, `_edit`, `raw`), the content is not valid base64, or the page already exists; 423 when the repository is archived.
          */
         post: operations["repoCreateWikiPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/wiki/page/{pageName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a wiki page
+         * @description Anyone who can read the repository's wiki, anonymous callers included on public repositories. The page's content, the base64 content of `_Sidebar` and `_Footer` (empty when absent), the last commit that touched the page (`commiter`, as Gitea spells it) and the number of commits that touched it. `pageName` is the page's `sub_url`; it is normalised as Gitea's `WebPathToGitPath` does (each segment unescaped, then escaped again), so `%26%26%26%26` and `&&&&` name the same page, and a name ending in `.md` is taken as the file name; it never reads outside the wiki's tree. 404 when the caller cannot read the wiki unit (or it is disabled or external), the wiki has no repository yet, or the page does not exist.
+         */
+        get: operations["repoGetWikiPage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1381,7 +1553,7 @@ export interface components {
              * @default write
              * @enum {string|null}
              */
-            permission: "read" | "write" | "admin" | null;
+            permission?: "read" | "write" | "admin" | null;
         };
         /** @description an annotated tag object */
         AnnotatedTag: {
@@ -1643,7 +1815,7 @@ export interface components {
              * @description active on creation
              * @default false
              */
-            active: boolean;
+            active?: boolean;
             /** @description value sent as `Authorization` with each delivery */
             authorization_header?: string;
             /** @description glob pattern of branches that trigger the hook (invalid glob: 422) */
@@ -1684,7 +1856,7 @@ export interface components {
              * @default public
              * @enum {string}
              */
-            visibility: "" | "public" | "limited" | "private";
+            visibility?: "" | "public" | "limited" | "private";
             /** @description an http or https URL, or empty */
             website?: string;
         };
@@ -1700,7 +1872,7 @@ export interface components {
              * @description create an initial commit with README, .gitignore and LICENSE
              * @default false
              */
-            auto_init: boolean;
+            auto_init?: boolean;
             /** @description a valid git branch name; empty means the site default (`main`) */
             default_branch?: string;
             description?: string;
@@ -1718,19 +1890,28 @@ export interface components {
              */
             object_format_name?: "" | "sha1" | "sha256";
             /** @default false */
-            private: boolean;
+            private?: boolean;
             /** @description README template name (`Default`), used with `auto_init` */
             readme?: string;
             /**
              * @description make the repository a template
              * @default false
              */
-            template: boolean;
+            template?: boolean;
             /**
              * @description how commit signatures are trusted; empty means `default`
              * @enum {string}
              */
             trust_model?: "" | "default" | "collaborator" | "committer" | "collaboratorcommitter";
+        };
+        /** @description a tag to create. The name must be a valid git ref name (no control characters, spaces, `~^:?*[\`, `..`, `//`, `@{`, no leading `-`, `/` or `.`, no trailing `/` or `.`, no `.lock` component, not `@`) of at most 100 characters. */
+        CreateTagOption: {
+            /** @description the message of an annotated tag; when omitted, null or empty the tag is lightweight */
+            message?: string | null;
+            /** @description name of the tag to create */
+            tag_name: string;
+            /** @description branch, tag or commit to tag; the default branch when omitted, null or empty */
+            target?: string | null;
         };
         /** @description options for creating a team */
         CreateTeamOption: {
@@ -1779,7 +1960,7 @@ export interface components {
              * @default private
              * @enum {string}
              */
-            visibility: "public" | "limited" | "private";
+            visibility?: "public" | "limited" | "private";
         };
         CreateUserOption: {
             /**
@@ -2804,6 +2985,21 @@ export interface components {
         ServerVersion: {
             /** @example 1.26.0+anvil-0.1.0 */
             version: string;
+        };
+        /** @description a tag of a repository, lightweight or annotated */
+        Tag: {
+            /** @description the tagged commit: `sha` is the commit's, `created` the tagger's date (the committer's for a lightweight tag), and `url` is `{repo API URL}/git/commits/{id}`, built from the tag's `id` as Gitea does */
+            commit: components["schemas"]["CommitMeta"];
+            /** @description sha of the tag object for an annotated tag, of the commit for a lightweight tag */
+            id: string;
+            /** @description the annotated tag's message, or for a lightweight tag the tagged commit's message; surrounding white space trimmed, as Gitea 1.22 (unlike `AnnotatedTag.message`) */
+            message: string;
+            /** @description the tag's name */
+            name: string;
+            /** @description `{repo web page}/archive/{name}.tar.gz`; empty when source archive downloads are disabled */
+            tarball_url: string;
+            /** @description `{repo web page}/archive/{name}.zip`; empty when source archive downloads are disabled */
+            zipball_url: string;
         };
         /** @description a team of an organization, with its per-unit permissions */
         Team: {
@@ -3979,6 +4175,42 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    repoListBranches: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of branches */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branch"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoCreateBranch: {
         parameters: {
             query?: never;
@@ -4012,6 +4244,62 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the branch. It spans the rest of the path and may contain `/` (e.g. `feature/x`): the router maps it to a wildcard, as Gitea's `/branches/*`; an escaped `%2F` works as well */
+                branch: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the branch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Branch"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the branch. It spans the rest of the path and may contain `/` (e.g. `feature/x`): the router maps it to a wildcard, as Gitea's `/branches/*`; an escaped `%2F` works as well */
+                branch: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            /** @description the caller cannot write code, the repository is a mirror, the branch is the default branch or is protected, or the token lacks `write:repository` */
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
         };
@@ -4093,6 +4381,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RepoCollaboratorPermission"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetContentsList: {
+        parameters: {
+            query?: {
+                /** @description the branch, tag or commit to read; the default branch when omitted or empty */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the entries of the root directory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentsResponse"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetContents: {
+        parameters: {
+            query?: {
+                /** @description the branch, tag or commit to read; the default branch when omitted or empty */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description path of the file, directory, symlink or submodule, from the repository root. It spans the rest of the path and may contain `/` (e.g. `src/lib/a.ts`): the router maps it to a wildcard, as Gitea's `/contents/*` */
+                filepath: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the entry (a file, symlink or submodule), or the entries of the directory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentsResponse"] | components["schemas"]["ContentsResponse"][];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4520,6 +4874,40 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoGetRawFile: {
+        parameters: {
+            query?: {
+                /** @description the branch, tag or commit to read; when omitted, the ref at the start of `filepath`, else the default branch */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description path of the file from the repository root. It spans the rest of the path and may contain `/` (e.g. `docs/a.md`): the router maps it to a wildcard, as Gitea's `/raw/*`. Without `ref` it may start with the ref (`{ref}/{filepath}`) */
+                filepath: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file's raw content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoListStatuses: {
         parameters: {
             query?: {
@@ -4561,6 +4949,81 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
+        };
+    };
+    repoListTags: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of tags */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoCreateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTagOption"];
+            };
+        };
+        responses: {
+            /** @description the created tag */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description the repository is not visible to the caller, or `target` cannot be resolved (also in an empty repository) */
+            404: components["responses"]["NotFound"];
+            /** @description a tag of that name already exists */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
         };
     };
     repoTransfer: {
@@ -4612,6 +5075,69 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    acceptRepoTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the repository was transferred; it is answered under its new owner */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description the caller is not the recipient of the pending transfer, or the token lacks `write:repository` */
+            403: components["responses"]["Forbidden"];
+            /** @description the repository is not visible to the caller, or no transfer of it is pending */
+            404: components["responses"]["NotFound"];
+            /** @description the recipient already has a repository of this name */
+            422: components["responses"]["Validation"];
+        };
+    };
+    rejectRepoTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the transfer was rejected; the repository, still under its owner */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description the caller is not the recipient of the pending transfer, or the token lacks `write:repository` */
+            403: components["responses"]["Forbidden"];
+            /** @description the repository is not visible to the caller, or no transfer of it is pending */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoCreateWikiPage: {
         parameters: {
             query?: never;
@@ -4646,6 +5172,37 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetWikiPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description the page's `sub_url` (its escaped web path, e.g. `New-page`), not its title */
+                pageName: string;
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     repoSearch: {

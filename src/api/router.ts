@@ -41,7 +41,15 @@ function specificity(a: SpecOperation, b: SpecOperation): number {
   return sb.length - sa.length;
 }
 
-const toKoaPath = (p: string) => apiPrefix + p.replace(/\{([^}]+)\}/g, ':$1');
+// Path parameters that span the rest of the path (Gitea's `*` routes): file paths with slashes.
+const restOfPath = new Set(['filepath', 'branch']);
+
+const toKoaPath = (p: string) =>
+  apiPrefix + p.replace(/\{([^}]+)\}/g, (_, name: string) => (restOfPath.has(name) ? `*${name}` : `:${name}`));
+
+/** The request path rebuilt from the template with every value encoded, so a slash in a file path stays one parameter. */
+const validationPath = (op: SpecOperation, params: Record<string, string>) =>
+  op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 
 function declaredQuery(ctx: Context, op: SpecOperation): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -94,7 +102,7 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
       }
       const body = op.bodyTypes.includes('application/json') ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
       const query = declaredQuery(ctx, op);
-      const checked = validate(op.operationId, { method: op.method, path: ctx.path.slice(apiPrefix.length), headers: ctx.headers, query, body });
+      const checked = validate(op.operationId, { method: op.method, path: validationPath(op, ctx.params), headers: ctx.headers, query, body });
       if (!checked.ok) throw new Invalid(checked.message!);
       const nul = nulField({ ...ctx.params, ...query }) ?? nulField(body);
       if (nul) throw new Invalid(`[${nul}]: must not contain NUL characters`);

@@ -10,7 +10,11 @@ export type OperationId = keyof operations;
 type Op<K extends OperationId> = operations[K];
 type SuccessStatus = 200 | 201 | 202 | 204 | 205;
 
-type JsonBody<R> = R extends { content: { 'application/json': infer B } } ? B : undefined;
+type JsonBody<R> = R extends { content: { 'application/json': infer B } }
+  ? B
+  : R extends { content: { 'application/octet-stream': unknown } }
+    ? Buffer
+    : undefined;
 
 export type Reply<K extends OperationId> = {
   [S in keyof Op<K>['responses'] & SuccessStatus]: JsonBody<Op<K>['responses'][S]> extends undefined

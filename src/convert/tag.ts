@@ -1,5 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { TagData } from '../git/objects.js';
+import type { TagTip } from '../git/tag.js';
 import { commitUser, unverified } from './commit.js';
 
 type ApiAnnotatedTag = components['schemas']['AnnotatedTag'];
@@ -14,5 +15,18 @@ export function toAnnotatedTag(tag: TagData, repoApi: string): ApiAnnotatedTag {
     tagger: commitUser(tag.tagger),
     object: { type: tag.type, url: `${repoApi}/git/${kind}/${tag.object}`, sha: tag.object },
     verification: unverified(),
+  };
+}
+
+type ApiTag = components['schemas']['Tag'];
+
+export function toTag(t: TagTip, urls: { html: string; api: string }, created: string): ApiTag {
+  return {
+    name: t.name,
+    message: t.message.trim(),
+    id: t.id,
+    commit: { url: `${urls.api}/git/commits/${t.commit}`, sha: t.commit, created },
+    zipball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.zip`,
+    tarball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.tar.gz`,
   };
 }

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { Config } from '../config.js';
-import type { AccessMode, TeamRow, Unit, UserRow } from '../db/schema/index.js';
+import { atLeast, type AccessMode, type TeamRow, type Unit, type UserRow } from '../db/schema/index.js';
 import { toOrganization } from './org.js';
 
 type ApiTeam = components['schemas']['Team'];
@@ -21,7 +21,8 @@ export function toTeam(
     organization: org ? toOrganization(org, viewer, config) : null,
     can_create_org_repo: team.canCreateOrgRepo,
     includes_all_repositories: team.includesAllRepositories,
-    permission: team.accessMode,
+    // Teams made of per-unit levels report none, as current Gitea does; their units say what they grant.
+    permission: atLeast(team.accessMode, 'admin') ? team.accessMode : 'none',
     units: granted.map(([u]) => u),
     units_map: Object.fromEntries(granted) as ApiTeam['units_map'],
     visibility: team.visibility,

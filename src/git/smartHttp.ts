@@ -1,6 +1,6 @@
 // The two programs behind git's smart HTTP transport, upload-pack (fetch, clone) and receive-pack
 // (push), run as stateless RPC with input and output streamed: a pack never sits whole in memory.
-import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { GitError, gitSpawn } from './core.js';
 
 export const gitServices = ['git-upload-pack', 'git-receive-pack'] as const;
@@ -50,11 +50,16 @@ function run(dir: string, args: string[], input: Readable | undefined, opts: Git
     if (!exited) child.kill();
   });
   if (input) {
-    pipeline(input, child.stdin, (err) => {
-      if (err && !exited) {
-        opts.onError?.(err);
-        child.kill();
-      }
+    // Not pipeline(): git may stop reading early (a refused push) and must still be able to answer, so
+    // the request is left open and drained rather than destroyed.
+    input.on('error', (err) => {
+      opts.onError?.(err);
+      if (!exited) child.kill();
+    });
+    input.pipe(child.stdin);
+    child.on('exit', () => {
+      input.unpipe(child.stdin);
+      input.resume();
     });
   } else {
     child.stdin.end();

@@ -23,14 +23,16 @@ export interface TagTip {
   id: string;
   commit: string;
   message: string;
+  /** The tagger's date (annotated) or the commit's (lightweight), RFC 3339. */
+  date: string;
 }
 
 export async function listTags(dir: string): Promise<TagTip[]> {
   const { stdout } = await git(dir, [
-    'for-each-ref', '--sort=-creatordate', '--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)%00%(contents)%00%00', 'refs/tags/',
+    'for-each-ref', '--sort=-*creatordate', '--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)%00%(creatordate:iso-strict)%00%(contents)%00%00', 'refs/tags/',
   ]);
   return stdout.split('\0\0\n').filter((s) => s.trim()).map((rec) => {
-    const [name, id, peeled, message] = rec.replace(/^\n/, '').split('\0');
-    return { name: name!, id: id!, commit: peeled || id!, message: message ?? '' };
+    const [name, id, peeled, date, message] = rec.replace(/^\n/, '').split('\0');
+    return { name: name!, id: id!, commit: peeled || id!, message: message ?? '', date: new Date(date!).toISOString().replace(/\.\d{3}Z$/, 'Z') };
   });
 }

@@ -53,7 +53,7 @@ export class TagService {
       if (err instanceof GitError) throw new Conflict(`tag ${input.name} already exists`);
       throw err;
     }
-    return { name: input.name, id, commit: target, message: input.message ?? '' };
+    return { name: input.name, id, commit: target, message: input.message ?? '', date: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
   }
 
   async list(loaded: LoadedRepo, page: { limit: number; offset: number }): Promise<{ rows: TagTip[]; total: number }> {

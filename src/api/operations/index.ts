@@ -23,6 +23,14 @@ import { repoDeleteCollaborator } from './repository/repoDeleteCollaborator.js';
 import { repoGetRepoPermissions } from './repository/repoGetRepoPermissions.js';
 import { userCurrentListRepos } from './user/userCurrentListRepos.js';
 import { getVersion } from './miscellaneous/getVersion.js';
+import { repoListBranches } from './repository/repoListBranches.js';
+import { repoGetBranch } from './repository/repoGetBranch.js';
+import { repoDeleteBranch } from './repository/repoDeleteBranch.js';
+import { repoCreateTag } from './repository/repoCreateTag.js';
+import { repoListTags } from './repository/repoListTags.js';
+import { repoGetContents } from './repository/repoGetContents.js';
+import { repoGetContentsList } from './repository/repoGetContentsList.js';
+import { repoGetRawFile } from './repository/repoGetRawFile.js';
 import { repoCreateBranch } from './repository/repoCreateBranch.js';
 import { repoApplyDiffPatch } from './repository/repoApplyDiffPatch.js';
 import { GetAnnotatedTag } from './repository/GetAnnotatedTag.js';
@@ -71,14 +79,14 @@ export const registry: Registry = {
   GetAnnotatedTag,
   repoTransfer: git,
   repoCreateWikiPage: git,
-  repoListBranches: git,
-  repoGetBranch: git,
-  repoDeleteBranch: git,
-  repoCreateTag: git,
-  repoListTags: git,
-  repoGetContents: git,
-  repoGetContentsList: git,
-  repoGetRawFile: git,
+  repoListBranches,
+  repoGetBranch,
+  repoDeleteBranch,
+  repoCreateTag,
+  repoListTags,
+  repoGetContents,
+  repoGetContentsList,
+  repoGetRawFile,
   repoGetWikiPage: git,
   acceptRepoTransfer: git,
   rejectRepoTransfer: git,

@@ -2,3 +2,4 @@ export * from './access.js';
 export * from './orgs.js';
 export * from './repos.js';
 export * from './users.js';
+export * from './transfers.js';

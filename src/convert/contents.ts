@@ -1,0 +1,45 @@
+import type { components } from '../../generated/openapi.js';
+import type { ContentEntry } from '../services/contents.js';
+import { iso } from './time.js';
+
+type ApiContents = components['schemas']['ContentsResponse'];
+
+function kind(entry: ContentEntry['entry']): ApiContents['type'] {
+  if (entry.type === 'tree') return 'dir';
+  if (entry.type === 'commit') return 'submodule';
+  return entry.mode === '120000' ? 'symlink' : 'file';
+}
+
+/** One file, directory entry, symlink or submodule, as Gitea's contents API shows it at `ref`. */
+export function toContents(e: ContentEntry, urls: { html: string; api: string }, ref: string): ApiContents {
+  const { entry } = e;
+  const type = kind(entry);
+  const path = entry.path.split('/').map(encodeURIComponent).join('/');
+  const refq = encodeURIComponent(ref);
+  const self = `${urls.api}/contents/${path}?ref=${refq}`;
+  const gitUrl = type === 'dir' ? `${urls.api}/git/trees/${entry.id}` : type === 'submodule' ? null : `${urls.api}/git/blobs/${entry.id}`;
+  const html = type === 'submodule' ? null : `${urls.html}/src/${refq}/${path}`;
+  const body: ApiContents = {
+    name: entry.path.split('/').pop()!,
+    path: entry.path,
+    sha: entry.id,
+    type,
+    size: entry.size,
+    encoding: type === 'file' && e.data ? 'base64' : null,
+    content: type === 'file' && e.data ? e.data.toString('base64') : null,
+    target: type === 'symlink' && e.data ? e.data.toString('utf8') : null,
+    url: self,
+    html_url: html,
+    git_url: gitUrl,
+    download_url: type === 'file' ? `${urls.html}/raw/${refq}/${path}` : null,
+    submodule_git_url: null,
+    _links: { self, git: gitUrl, html },
+  };
+  if (e.lastCommit) {
+    body.last_commit_sha = e.lastCommit.id;
+    body.last_commit_message = e.lastCommit.message;
+    body.last_author_date = iso(e.lastCommit.author.date);
+    body.last_committer_date = iso(e.lastCommit.committer.date);
+  }
+  return body;
+}
