@@ -660,6 +660,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's issues and pull requests
+         * @description Anyone who can read the repository's issues or pull requests, anonymous callers included on public repositories (404 otherwise). Without `type` issues and pull requests are listed together (pull requests carry `pull_request`); a caller who can read only one of the two units gets only that kind, and `type` naming the unit the caller cannot read is 404, as Gitea. Newest created first. `state` defaults to `open`. `labels` is a comma-separated list of label names: issues with any of them match, unknown names are dropped. `milestones` is a comma-separated list of milestone titles, each taken as a decimal id when no title matches; unknown ones are dropped. `q` is a keyword matched case-insensitively in the title and body (Gitea's indexer also matches comments; anvil does not). `since` / `before` filter on the update time. `created_by`, `assigned_by` and `mentioned_by` are usernames; one that names no user is 404, as Gitea. Each item is the complete Issue.
+         */
+        get: operations["issueListIssues"];
+        put?: never;
+        /**
+         * Create an issue
+         * @description Signed-in callers who can read the repository's issues (404 otherwise, also when issues are disabled); the caller becomes the poster. The issue takes the next number of the repository's counter, shared with pull requests, and the repository's `open_issues_count` goes up by one (or its closed count, with `closed: true`, which creates the issue closed). `milestone`, `labels`, `assignee`/`assignees` and `due_date` are applied only when the caller can write issues and are silently ignored otherwise, as Gitea. `labels` are ids of the repository's (or its organization's) labels; unknown ids are dropped. `due_date` is stored as given (only the edit operations move it to the end of the day). Errors: 403 when the caller is blocked by the repository owner, or the token lacks `write:issue`; 422 when `title` is missing or empty, an assignee does not exist or cannot be assigned (no write access to issues), or `milestone` is not a milestone of this repository (Gitea does not check it); 423 when the repository is archived.
+         */
+        post: operations["issueCreateIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/{index}": {
         parameters: {
             query?: never;
@@ -677,7 +701,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit an issue
+         * @description Edits an issue, or the issue side of a pull request. The poster or a writer of issues (of pull requests, for a pull request) may call it (403 otherwise). Only the fields given (and not null) change: a non-empty `title` (an empty one keeps it); `body` (the previous content is kept in the content history and `content_version` goes up); `ref`; `state` `open` or `closed` (`closed_at` and every counter follow). `assignee`/`assignees` (usernames; `assignees: []` clears them), `milestone` (an id; 0 removes it) and `due_date`/`unset_due_date` are applied only for writers and silently ignored for others, as Gitea. Only the date part of `due_date` is used: the deadline becomes 23:59:59 of that day in `due_date`'s own time zone; `unset_due_date: true` removes it. Gitea has no `labels` here (labels have their own endpoints). Succeeds with 201 (Gitea's status, not 200) and the complete Issue. Errors: 400 when `unset_due_date` is false and `due_date` is missing (Gitea's `The due_date cannot be empty`); 403 when the caller is neither the poster nor a writer, or is blocked; 404 when the issue does not exist or cannot be read; 412 when the state of a merged pull request is changed, `state` is neither `open` nor `closed` (`unknown state`), or it is closed while open dependencies remain; 422 for invalid input, an assignee who does not exist or cannot be assigned, or a `milestone` that is not one of this repository's (Gitea answers 500 for the last two); 423 when the repository is archived.
+         */
+        patch: operations["issueEditIssue"];
         trace?: never;
     };
     "/repos/{owner}/{repo}/issues/{index}/assets": {
@@ -704,6 +732,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/{index}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an issue's comments
+         * @description Anyone who can read the issue (issues, or pull requests for a pull request index), anonymous callers included on public repositories; 404 when the issue does not exist or cannot be read. Only plain comments (no events such as label or title changes, no review comments), oldest first, each with its attachments. `since` / `before` filter on the comment's update time (RFC 3339). Gitea ignores `page` and `limit` here and answers every comment at once with only `X-Total-Count`; anvil pages the list like every list (default 30, at most 50) and sends both headers, so clients must follow `Link`.
+         */
+        get: operations["issueGetComments"];
+        put?: never;
+        /**
+         * Add a comment to an issue
+         * @description Signed-in callers who can read the issue (issues, or pull requests for a pull request index; 404 otherwise). On a locked issue only writers and site administrators may comment (403, Gitea's `repo.issues.comment_on_locked`); a caller blocked by the repository owner or the issue's poster is 403 too. The caller is the poster. The issue's `comments` count goes up by one and its `updated_at` moves, in the same transaction. 422 when `body` is missing or empty; 423 when the repository is archived.
+         */
+        post: operations["issueCreateComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/comments/{id}": {
         parameters: {
             query?: never;
@@ -711,10 +763,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a comment
+         * @description Anyone who can read the comment's issue (issues, or pull requests for a comment on a pull request), anonymous callers included on public repositories. 404 when the comment does not exist, belongs to an issue of another repository, or its issue cannot be read. An event comment (one without content, such as a label or title change) is answered with 204 and no body, as Gitea.
+         */
+        get: operations["issueGetComment"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a comment
+         * @description The comment's poster or a writer of issues (of pull requests, for a comment on a pull request) may delete it (403 otherwise, also when the caller is blocked). The issue's `comments` count goes down by one in the same transaction; a later GET answers 404. An event comment (one without content) is left in place and answered with 204, as Gitea. 404 when the comment does not exist, belongs to an issue of another repository, or its issue cannot be read; 423 when the repository is archived.
+         */
+        delete: operations["issueDeleteComment"];
         options?: never;
         head?: never;
         /**
@@ -722,6 +782,30 @@ export interface paths {
          * @description Replaces a comment's body. The poster or a writer of issues/pull requests may call it (403 otherwise, also when the caller is blocked). When the body changes, the previous content is kept in the comment's content history. 404 when the comment does not exist or belongs to another repository. An event comment (one without content, such as a label change) is left unchanged and answered with 204 and no body. 422 when `body` is missing or empty; 423 when the repository is archived.
          */
         patch: operations["issueEditComment"];
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/comments/{id}/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a comment's attachments
+         * @description Anyone who can read the comment's issue, anonymous callers included on public repositories. 404 when attachments are disabled, the comment does not exist, belongs to an issue of another repository, or its issue cannot be read. Gitea answers the whole list without pagination headers; anvil pages it like every list.
+         */
+        get: operations["issueListIssueCommentAttachments"];
+        put?: never;
+        /**
+         * Upload an attachment to a comment
+         * @description Stores the uploaded file as an attachment of the comment. The file name is the part's file name unless a non-empty `name` query parameter overrides it; it is sanitised (no path separators, no control characters). As for renaming a comment attachment, the caller must be able to write issues or pull requests and be the comment's poster or a repository or site administrator (403 otherwise, Gitea's `user should have permission to edit comment`). The file is streamed to storage; an upload that fails leaves no file and no row. Errors: 400 when the comment is an event comment, which cannot carry attachments (as Gitea); 404 when attachments are disabled, the comment does not exist, belongs to an issue of another repository, or its issue cannot be read; 413 when the file is larger than the configured maximum (checked before the whole body is read); 422 when the `attachment` part is missing or unreadable (Gitea answers 500) or its type is not allowed; 423 when the repository is archived.
+         */
+        post: operations["issueCreateIssueCommentAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}": {
@@ -764,6 +848,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's labels
+         * @description Anyone who can read the repository's issues or pull requests, anonymous callers included on public repositories (404 otherwise). The repository's own labels (not its organization's), archived ones included, ordered by name as Gitea's default.
+         */
+        get: operations["issueListLabels"];
+        put?: never;
+        /**
+         * Create a label
+         * @description Writers of issues or pull requests (403 otherwise). `color` is six hex digits with or without a leading `#` (Gitea also takes the three-digit shorthand, which is expanded); it is stored in lower case and answered without `#`. A name containing `/` is a scoped label (`scope/name`); with `exclusive` only one label of that scope can be set on an issue. `is_archived` creates the label archived. Names need not be unique, as Gitea. 422 when `name` is missing or empty, or `color` is missing or not a hex colour; 423 when the repository is archived (Gitea allows it).
+         */
+        post: operations["issueCreateLabel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/milestones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's milestones
+         * @description Anyone who can read the repository's issues or pull requests, anonymous callers included on public repositories (404 otherwise). `state` defaults to `open`; `name` keeps the milestones whose title contains it (case-insensitive). Ordered as Gitea's default: by due date, those without one last, then by id. Gitea sends only `X-Total-Count`; anvil also sends `Link`.
+         */
+        get: operations["issueGetMilestonesList"];
+        put?: never;
+        /**
+         * Create a milestone
+         * @description Writers of issues or pull requests (403 otherwise). `due_on` is stored as given; without it the milestone has no due date (`due_on` null; Gitea stores 9999-12-31 and shows null). `state: closed` creates it closed, with `closed_at` set. Titles need not be unique. 422 when `title` is missing or empty (Gitea accepts an empty title); 423 when the repository is archived (Gitea allows it).
+         */
+        post: operations["issueCreateMilestone"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/milestones/{id}": {
         parameters: {
             query?: never;
@@ -771,7 +903,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a milestone
+         * @description Anyone who can read the repository's issues or pull requests, anonymous callers included on public repositories. `{id}` is resolved as for `PATCH`: first read as an integer in Go's base-prefix syntax (decimal, `0x…`, `0o…`, `0b…`); when that is not a non-zero id of a milestone of this repository it is taken as the milestone's exact title. 404 when the repository is not visible or neither matches.
+         */
+        get: operations["issueGetMilestone"];
         put?: never;
         post?: never;
         delete?: never;
@@ -804,6 +940,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/pulls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's pull requests
+         * @description Anyone who can read the repository's code and pull requests, anonymous callers included on public repositories (404 otherwise, also when pull requests are disabled). `state` defaults to `open`. Default order: newest created first; `sort`: `oldest` = created ascending, `recentupdate` = updated descending, `leastupdate` = updated ascending, `mostcomment` / `leastcomment` = number of comments descending / ascending, `priority` = Gitea's issue priority (every pull request has priority 0 in anvil, so it is the default order). `milestone` keeps the pull requests of that milestone id, `labels` (repeatable label ids) those that have any of these labels, `poster` those opened by that user (an unknown user is 400, as Gitea). Each item is the complete PullRequest; `additions`, `deletions`, `changed_files`, `mergeable` and `merge_base` are the values stored when the pull request or its branches last changed (no git call per item).
+         */
+        get: operations["repoListPullRequests"];
+        put?: never;
+        /**
+         * Create a pull request
+         * @description Signed-in callers who can read the repository's code and pull requests (404 otherwise); the caller becomes the poster. `head` and `base` are branches of this repository; `head` may also be written `<owner>:<branch>` naming this repository's owner (Gitea's fork syntax). Pull requests from another repository (forks) are not supported yet and answer 422. The pull request takes the next number of the repository's counter, shared with issues; its `merge_base`, `mergeable` and diff statistics are computed from git when it is created and stored. `labels` are ids of the repository's (or its organization's) labels, unknown ids are dropped silently; `assignee`/`assignees` are usernames; as in Gitea, the poster may set labels, milestone and assignees without write access. `due_date` is stored as given. The repository's `open_pr_counter` goes up by one. Errors: 403 when the caller is blocked by the repository owner, or the token lacks `write:repository`; 404 when the repository is not visible, `base` or `head` is not a branch of it, or `milestone` is not a milestone of this repository (as Gitea); 409 when an open pull request from the same head to the same base already exists (Renovate relies on it); 422 when `head`, `base` or `title` is missing or empty, `head` equals `base` (`Invalid PullRequest: There are no changes between the head and the base`), `head` has no commits that `base` lacks, an assignee does not exist or cannot be assigned (no write access to pull requests), or `head` names another repository; 423 when the repository is archived.
+         */
+        post: operations["repoCreatePullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/pulls/{index}": {
         parameters: {
             query?: never;
@@ -811,7 +971,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a pull request
+         * @description Anyone who can read the repository's code and pull requests, anonymous callers included on public repositories. The complete pull request: head and base with their commit and repository, `mergeable`, `merge_base`, the stored diff statistics, `diff_url` and `patch_url`. 404 when the repository or the pull request is not visible, pull requests are disabled, or the index is an issue's.
+         */
+        get: operations["repoGetPullRequest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1000,6 +1164,26 @@ export interface paths {
          * @description Anonymous callers are allowed; only repositories the caller can see are found. `q` (trimmed) matches the name case-insensitively. `uid` keeps the repositories that user or organization owns or can access as a collaborator or through a team; with `exclusive=true` only those it owns. `private` (default true) includes the private repositories the caller can see; it is always false for anonymous callers and tokens limited to public resources. `is_private`, `template` and `archived` keep only the repositories whose flag has the given value (all when omitted). `mode`: `source` = neither forks nor mirrors, `fork` = forks, `mirror` = mirrors, `collaborative` = repositories that `uid` can access without owning them (mirrors excluded). `sort` defaults to `alpha`; `order` defaults to `asc` and is ignored without `sort`. Gitea also answers 422 for an unknown `mode`, `sort` or `order`. Gitea's `topic`, `includeDesc`, `priority_owner_id`, `team_id` and `starredBy` are not supported and are ignored. The answer is Gitea's envelope `{ok, data}` with the pagination headers.
          */
         get: operations["repoSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/attachment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's attachment settings
+         * @description Anyone, anonymous callers included; any valid credential works, whatever its scopes (as `GET /version`). The settings that uploads to issues, comments and releases are checked against: whether attachments are enabled (when they are not, the attachment operations answer 404), the allowed types, the maximum size of one file in MiB and the maximum number of files per upload. Gitea tags this operation `settings`; anvil files it under `miscellaneous` beside `getVersion`.
+         */
+        get: operations["getGeneralAttachmentSettings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1841,6 +2025,68 @@ export interface components {
              */
             type: "gitea" | "gogs" | "slack" | "discord" | "dingtalk" | "telegram" | "msteams" | "feishu" | "matrix" | "wechatwork" | "packagist";
         };
+        /** @description a comment to add */
+        CreateIssueCommentOption: {
+            body: string;
+        };
+        /** @description an issue to create; omitted or null optional fields take their defaults */
+        CreateIssueOption: {
+            /**
+             * @deprecated
+             * @description username of the assignee (deprecated; use `assignees`)
+             */
+            assignee?: string | null;
+            /** @description usernames of the assignees */
+            assignees?: string[] | null;
+            body?: string | null;
+            /** @description create the issue closed */
+            closed?: boolean | null;
+            /**
+             * Format: date-time
+             * @description deadline, stored as given
+             */
+            due_date?: string | null;
+            /** @description ids of the labels (unknown ids are ignored) */
+            labels?: number[] | null;
+            /**
+             * Format: int64
+             * @description id of the milestone; 0 means none
+             */
+            milestone?: number | null;
+            /** @description branch or tag the issue refers to */
+            ref?: string | null;
+            title: string;
+        };
+        /** @description a label to create */
+        CreateLabelOption: {
+            /**
+             * @description `#rrggbb` or `rrggbb` (the three-digit shorthand is expanded)
+             * @example #00aabb
+             */
+            color: string;
+            description?: string | null;
+            /** @description only one label of the same scope can be set on an issue */
+            exclusive?: boolean | null;
+            /** @description create the label archived */
+            is_archived?: boolean | null;
+            /** @description the label's name; `scope/name` makes a scoped label */
+            name: string;
+        };
+        /** @description a milestone to create */
+        CreateMilestoneOption: {
+            description?: string | null;
+            /**
+             * Format: date-time
+             * @description deadline, stored as given; none when omitted
+             */
+            due_on?: string | null;
+            /**
+             * @description `closed` creates the milestone closed; open otherwise
+             * @enum {string|null}
+             */
+            state?: "open" | "closed" | null;
+            title: string;
+        };
         /** @description options for creating an organization */
         CreateOrgOption: {
             description?: string;
@@ -1864,6 +2110,34 @@ export interface components {
         CreateProjectColumnOption: {
             /** @description `#` followed by six hex digits; empty or absent means no colour */
             color?: string;
+            title: string;
+        };
+        /** @description a pull request to create; omitted or null optional fields take their defaults */
+        CreatePullRequestOption: {
+            /**
+             * @deprecated
+             * @description username of the assignee (deprecated; use `assignees`)
+             */
+            assignee?: string | null;
+            /** @description usernames of the assignees */
+            assignees?: string[] | null;
+            /** @description the branch to merge into */
+            base: string;
+            body?: string | null;
+            /**
+             * Format: date-time
+             * @description deadline, stored as given
+             */
+            due_date?: string | null;
+            /** @description the branch to merge (`branch`, or `<owner>:branch` naming this repository's owner) */
+            head: string;
+            /** @description ids of the labels (unknown ids are ignored) */
+            labels?: number[] | null;
+            /**
+             * Format: int64
+             * @description id of the milestone; 0 means none
+             */
+            milestone?: number | null;
             title: string;
         };
         /** @description options for creating a repository */
@@ -2064,6 +2338,36 @@ export interface components {
         EditIssueCommentOption: {
             body: string;
         };
+        /** @description changes to an issue; omitted or null fields are left unchanged. `state` is not limited to an enum here on purpose: Gitea answers 412 `unknown state` for a value other than `open` or `closed`, and anvil does the same instead of a 422. */
+        EditIssueOption: {
+            /**
+             * @deprecated
+             * @description username of the new primary assignee (deprecated; use `assignees`)
+             */
+            assignee?: string | null;
+            /** @description usernames of the new assignees (replaces them; empty clears them) */
+            assignees?: string[] | null;
+            /** @description new body */
+            body?: string | null;
+            /**
+             * Format: date-time
+             * @description deadline; only the date is used (the deadline is 23:59:59 of that day in its time zone)
+             */
+            due_date?: string | null;
+            /**
+             * Format: int64
+             * @description id of the milestone; 0 removes it
+             */
+            milestone?: number | null;
+            /** @description branch or tag the issue refers to */
+            ref?: string | null;
+            /** @description `open` or `closed`; any other value is answered with 412 */
+            state?: string | null;
+            /** @description new title; empty keeps it */
+            title?: string | null;
+            /** @description remove the deadline */
+            unset_due_date?: boolean | null;
+        };
         /** @description changes to a milestone; omitted or null fields are left unchanged */
         EditMilestoneOption: {
             description?: string | null;
@@ -2258,6 +2562,23 @@ export interface components {
             /** @description the changed file; null when the change is not about one file (diff patch) */
             content: components["schemas"]["ContentsResponse"] | null;
             verification: components["schemas"]["PayloadCommitVerification"];
+        };
+        /** @description the server's attachment settings */
+        GeneralAttachmentSettings: {
+            /** @description comma-separated file extensions (`.zip`) and MIME types (`image/*`) that may be uploaded; empty or `*\/*` allows any type */
+            allowed_types: string;
+            /** @description attachments can be uploaded */
+            enabled: boolean;
+            /**
+             * Format: int64
+             * @description maximum number of files in one upload
+             */
+            max_files: number;
+            /**
+             * Format: int64
+             * @description maximum size of one file, in MiB
+             */
+            max_size: number;
         };
         /** @description a user's GPG key, or a subkey of one */
         GPGKey: {
@@ -4524,6 +4845,99 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    issueListIssues: {
+        parameters: {
+            query?: {
+                /** @description only items assigned to this user (username) */
+                assigned_by?: string;
+                /** @description only items updated before this moment (RFC 3339) */
+                before?: string;
+                /** @description only items created by this user (username) */
+                created_by?: string;
+                /** @description comma-separated label names; issues that have any of them (unknown names are dropped) */
+                labels?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description only items in which this user is mentioned (username) */
+                mentioned_by?: string;
+                /** @description comma-separated milestone titles or ids (titles first, then ids); issues of any of them (unknown ones are dropped) */
+                milestones?: string;
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description keyword matched in the title and body */
+                q?: string;
+                /** @description only items updated after this moment (RFC 3339) */
+                since?: string;
+                /** @description state of the issues to list */
+                state?: "closed" | "open" | "all";
+                /** @description only issues, or only pull requests; both when omitted */
+                type?: "issues" | "pulls";
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of issues and pull requests */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description the repository is not visible, the caller cannot read the requested kind of items, or a `created_by` / `assigned_by` / `mentioned_by` user does not exist */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueCreateIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateIssueOption"];
+            };
+        };
+        responses: {
+            /** @description the created issue */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueGetIssue: {
         parameters: {
             query?: never;
@@ -4553,6 +4967,45 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
+        };
+    };
+    issueEditIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index (number) of the issue */
+                index: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditIssueOption"];
+            };
+        };
+        responses: {
+            /** @description the edited issue */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
         };
     };
     issueListIssueAttachments: {
@@ -4641,6 +5094,142 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    issueGetComments: {
+        parameters: {
+            query?: {
+                /** @description only comments updated before this moment */
+                before?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only comments updated after this moment */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description index (number) of the issue */
+                index: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of the issue's comments */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueCreateComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index (number) of the issue */
+                index: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateIssueCommentOption"];
+            };
+        };
+        responses: {
+            /** @description the created comment */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueGetComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the comment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueDeleteComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueEditComment: {
         parameters: {
             query?: never;
@@ -4671,6 +5260,91 @@ export interface operations {
                 };
             };
             204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueListIssueCommentAttachments: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the comment's attachments */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueCreateIssueCommentAttachment: {
+        parameters: {
+            query?: {
+                /** @description name of the attachment; overrides the uploaded file's name when not empty */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the file to attach
+                     */
+                    attachment: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the created attachment */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4760,6 +5434,185 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    issueListLabels: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of labels */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueCreateLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLabelOption"];
+            };
+        };
+        responses: {
+            /** @description the created label */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueGetMilestonesList: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description only milestones whose title contains this text (case-insensitive) */
+                name?: string;
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description state of the milestones to list */
+                state?: "open" | "closed" | "all";
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of milestones */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Milestone"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueCreateMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMilestoneOption"];
+            };
+        };
+        responses: {
+            /** @description the created milestone */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Milestone"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueGetMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the milestone's id (decimal, `0x`, `0o` or `0b` prefixed), or its exact title */
+                id: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the milestone */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Milestone"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     issueEditMilestone: {
         parameters: {
             query?: never;
@@ -4827,6 +5680,124 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotificationThread"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoListPullRequests: {
+        parameters: {
+            query?: {
+                /** @description only pull requests that have any of these labels (ids; repeatable) */
+                labels?: number[];
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description only pull requests of the milestone with this id */
+                milestone?: number;
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only pull requests opened by this user (username) */
+                poster?: string;
+                /** @description order of the results (default newest created first) */
+                sort?: "oldest" | "recentupdate" | "leastupdate" | "mostcomment" | "leastcomment" | "priority";
+                /** @description state of the pull requests to list */
+                state?: "open" | "closed" | "all";
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of pull requests */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullRequest"][];
+                };
+            };
+            /** @description `poster` names no user */
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoCreatePullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePullRequestOption"];
+            };
+        };
+        responses: {
+            /** @description the created pull request */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullRequest"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description the repository is not visible to the caller, `base` or `head` is not a branch of it, or `milestone` is not one of its milestones */
+            404: components["responses"]["NotFound"];
+            /** @description an open pull request from the same head branch to the same base branch already exists */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetPullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index (number) of the pull request */
+                index: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the pull request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullRequest"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5254,6 +6225,28 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
+        };
+    };
+    getGeneralAttachmentSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the attachment settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneralAttachmentSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     orgGetTeam: {

@@ -9,9 +9,11 @@ export interface Page {
 }
 
 export function pageOf(query: { page?: number; limit?: number }, config: Config): Page {
-  const page = Math.max(1, Math.trunc(query.page ?? 1) || 1);
   const raw = Math.trunc(query.limit ?? 0) || 0;
   const limit = raw <= 0 ? config.pageSize.default : Math.min(raw, config.pageSize.max);
+  // A page past every list is empty anyway; the cap keeps the SQL offset a safe integer (no 500).
+  const maxPage = Math.floor(Number.MAX_SAFE_INTEGER / limit);
+  const page = Math.min(Math.max(1, Math.trunc(query.page ?? 1) || 1), maxPage);
   return { page, limit, offset: (page - 1) * limit };
 }
 

@@ -8,7 +8,8 @@ type ApiBranch = components['schemas']['Branch'];
 export function toBranch(name: string, commit: DescribedCommit, repoHtml: string, canPush: boolean, usernames?: Map<string, string>): ApiBranch {
   return {
     name,
-    commit: toPayloadCommit(commit, repoHtml, usernames),
+    // Gitea's branch answers list no changed files (the spec: empty in branch answers).
+    commit: { ...toPayloadCommit(commit, repoHtml, usernames), added: [], removed: [], modified: [] },
     protected: false,
     required_approvals: 0,
     enable_status_check: false,

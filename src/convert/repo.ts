@@ -2,7 +2,9 @@ import type { components } from '../../generated/openapi.js';
 import type { Config } from '../config.js';
 import type { RepoRow, UserRow } from '../db/schema/index.js';
 import { canRead, canWrite, isRepoAdmin, type RepoPermission } from '../permissions/repo.js';
+import type { TransferView } from '../services/transfers.js';
 import { iso, isoOrNull } from './time.js';
+import { toRepoTransfer } from './transfer.js';
 import { toUser } from './user.js';
 
 type ApiRepository = components['schemas']['Repository'];
@@ -18,8 +20,13 @@ export function repoUrls(config: Config, owner: string, name: string) {
   };
 }
 
-/** The full Repository of the spec as `viewer` (whose permission is `perm`) sees it. */
-export function toRepository(repo: RepoRow, owner: UserRow, perm: RepoPermission, viewer: UserRow | null, config: Config): ApiRepository {
+/**
+ * The full Repository of the spec as `viewer` (whose permission is `perm`) sees it. `transfer` fills
+ * `repo_transfer`; only single-repository answers look it up, lists leave it null (no per-item query).
+ */
+export function toRepository(
+  repo: RepoRow, owner: UserRow, perm: RepoPermission, viewer: UserRow | null, config: Config, transfer?: TransferView | null,
+): ApiRepository {
   const urls = repoUrls(config, owner.name, repo.name);
   return {
     id: repo.id,
@@ -99,7 +106,7 @@ export function toRepository(repo: RepoRow, owner: UserRow, perm: RepoPermission
     mirror_updated: null,
     mirror_last_sync_at: null,
     object_format_name: repo.objectFormat,
-    repo_transfer: null,
+    repo_transfer: transfer ? toRepoTransfer(transfer, viewer, config) : null,
     topics: repo.topics,
     licenses: repo.licenses,
   };

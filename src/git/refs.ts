@@ -7,9 +7,11 @@ export interface RefTip {
   commit: string;
 }
 
-/** Local branches with their tip commits, sorted by name. */
-export async function listBranchTips(dir: string): Promise<RefTip[]> {
-  const { stdout } = await git(dir, ['for-each-ref', '--format=%(objectname) %(refname:strip=2)', 'refs/heads/']);
+/** Local branches with their tip commits, sorted by name, or (Gitea's list order) newest tip commit first, then by name. */
+export async function listBranchTips(dir: string, opts: { newestFirst?: boolean } = {}): Promise<RefTip[]> {
+  // for-each-ref's last --sort key is the primary one.
+  const sort = opts.newestFirst ? ['--sort=refname', '--sort=-committerdate'] : [];
+  const { stdout } = await git(dir, ['for-each-ref', ...sort, '--format=%(objectname) %(refname:strip=2)', 'refs/heads/']);
   return stdout.split('\n').filter(Boolean).map((l) => {
     const i = l.indexOf(' ');
     return { commit: l.slice(0, i), name: l.slice(i + 1) };
@@ -58,4 +60,10 @@ export async function deleteRef(dir: string, ref: string, expected: string): Pro
 export async function allRefNames(dir: string): Promise<string[]> {
   const { stdout } = await git(dir, ['for-each-ref', '--format=%(refname)', 'refs/heads/', 'refs/tags/']);
   return stdout.split('\n').filter(Boolean);
+}
+
+/** The branch HEAD names (it may not exist yet), or undefined for a detached or broken HEAD. */
+export async function headBranch(dir: string): Promise<string | undefined> {
+  const r = await git(dir, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { okCodes: [1, 128] });
+  return r.exitCode === 0 ? r.stdout.trim() : undefined;
 }

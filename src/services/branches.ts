@@ -77,7 +77,7 @@ export class BranchService {
   async list(loaded: LoadedRepo, page: { limit: number; offset: number }): Promise<{ rows: BranchView[]; total: number }> {
     if (loaded.repo.isEmpty) return { rows: [], total: 0 };
     const dir = this.dir(loaded);
-    const tips = await listBranchTips(dir);
+    const tips = await listBranchTips(dir, { newestFirst: true });
     const slice = tips.slice(page.offset, page.offset + page.limit);
     const commits = await describeCommits(dir, slice.map((t) => t.commit));
     return { rows: slice.map((t) => ({ name: t.name, commit: commits.get(t.commit)! })), total: tips.length };

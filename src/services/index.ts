@@ -1,5 +1,9 @@
 // The service container handed to every handler.
 import { AccessService } from './access.js';
+import { CommentService } from './comments.js';
+import { IssueService } from './issues.js';
+import { LabelService } from './labels.js';
+import { MilestoneService } from './milestones.js';
 import { BranchService } from './branches.js';
 import { ContentService } from './contents.js';
 import { DiffPatchService } from './diffpatch.js';
@@ -11,7 +15,9 @@ import { OrgService } from './orgs.js';
 import { RepoService } from './repos.js';
 import { TeamService } from './teams.js';
 import { TokenService } from './tokens.js';
+import { TransferService } from './transfers.js';
 import { UserService } from './users.js';
+import { WikiService } from './wiki.js';
 
 export class Services {
   readonly users: UserService;
@@ -26,8 +32,18 @@ export class Services {
   readonly tags: TagService;
   readonly contents: ContentService;
   readonly gitTransport: GitTransportService;
+  readonly wiki: WikiService;
+  readonly transfers: TransferService;
+  readonly issues: IssueService;
+  readonly comments: CommentService;
+  readonly milestones: MilestoneService;
+  readonly labels: LabelService;
   constructor(readonly deps: ServiceDeps) {
     this.users = new UserService(deps);
+    this.issues = new IssueService(deps);
+    this.comments = new CommentService(deps);
+    this.milestones = new MilestoneService(deps);
+    this.labels = new LabelService(deps);
     this.tokens = new TokenService(deps);
     this.access = new AccessService(deps);
     this.orgs = new OrgService(deps);
@@ -39,5 +55,7 @@ export class Services {
     this.tags = new TagService(deps, this.branches);
     this.contents = new ContentService(this.branches);
     this.gitTransport = new GitTransportService(deps, this.repos);
+    this.wiki = new WikiService(deps);
+    this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
   }
 }

@@ -3,40 +3,22 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, asc, count, desc, eq, ilike, not, sql, type SQL } from 'drizzle-orm';
-import { repositories, users, type ExternalTrackerConfig, type RepoRow, type UserRow } from '../db/schema/index.js';
-import { withTx } from '../db/tx.js';
-import { listBranches, setHead } from '../git/refs.js';
+import { repositories, users, type RepoRow, type UserRow } from '../db/schema/index.js';
 import { repoDir, wikiDir } from '../git/paths.js';
-import { canSeeRepo, isRepoAdmin, type RepoPermission } from '../permissions/repo.js';
+import { canSeeRepo, type RepoPermission } from '../permissions/repo.js';
 import type { AccessService } from './access.js';
 import type { ServiceDeps } from './context.js';
-import { Conflict, Forbidden, Invalid, NotFound, RepoArchived, isUniqueViolation } from './errors.js';
-import { checkRepoName, isValidRefName } from './names.js';
+import { Forbidden, NotFound } from './errors.js';
 import { createRepository, type CreateRepoInput } from './repoCreate.js';
+import { editRepository, type EditRepoInput } from './repoEdit.js';
 import { explicitAccess, visibleTo } from './repoQuery.js';
+
+export type { EditRepoInput };
 
 export interface LoadedRepo {
   repo: RepoRow;
   owner: UserRow;
   perm: RepoPermission;
-}
-
-export interface EditRepoInput {
-  name?: string;
-  description?: string;
-  website?: string;
-  private?: boolean;
-  template?: boolean;
-  archived?: boolean;
-  defaultBranch?: string;
-  units?: Partial<Pick<RepoRow, 'hasIssues' | 'hasWiki' | 'hasPullRequests' | 'hasProjects' | 'hasReleases' | 'hasPackages' | 'hasActions' | 'hasCode'>>;
-  settings?: Partial<Pick<RepoRow,
-    | 'projectsMode' | 'ignoreWhitespaceConflicts' | 'allowMergeCommits' | 'allowRebase' | 'allowRebaseExplicit'
-    | 'allowSquashMerge' | 'allowFastForwardOnlyMerge' | 'allowManualMerge' | 'autodetectManualMerge'
-    | 'allowRebaseUpdate' | 'defaultDeleteBranchAfterMerge' | 'defaultMergeStyle' | 'defaultAllowMaintainerEdit'
-    | 'enableTimeTracker' | 'allowOnlyContributorsToTrackTime' | 'enableIssueDependencies'>>;
-  externalTracker?: ExternalTrackerConfig | null;
-  externalWikiUrl?: string | null;
 }
 
 export interface SearchInput {
@@ -92,71 +74,14 @@ export class RepoService {
     return owner!;
   }
 
-  async edit(loaded: LoadedRepo, input: EditRepoInput): Promise<RepoRow> {
-    const { repo, owner, perm } = loaded;
-    if (!isRepoAdmin(perm)) throw new Forbidden('user should be an owner or a collaborator with admin write of a repository');
-    const onlyUnarchive = input.archived === false && Object.entries(input).every(([k, v]) => k === 'archived' || v === undefined);
-    if (repo.isArchived && !onlyUnarchive && input.archived !== false) throw new RepoArchived();
-    const set: Partial<RepoRow> = { ...input.units, ...input.settings, updatedAt: new Date() };
-    if (input.description !== undefined) set.description = input.description;
-    if (input.website !== undefined) set.website = input.website;
-    if (input.private !== undefined) set.isPrivate = input.private;
-    if (input.template !== undefined) set.isTemplate = input.template;
-    if (input.externalTracker !== undefined) set.externalTracker = input.externalTracker;
-    if (input.externalWikiUrl !== undefined) set.externalWikiUrl = input.externalWikiUrl;
-    if (input.archived !== undefined && input.archived !== repo.isArchived) {
-      set.isArchived = input.archived;
-      set.archivedAt = input.archived ? new Date() : null;
-    }
-    const dir = repoDir(this.deps.config.dataDir, owner.name, repo.name);
-    if (input.defaultBranch !== undefined && input.defaultBranch !== repo.defaultBranch) {
-      if (!isValidRefName(input.defaultBranch)) throw new Invalid(`[default_branch]: invalid branch name "${input.defaultBranch}"`);
-      if (!repo.isEmpty && !(await listBranches(dir)).includes(input.defaultBranch)) {
-        throw new NotFound();
-      }
-      await setHead(dir, input.defaultBranch);
-      set.defaultBranch = input.defaultBranch;
-    }
-    const rename = input.name !== undefined && input.name !== repo.name ? input.name : undefined;
-    if (rename !== undefined) {
-      checkRepoName(rename);
-      set.name = rename;
-      set.lowerName = rename.toLowerCase();
-    }
-    const from = dir;
-    const to = rename !== undefined ? repoDir(this.deps.config.dataDir, owner.name, rename) : dir;
-    const movesFolder = from !== to;
-    let moved = false;
-    try {
-      return await withTx(this.deps.db, async (tx) => {
-        if (rename !== undefined) {
-          const [taken] = await tx
-            .select({ id: repositories.id })
-            .from(repositories)
-            .where(and(eq(repositories.ownerId, owner.id), eq(repositories.lowerName, rename.toLowerCase()), not(eq(repositories.id, repo.id))));
-          if (taken) throw new Conflict('The repository with the same name already exists.');
-        }
-        const [row] = await tx.update(repositories).set(set).where(eq(repositories.id, repo.id)).returning();
-        if (movesFolder) {
-          // The updated row holds the new name, so no one else can move into it meanwhile.
-          renameSync(from, to);
-          moved = true;
-          const wikiFrom = wikiDir(this.deps.config.dataDir, owner.name, repo.name);
-          if (existsSync(wikiFrom)) renameSync(wikiFrom, wikiDir(this.deps.config.dataDir, owner.name, rename!));
-        }
-        return row!;
-      });
-    } catch (err) {
-      if (moved) renameSync(to, from);
-      if (isUniqueViolation(err)) throw new Conflict('The repository with the same name already exists.');
-      throw err;
-    }
+  edit(loaded: LoadedRepo, input: EditRepoInput): Promise<RepoRow> {
+    return editRepository(this.deps, loaded, input);
   }
 
   /** Owner, organization owner or site admin; the rows go first, then the folders (moved aside before, back on failure). */
   async delete(loaded: LoadedRepo): Promise<void> {
     const { repo, owner, perm } = loaded;
-    if (perm.mode !== 'owner') throw new Forbidden('user should be an owner of the repository');
+    if (perm.mode !== 'owner') throw new Forbidden('user should be the owner of the repo');
     const { dataDir } = this.deps.config;
     const trash = join(dataDir, 'tmp', `deleted-${randomUUID()}`);
     mkdirSync(trash, { recursive: true });

@@ -2,7 +2,7 @@
 // membership, and the repositories a team reaches.
 import { and, asc, count, eq, inArray, or, sql, exists } from 'drizzle-orm';
 import {
-  minMode, rank, repositories, teamMembers, teamRepos, teams, teamUnits, units,
+  minMode, rank, repositories, teamMembers, teamRepos, teams, teamUnits, units, users,
   type AccessMode, type RepoRow, type TeamRow, type Unit, type UserRow, type Visibility,
 } from '../db/schema/index.js';
 import { withTx } from '../db/tx.js';
@@ -11,6 +11,7 @@ import { leastGrantedMode, teamUnitModes } from '../permissions/repo.js';
 import type { ServiceDeps } from './context.js';
 import { Forbidden, Invalid, isUniqueViolation } from './errors.js';
 import { addOrgMember } from './orgs.js';
+import { visibleTo } from './repoQuery.js';
 
 export interface CreateTeamInput {
   name: string;
@@ -144,17 +145,22 @@ export class TeamService {
     });
   }
 
-  /** Repositories the team reaches: all of the org's with includes_all_repositories, else its own list. */
-  async listRepos(team: TeamRow, page: { limit: number; offset: number }): Promise<{ rows: RepoRow[]; total: number }> {
+  /**
+   * Repositories the team reaches (all of the org's with includes_all_repositories, else its own list)
+   * that `viewer` may see: filtered in SQL, so that pages and the total count only what is shown.
+   */
+  async listRepos(team: TeamRow, viewer: UserRow | null, page: { limit: number; offset: number }): Promise<{ rows: RepoRow[]; total: number }> {
     const { db } = this.deps;
-    const where = team.includesAllRepositories
+    const reached = team.includesAllRepositories
       ? eq(repositories.ownerId, team.orgId)
       : exists(db.select({ one: sql`1` }).from(teamRepos).where(and(eq(teamRepos.teamId, team.id), eq(teamRepos.repoId, repositories.id))));
+    const where = and(reached, visibleTo(db, viewer));
     const [rows, [total]] = await Promise.all([
-      db.select().from(repositories).where(where).orderBy(asc(repositories.lowerName)).limit(page.limit).offset(page.offset),
-      db.select({ n: count() }).from(repositories).where(where),
+      db.select({ repo: repositories }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId))
+        .where(where).orderBy(asc(repositories.lowerName)).limit(page.limit).offset(page.offset),
+      db.select({ n: count() }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(where),
     ]);
-    return { rows, total: total?.n ?? 0 };
+    return { rows: rows.map((r) => r.repo), total: total?.n ?? 0 };
   }
 }
 

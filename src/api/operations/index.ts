@@ -23,6 +23,21 @@ import { repoDeleteCollaborator } from './repository/repoDeleteCollaborator.js';
 import { repoGetRepoPermissions } from './repository/repoGetRepoPermissions.js';
 import { userCurrentListRepos } from './user/userCurrentListRepos.js';
 import { getVersion } from './miscellaneous/getVersion.js';
+import { issueGetIssue } from './issue/issueGetIssue.js';
+import { issueListIssues } from './issue/issueListIssues.js';
+import { issueCreateIssue } from './issue/issueCreateIssue.js';
+import { issueEditIssue } from './issue/issueEditIssue.js';
+import { issueGetComments } from './issue/issueGetComments.js';
+import { issueCreateComment } from './issue/issueCreateComment.js';
+import { issueGetComment } from './issue/issueGetComment.js';
+import { issueEditComment } from './issue/issueEditComment.js';
+import { issueDeleteComment } from './issue/issueDeleteComment.js';
+import { issueListLabels } from './issue/issueListLabels.js';
+import { issueCreateLabel } from './issue/issueCreateLabel.js';
+import { issueGetMilestonesList } from './issue/issueGetMilestonesList.js';
+import { issueCreateMilestone } from './issue/issueCreateMilestone.js';
+import { issueGetMilestone } from './issue/issueGetMilestone.js';
+import { issueEditMilestone } from './issue/issueEditMilestone.js';
 import { repoListBranches } from './repository/repoListBranches.js';
 import { repoGetBranch } from './repository/repoGetBranch.js';
 import { repoDeleteBranch } from './repository/repoDeleteBranch.js';
@@ -33,7 +48,12 @@ import { repoGetContentsList } from './repository/repoGetContentsList.js';
 import { repoGetRawFile } from './repository/repoGetRawFile.js';
 import { repoCreateBranch } from './repository/repoCreateBranch.js';
 import { repoApplyDiffPatch } from './repository/repoApplyDiffPatch.js';
+import { repoCreateWikiPage } from './repository/repoCreateWikiPage.js';
+import { repoGetWikiPage } from './repository/repoGetWikiPage.js';
 import { GetAnnotatedTag } from './repository/GetAnnotatedTag.js';
+import { repoTransfer } from './repository/repoTransfer.js';
+import { acceptRepoTransfer } from './repository/acceptRepoTransfer.js';
+import { rejectRepoTransfer } from './repository/rejectRepoTransfer.js';
 import { userCreateToken } from './user/userCreateToken.js';
 import { userDeleteAccessToken } from './user/userDeleteAccessToken.js';
 import { userGet } from './user/userGet.js';
@@ -77,8 +97,8 @@ export const registry: Registry = {
   repoCreateBranch,
   repoApplyDiffPatch,
   GetAnnotatedTag,
-  repoTransfer: git,
-  repoCreateWikiPage: git,
+  repoTransfer,
+  repoCreateWikiPage,
   repoListBranches,
   repoGetBranch,
   repoDeleteBranch,
@@ -87,17 +107,35 @@ export const registry: Registry = {
   repoGetContents,
   repoGetContentsList,
   repoGetRawFile,
-  repoGetWikiPage: git,
-  acceptRepoTransfer: git,
-  rejectRepoTransfer: git,
+  repoGetWikiPage,
+  acceptRepoTransfer,
+  rejectRepoTransfer,
   // collaboration
-  issueGetIssue: collaboration,
+  issueGetIssue,
   repoEditPullRequest: collaboration,
-  issueEditComment: collaboration,
-  issueEditMilestone: collaboration,
+  issueEditComment,
+  issueEditMilestone,
   issueCreateIssueAttachment: collaboration,
   issueListIssueAttachments: collaboration,
   issueEditIssueCommentAttachment: collaboration,
+  issueListIssues,
+  issueCreateIssue,
+  issueEditIssue,
+  issueGetComments,
+  issueCreateComment,
+  issueGetComment,
+  issueDeleteComment,
+  issueCreateIssueCommentAttachment: collaboration,
+  issueListIssueCommentAttachments: collaboration,
+  issueListLabels,
+  issueCreateLabel,
+  issueGetMilestonesList,
+  issueCreateMilestone,
+  issueGetMilestone,
+  repoListPullRequests: collaboration,
+  repoCreatePullRequest: collaboration,
+  repoGetPullRequest: collaboration,
+  getGeneralAttachmentSettings: collaboration,
   // not yet scheduled
   listAdminWorkflowJobs: unscheduled,
   getAdminRunners: unscheduled,

@@ -3,3 +3,4 @@ export * from './orgs.js';
 export * from './repos.js';
 export * from './users.js';
 export * from './transfers.js';
+export * from './issues.js';

@@ -7,9 +7,10 @@ import type { Handler } from '../../types.js';
 export const orgListTeamRepos: Handler<'orgListTeamRepos'> = async (req) => {
   const { team, org } = await loadTeam(req, req.path.id);
   const page = pageOf(req.query, req.config);
-  const { rows, total } = await req.services.teams.listRepos(team, page);
+  const { rows, total } = await req.services.teams.listRepos(team, req.auth.actor, page);
   const perms = await req.services.access.repoPermissions(rows.map((repo) => ({ repo, owner: org })), req.auth.actor);
-  // A team can be visible to people who cannot see every repository it reaches: those stay hidden.
+  // The query keeps to what the caller may see (a team can be visible to people who cannot see all it
+  // reaches); the policy has the last word.
   const visible = rows.filter((r) => canSeeRepo(perms.get(r.id)!));
   return {
     status: 200,

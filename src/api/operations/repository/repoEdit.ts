@@ -6,7 +6,9 @@ import type { Handler, Request } from '../../types.js';
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
 
 function editInput(b: Request<'repoEdit'>['body']): EditRepoInput {
+  // As in Gitea, a given internal_tracker replaces the whole setting: a field left out is false.
   const it = b.internal_tracker;
+  const tracker = (v: boolean | null | undefined) => (it ? (v ?? false) : undefined);
   const et = b.external_tracker;
   return {
     name: opt(b.name),
@@ -39,22 +41,20 @@ function editInput(b: Request<'repoEdit'>['body']): EditRepoInput {
       defaultDeleteBranchAfterMerge: opt(b.default_delete_branch_after_merge),
       defaultMergeStyle: opt(b.default_merge_style),
       defaultAllowMaintainerEdit: opt(b.default_allow_maintainer_edit),
-      enableTimeTracker: opt(it?.enable_time_tracker),
-      allowOnlyContributorsToTrackTime: opt(it?.allow_only_contributors_to_track_time),
-      enableIssueDependencies: opt(it?.enable_issue_dependencies),
+      enableTimeTracker: tracker(it?.enable_time_tracker),
+      allowOnlyContributorsToTrackTime: tracker(it?.allow_only_contributors_to_track_time),
+      enableIssueDependencies: tracker(it?.enable_issue_dependencies),
     },
-    externalTracker:
-      et === undefined
-        ? undefined
-        : et === null
-          ? null
-          : {
-              external_tracker_url: et.external_tracker_url,
-              external_tracker_format: et.external_tracker_format ?? '',
-              external_tracker_style: et.external_tracker_style || 'numeric',
-              external_tracker_regexp_pattern: et.external_tracker_regexp_pattern ?? '',
-            },
-    externalWikiUrl: b.external_wiki === undefined ? undefined : (b.external_wiki?.external_wiki_url ?? null),
+    externalTracker: et
+      ? {
+          external_tracker_url: et.external_tracker_url,
+          external_tracker_format: et.external_tracker_format ?? '',
+          external_tracker_style: et.external_tracker_style || 'numeric',
+          external_tracker_regexp_pattern: et.external_tracker_regexp_pattern ?? '',
+        }
+      : undefined,
+    externalWikiUrl: opt(b.external_wiki)?.external_wiki_url,
+    mirror: b.mirror_interval != null || b.enable_prune != null ? { interval: opt(b.mirror_interval), enablePrune: opt(b.enable_prune) } : undefined,
   };
 }
 

@@ -4,5 +4,6 @@ import type { Handler } from '../../types.js';
 
 export const repoGet: Handler<'repoGet'> = async (req) => {
   const { repo, owner, perm } = await loadRepo(req, req.path.owner, req.path.repo);
-  return { status: 200, body: toRepository(repo, owner, perm, req.auth.actor, req.config) };
+  const transfer = await req.services.transfers.viewOf(repo.id);
+  return { status: 200, body: toRepository(repo, owner, perm, req.auth.actor, req.config, transfer) };
 };

@@ -1,0 +1,27 @@
+// Glue shared by handlers that answer issues and comments: load the details of a page in a fixed
+// number of queries, then convert.
+import { toAttachment } from '../convert/attachment.js';
+import { toComment, toIssue } from '../convert/issue.js';
+import type { CommentRow, IssueRow } from '../db/schema/index.js';
+import type { LoadedRepo } from '../services/repos.js';
+import type { Auth } from './auth.js';
+import type { Services } from '../services/index.js';
+import type { Config } from '../config.js';
+
+type Ctx = { services: Services; auth: Auth; config: Config };
+
+export async function presentIssues(req: Ctx, loaded: LoadedRepo, rows: IssueRow[]) {
+  const details = await req.services.issues.details(rows);
+  return rows.map((r) => toIssue(r, details.get(r.id)!, loaded.owner, loaded.repo, req.auth.actor, req.config));
+}
+
+export async function presentIssue(req: Ctx, loaded: LoadedRepo, row: IssueRow) {
+  return (await presentIssues(req, loaded, [row]))[0]!;
+}
+
+export async function presentComments(req: Ctx, loaded: LoadedRepo, issue: IssueRow, rows: CommentRow[]) {
+  const { posters, assets } = await req.services.comments.details(rows);
+  return rows.map((c) =>
+    toComment(c, issue, posters.get(c.posterId), (assets.get(c.id) ?? []).map((a) => toAttachment(a, req.config)), loaded.owner, loaded.repo, req.auth.actor, req.config),
+  );
+}

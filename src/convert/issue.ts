@@ -1,0 +1,90 @@
+import type { components } from '../../generated/openapi.js';
+import type { Config } from '../config.js';
+import type { CommentRow, IssueRow, RepoRow, UserRow } from '../db/schema/index.js';
+import type { IssueDetails } from '../services/issueDetails.js';
+import { toAttachment } from './attachment.js';
+import { ghost } from './ghost.js';
+import { toLabel } from './label.js';
+import { toMilestone } from './milestone.js';
+import { repoUrls } from './repo.js';
+import { iso, isoOrNull } from './time.js';
+import { toUser } from './user.js';
+
+type Schemas = components['schemas'];
+
+export function issueUrls(config: Config, owner: UserRow, repo: RepoRow, issue: IssueRow) {
+  const urls = repoUrls(config, owner.name, repo.name);
+  return {
+    repo: urls,
+    api: `${urls.api}/issues/${issue.index}`,
+    html: `${urls.html}/${issue.isPull ? 'pulls' : 'issues'}/${issue.index}`,
+  };
+}
+
+export function toIssue(issue: IssueRow, d: IssueDetails, owner: UserRow, repo: RepoRow, viewer: UserRow | null, config: Config): Schemas['Issue'] {
+  const urls = issueUrls(config, owner, repo, issue);
+  const assignees = d.assignees.map((u) => toUser(u, viewer, config));
+  return {
+    id: issue.id,
+    url: urls.api,
+    html_url: urls.html,
+    number: issue.index,
+    user: toUser(d.poster ?? ghost, viewer, config),
+    original_author: issue.originalAuthor,
+    original_author_id: issue.originalAuthorId,
+    title: issue.title,
+    body: issue.body,
+    ref: issue.ref,
+    assets: d.assets.map((a) => toAttachment(a, config)),
+    labels: d.labels.map((l) => toLabel(l, urls.repo.api)),
+    milestone: d.milestone ? toMilestone(d.milestone) : null,
+    assignee: assignees[0] ?? null,
+    assignees,
+    state: issue.isClosed ? 'closed' : 'open',
+    is_locked: issue.isLocked,
+    comments: issue.numComments,
+    created_at: iso(issue.createdAt),
+    updated_at: iso(issue.updatedAt),
+    closed_at: isoOrNull(issue.closedAt),
+    due_date: isoOrNull(issue.dueDate),
+    time_estimate: issue.timeEstimate,
+    pull_request: issue.isPull
+      ? {
+          merged: !!d.pull?.merged,
+          merged_at: isoOrNull(d.pull?.mergedAt),
+          draft: !!d.pull?.isDraft,
+          html_url: urls.html,
+        }
+      : null,
+    repository: { id: repo.id, name: repo.name, owner: owner.name, full_name: `${owner.name}/${repo.name}` },
+    pin_order: issue.pinOrder,
+    content_version: issue.contentVersion,
+    projects: [],
+  };
+}
+
+export function toComment(
+  c: CommentRow,
+  issue: IssueRow,
+  poster: UserRow | undefined,
+  assets: Schemas['Attachment'][],
+  owner: UserRow,
+  repo: RepoRow,
+  viewer: UserRow | null,
+  config: Config,
+): Schemas['Comment'] {
+  const urls = issueUrls(config, owner, repo, issue);
+  return {
+    id: c.id,
+    html_url: `${urls.html}#issuecomment-${c.id}`,
+    pull_request_url: issue.isPull ? urls.html : '',
+    issue_url: issue.isPull ? '' : urls.html,
+    user: toUser(poster ?? ghost, viewer, config),
+    original_author: c.originalAuthor,
+    original_author_id: c.originalAuthorId,
+    body: c.body,
+    assets,
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
+  };
+}

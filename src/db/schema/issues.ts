@@ -1,0 +1,196 @@
+// Issues and pull requests (one numbering per repository), comments, milestones, labels on issues,
+// attachments and content history.
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { labels, repositories } from './repos.js';
+import { users } from './users.js';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity();
+const repoRef = () =>
+  bigint('repo_id', { mode: 'number' })
+    .notNull()
+    .references(() => repositories.id, { onDelete: 'cascade' });
+/** Authors stay when an account goes: the column keeps the id, the API shows the ghost user. */
+const userId = (name: string) => bigint(name, { mode: 'number' }).notNull();
+
+/** The per-repository counter issues and pull requests draw their numbers from (gap-free: bumped in the creating transaction). */
+export const issueCounters = pgTable('issue_counters', {
+  repoId: bigint('repo_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => repositories.id, { onDelete: 'cascade' }),
+  lastIndex: bigint('last_index', { mode: 'number' }).notNull().default(0),
+});
+
+export const milestones = pgTable(
+  'milestones',
+  {
+    id: id(),
+    repoId: repoRef(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    isClosed: boolean('is_closed').notNull().default(false),
+    numIssues: integer('num_issues').notNull().default(0),
+    numClosedIssues: integer('num_closed_issues').notNull().default(0),
+    dueOn: ts('due_on'),
+    closedAt: ts('closed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('milestones_repo_idx').on(t.repoId, t.isClosed)],
+);
+
+export const issues = pgTable(
+  'issues',
+  {
+    id: id(),
+    repoId: repoRef(),
+    index: bigint('index', { mode: 'number' }).notNull(),
+    posterId: userId('poster_id'),
+    title: text('title').notNull(),
+    body: text('body').notNull().default(''),
+    isPull: boolean('is_pull').notNull().default(false),
+    isClosed: boolean('is_closed').notNull().default(false),
+    isLocked: boolean('is_locked').notNull().default(false),
+    milestoneId: bigint('milestone_id', { mode: 'number' }).references(() => milestones.id, { onDelete: 'set null' }),
+    contentVersion: integer('content_version').notNull().default(0),
+    pinOrder: integer('pin_order').notNull().default(0),
+    timeEstimate: bigint('time_estimate', { mode: 'number' }).notNull().default(0),
+    numComments: integer('num_comments').notNull().default(0),
+    ref: text('ref').notNull().default(''),
+    originalAuthor: text('original_author').notNull().default(''),
+    originalAuthorId: bigint('original_author_id', { mode: 'number' }).notNull().default(0),
+    dueDate: ts('due_date'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    closedAt: ts('closed_at'),
+  },
+  (t) => [
+    uniqueIndex('issues_repo_index_key').on(t.repoId, t.index),
+    index('issues_repo_list_idx').on(t.repoId, t.isPull, t.isClosed, t.createdAt),
+    index('issues_milestone_idx').on(t.milestoneId),
+    index('issues_poster_idx').on(t.posterId),
+  ],
+);
+
+const issueRef = () =>
+  bigint('issue_id', { mode: 'number' })
+    .notNull()
+    .references(() => issues.id, { onDelete: 'cascade' });
+
+export const issueAssignees = pgTable(
+  'issue_assignees',
+  {
+    issueId: issueRef(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.issueId, t.userId] }), index('issue_assignees_user_idx').on(t.userId)],
+);
+
+export const issueLabels = pgTable(
+  'issue_labels',
+  {
+    issueId: issueRef(),
+    labelId: bigint('label_id', { mode: 'number' })
+      .notNull()
+      .references(() => labels.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.issueId, t.labelId] }), index('issue_labels_label_idx').on(t.labelId)],
+);
+
+export const commentTypes = ['comment', 'close', 'reopen', 'change_title', 'change_target_branch', 'assignees', 'label', 'milestone', 'deadline'] as const;
+export type CommentType = (typeof commentTypes)[number];
+
+export const comments = pgTable(
+  'comments',
+  {
+    id: id(),
+    issueId: issueRef(),
+    repoId: repoRef(),
+    posterId: userId('poster_id'),
+    type: text('type').$type<CommentType>().notNull().default('comment'),
+    body: text('body').notNull().default(''),
+    /** Event comments (title changes, ...) keep what changed here. */
+    oldValue: text('old_value').notNull().default(''),
+    newValue: text('new_value').notNull().default(''),
+    contentVersion: integer('content_version').notNull().default(0),
+    originalAuthor: text('original_author').notNull().default(''),
+    originalAuthorId: bigint('original_author_id', { mode: 'number' }).notNull().default(0),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('comments_issue_idx').on(t.issueId, t.createdAt), index('comments_repo_idx').on(t.repoId)],
+);
+
+/** Every version of an issue's or comment's text, the original first (Gitea's content history). */
+export const contentHistory = pgTable(
+  'content_history',
+  {
+    id: id(),
+    issueId: issueRef(),
+    /** 0 for the issue's own body. */
+    commentId: bigint('comment_id', { mode: 'number' }).notNull().default(0),
+    editorId: userId('editor_id'),
+    content: text('content').notNull(),
+    isFirstCreated: boolean('is_first_created').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('content_history_target_idx').on(t.issueId, t.commentId, t.createdAt)],
+);
+
+export const attachments = pgTable(
+  'attachments',
+  {
+    id: id(),
+    uuid: text('uuid').notNull(),
+    repoId: repoRef(),
+    issueId: bigint('issue_id', { mode: 'number' }).references(() => issues.id, { onDelete: 'cascade' }),
+    commentId: bigint('comment_id', { mode: 'number' }).references(() => comments.id, { onDelete: 'cascade' }),
+    uploaderId: userId('uploader_id'),
+    name: text('name').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    downloadCount: bigint('download_count', { mode: 'number' }).notNull().default(0),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('attachments_uuid_key').on(t.uuid),
+    index('attachments_issue_idx').on(t.issueId),
+    index('attachments_comment_idx').on(t.commentId),
+  ],
+);
+
+export const pullRequests = pgTable(
+  'pull_requests',
+  {
+    id: id(),
+    issueId: bigint('issue_id', { mode: 'number' })
+      .notNull()
+      .references(() => issues.id, { onDelete: 'cascade' }),
+    repoId: repoRef(),
+    headBranch: text('head_branch').notNull(),
+    baseBranch: text('base_branch').notNull(),
+    /** Branch tips and the diff statistics, computed when the pull request or its branches change. */
+    headSha: text('head_sha').notNull().default(''),
+    baseSha: text('base_sha').notNull().default(''),
+    mergeBase: text('merge_base').notNull().default(''),
+    additions: integer('additions').notNull().default(0),
+    deletions: integer('deletions').notNull().default(0),
+    changedFiles: integer('changed_files').notNull().default(0),
+    mergeable: boolean('mergeable').notNull().default(true),
+    merged: boolean('merged').notNull().default(false),
+    mergedAt: ts('merged_at'),
+    mergedById: bigint('merged_by_id', { mode: 'number' }),
+    mergeCommitSha: text('merge_commit_sha'),
+    allowMaintainerEdit: boolean('allow_maintainer_edit').notNull().default(false),
+    isDraft: boolean('is_draft').notNull().default(false),
+  },
+  (t) => [uniqueIndex('pull_requests_issue_key').on(t.issueId), index('pull_requests_branches_idx').on(t.repoId, t.headBranch, t.baseBranch)],
+);
+
+export type IssueRow = typeof issues.$inferSelect;
+export type CommentRow = typeof comments.$inferSelect;
+export type MilestoneRow = typeof milestones.$inferSelect;
+export type AttachmentRow = typeof attachments.$inferSelect;
+export type PullRequestRow = typeof pullRequests.$inferSelect;

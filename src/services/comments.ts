@@ -1,0 +1,114 @@
+// Comments on issues and pull requests, with Gitea's content history on edit.
+import { and, asc, count, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
+import { attachments, comments, contentHistory, issues, users, type AttachmentRow, type CommentRow, type IssueRow, type UserRow } from '../db/schema/index.js';
+import { withTx } from '../db/tx.js';
+import { canRead } from '../permissions/repo.js';
+import type { ServiceDeps } from './context.js';
+import { recountComments } from './counters.js';
+import { Forbidden, Invalid, NotFound, RepoArchived } from './errors.js';
+import { canWriteIssue, issueUnit } from './issues.js';
+import type { LoadedRepo } from './repos.js';
+
+export class CommentService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async create(loaded: LoadedRepo, issue: IssueRow, actor: UserRow, body: string): Promise<CommentRow> {
+    if (loaded.repo.isArchived) throw new RepoArchived();
+    if (!body.trim()) throw new Invalid('[body]: Required');
+    if (issue.isLocked && !canWriteIssue(loaded.perm, issue.isPull)) throw new Forbidden('the issue is locked');
+    return withTx(this.deps.db, async (tx) => {
+      const now = new Date();
+      const [row] = await tx.insert(comments).values({ issueId: issue.id, repoId: issue.repoId, posterId: actor.id, body, createdAt: now, updatedAt: now }).returning();
+      await recountComments(tx, issue.id);
+      await tx.update(issues).set({ updatedAt: now }).where(eq(issues.id, issue.id));
+      return row!;
+    });
+  }
+
+  async list(issue: IssueRow, f: { since?: string; before?: string }, page: { limit: number; offset: number }): Promise<{ rows: CommentRow[]; total: number }> {
+    const conds: SQL[] = [eq(comments.issueId, issue.id), eq(comments.type, 'comment')];
+    if (f.since) conds.push(gte(comments.updatedAt, new Date(f.since)));
+    if (f.before) conds.push(lte(comments.updatedAt, new Date(f.before)));
+    const where = and(...conds);
+    const [rows, [total]] = await Promise.all([
+      this.deps.db.select().from(comments).where(where).orderBy(asc(comments.createdAt), asc(comments.id)).limit(page.limit).offset(page.offset),
+      this.deps.db.select({ n: count() }).from(comments).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  /** A comment of this repository whose issue the caller may read; 404 otherwise. */
+  async load(loaded: LoadedRepo, id: number): Promise<{ comment: CommentRow; issue: IssueRow }> {
+    const [row] = await this.deps.db
+      .select({ comment: comments, issue: issues })
+      .from(comments)
+      .innerJoin(issues, eq(issues.id, comments.issueId))
+      .where(eq(comments.id, id));
+    if (!row || row.issue.repoId !== loaded.repo.id || !canRead(loaded.perm, issueUnit(row.issue.isPull))) throw new NotFound();
+    return row;
+  }
+
+  private checkEdit(loaded: LoadedRepo, issue: IssueRow, comment: CommentRow, actor: UserRow): void {
+    if (actor.id !== comment.posterId && !canWriteIssue(loaded.perm, issue.isPull)) {
+      throw new Forbidden('user should be the poster or a writer');
+    }
+    if (loaded.repo.isArchived) throw new RepoArchived();
+  }
+
+  /** Returns undefined for an event comment, which has no text to edit (Gitea answers 204). */
+  async edit(loaded: LoadedRepo, id: number, actor: UserRow, body: string): Promise<CommentRow | undefined> {
+    const { comment, issue } = await this.load(loaded, id);
+    this.checkEdit(loaded, issue, comment, actor);
+    if (comment.type !== 'comment') return undefined;
+    if (!body.trim()) throw new Invalid('[body]: Required');
+    if (body === comment.body) return comment;
+    return withTx(this.deps.db, async (tx) => {
+      const now = new Date();
+      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(contentHistory)
+        .where(and(eq(contentHistory.issueId, issue.id), eq(contentHistory.commentId, comment.id)));
+      if (n === 0) {
+        // The original text first, as its poster wrote it, so the history starts where the comment did.
+        await tx.insert(contentHistory).values({ issueId: issue.id, commentId: comment.id, editorId: comment.posterId, content: comment.body, isFirstCreated: true, createdAt: comment.createdAt });
+      }
+      const [row] = await tx
+        .update(comments)
+        .set({ body, contentVersion: comment.contentVersion + 1, updatedAt: now })
+        .where(eq(comments.id, comment.id))
+        .returning();
+      await tx.insert(contentHistory).values({ issueId: issue.id, commentId: comment.id, editorId: actor.id, content: body, createdAt: now });
+      return row!;
+    });
+  }
+
+  async delete(loaded: LoadedRepo, id: number, actor: UserRow): Promise<void> {
+    const { comment, issue } = await this.load(loaded, id);
+    this.checkEdit(loaded, issue, comment, actor);
+    // Events (title changes, closing, ...) are part of the issue's history: Gitea keeps them.
+    if (comment.type !== 'comment') return;
+    await withTx(this.deps.db, async (tx) => {
+      await tx.delete(comments).where(eq(comments.id, comment.id));
+      await recountComments(tx, issue.id);
+    });
+  }
+
+  /** Posters and attachments of a page of comments, in two queries. */
+  async details(rows: CommentRow[]): Promise<{ posters: Map<number, UserRow>; assets: Map<number, AttachmentRow[]> }> {
+    const posters = new Map<number, UserRow>();
+    const assets = new Map<number, AttachmentRow[]>(rows.map((r) => [r.id, []]));
+    if (rows.length === 0) return { posters, assets };
+    const [users_, files] = await Promise.all([
+      this.deps.db.select().from(users).where(inArray(users.id, [...new Set(rows.map((r) => r.posterId))])),
+      this.deps.db.select().from(attachments).where(inArray(attachments.commentId, rows.map((r) => r.id))).orderBy(asc(attachments.id)),
+    ]);
+    for (const u of users_) posters.set(u.id, u);
+    for (const f of files) assets.get(f.commentId!)?.push(f);
+    return { posters, assets };
+  }
+
+  /** Text versions of an issue body (commentId 0) or a comment, oldest first. */
+  async history(issueId: number, commentId: number) {
+    return this.deps.db.select().from(contentHistory)
+      .where(and(eq(contentHistory.issueId, issueId), eq(contentHistory.commentId, commentId)))
+      .orderBy(asc(contentHistory.createdAt), asc(contentHistory.id));
+  }
+}

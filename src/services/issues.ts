@@ -1,0 +1,264 @@
+// Issues (and the issue side of pull requests): numbering, creation, look-up, lists and edits, with
+// every counter recounted in the same transaction.
+import { and, count, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import {
+  comments, contentHistory, issueAssignees, issueLabels, issues, labels, milestones, users,
+  type IssueRow, type UserRow,
+} from '../db/schema/index.js';
+import type { Db } from '../db/client.js';
+import { withTx } from '../db/tx.js';
+import { canRead, canWrite, type RepoPermission } from '../permissions/repo.js';
+import type { ServiceDeps } from './context.js';
+import { recountLabels, recountMilestones, recountRepoIssues } from './counters.js';
+import { endOfDay } from './dueDate.js';
+import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RepoArchived } from './errors.js';
+import { loadIssueDetails } from './issueDetails.js';
+import { nextIssueIndex } from './issueIndex.js';
+import type { LoadedRepo } from './repos.js';
+
+export const issueUnit = (isPull: boolean) => (isPull ? ('repo.pulls' as const) : ('repo.issues' as const));
+export const canWriteIssue = (perm: RepoPermission, isPull: boolean) => canWrite(perm, issueUnit(isPull));
+
+export interface CreateIssueInput {
+  title: string;
+  body?: string;
+  assignees?: string[];
+  milestoneId?: number;
+  labelIds?: number[];
+  closed?: boolean;
+  dueDate?: string;
+  ref?: string;
+}
+
+export interface EditIssueInput {
+  title?: string;
+  body?: string;
+  contentVersion?: number;
+  assignees?: string[];
+  milestoneId?: number;
+  labelIds?: number[];
+  state?: string;
+  dueDate?: string;
+  unsetDueDate?: boolean;
+  ref?: string;
+}
+
+export interface IssueFilters {
+  state?: 'open' | 'closed' | 'all';
+  type?: 'issues' | 'pulls';
+  labels?: string[];
+  milestones?: string[];
+  q?: string;
+  since?: string;
+  before?: string;
+  createdBy?: number;
+  assignedTo?: number;
+}
+
+export class IssueService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** Labels, assignees, milestone, poster, assets and pull request of a page of issues, in six queries. */
+  details(rows: IssueRow[]) {
+    return loadIssueDetails(this.deps.db, rows);
+  }
+
+  async byIndex(repoId: number, index: number): Promise<IssueRow | undefined> {
+    const [row] = await this.deps.db.select().from(issues).where(and(eq(issues.repoId, repoId), eq(issues.index, index)));
+    return row;
+  }
+
+  /** The issue or pull request, if the caller may read its unit; 404 otherwise. */
+  async load(loaded: LoadedRepo, index: number): Promise<IssueRow> {
+    const issue = await this.byIndex(loaded.repo.id, index);
+    if (!issue || !canRead(loaded.perm, issueUnit(issue.isPull))) throw new NotFound();
+    return issue;
+  }
+
+  /** Users by name for assignment; an unknown name is 422 as in Gitea. */
+  async assigneeIds(tx: Db, names: string[]): Promise<number[]> {
+    const wanted = [...new Set(names.map((n) => n.trim()).filter(Boolean).map((n) => n.toLowerCase()))];
+    if (wanted.length === 0) return [];
+    const rows = await tx.select({ id: users.id, name: users.lowerName, type: users.type }).from(users).where(inArray(users.lowerName, wanted));
+    const missing = wanted.filter((w) => !rows.some((r) => r.name === w && r.type !== 'Organization'));
+    if (missing.length) throw new Invalid(`Assignee does not exist [name: ${missing[0]}]`);
+    return rows.map((r) => r.id);
+  }
+
+  /** Label ids of this repository (or its organization); unknown ids are dropped, as Gitea does. */
+  async knownLabels(tx: Db, loaded: LoadedRepo, ids: number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await tx
+      .select({ id: labels.id })
+      .from(labels)
+      .where(and(inArray(labels.id, ids), or(eq(labels.repoId, loaded.repo.id), eq(labels.orgId, loaded.owner.id))));
+    return rows.map((r) => r.id);
+  }
+
+  async milestoneOf(tx: Db, repoId: number, id: number): Promise<number> {
+    const [m] = await tx.select({ id: milestones.id }).from(milestones).where(and(eq(milestones.id, id), eq(milestones.repoId, repoId)));
+    if (!m) throw new Invalid(`milestone does not exist [id: ${id}]`);
+    return m.id;
+  }
+
+  /**
+   * Creates an issue (or, with `pull` set, the issue of a pull request inside the caller's transaction).
+   * Assignees, labels and milestone are set only by writers; others' are ignored, as in Gitea.
+   */
+  async create(loaded: LoadedRepo, actor: UserRow, input: CreateIssueInput, pull?: { tx: Db }): Promise<IssueRow> {
+    const isPull = !!pull;
+    if (loaded.repo.isArchived) throw new RepoArchived();
+    if (!canRead(loaded.perm, issueUnit(isPull))) throw new NotFound();
+    if (!input.title.trim()) throw new Invalid('[title]: Required');
+    const writer = canWriteIssue(loaded.perm, isPull);
+    const run = async (tx: Db) => {
+      const assignees = writer ? await this.assigneeIds(tx, input.assignees ?? []) : [];
+      const labelIds = writer ? await this.knownLabels(tx, loaded, input.labelIds ?? []) : [];
+      const milestoneId = writer && input.milestoneId ? await this.milestoneOf(tx, loaded.repo.id, input.milestoneId) : null;
+      const index = await nextIssueIndex(tx, loaded.repo.id);
+      const now = new Date();
+      const closed = !!input.closed;
+      const [row] = await tx
+        .insert(issues)
+        .values({
+          repoId: loaded.repo.id,
+          index,
+          posterId: actor.id,
+          title: input.title,
+          body: input.body ?? '',
+          isPull,
+          isClosed: closed,
+          closedAt: closed ? now : null,
+          milestoneId,
+          ref: input.ref ?? '',
+          // Stored as given on creation (Gitea); only edits keep the date alone.
+          dueDate: input.dueDate ? new Date(input.dueDate) : null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (assignees.length) await tx.insert(issueAssignees).values(assignees.map((userId) => ({ issueId: row!.id, userId })));
+      if (labelIds.length) await tx.insert(issueLabels).values(labelIds.map((labelId) => ({ issueId: row!.id, labelId })));
+      await recountRepoIssues(tx, loaded.repo.id);
+      await recountMilestones(tx, [milestoneId]);
+      await recountLabels(tx, labelIds);
+      return row!;
+    };
+    return pull ? run(pull.tx) : withTx(this.deps.db, run);
+  }
+
+  async list(loaded: LoadedRepo, f: IssueFilters, page: { limit: number; offset: number }): Promise<{ rows: IssueRow[]; total: number }> {
+    const { db } = this.deps;
+    const conds: Array<SQL | undefined> = [eq(issues.repoId, loaded.repo.id)];
+    const readIssues = canRead(loaded.perm, 'repo.issues');
+    const readPulls = canRead(loaded.perm, 'repo.pulls');
+    const wantPulls = f.type === 'pulls' ? true : f.type === 'issues' ? false : undefined;
+    if (wantPulls === true || !readIssues) conds.push(eq(issues.isPull, true));
+    if (wantPulls === false || !readPulls) conds.push(eq(issues.isPull, false));
+    if (f.state !== 'all') conds.push(eq(issues.isClosed, f.state === 'closed'));
+    if (f.q?.trim()) {
+      const like = `%${f.q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      conds.push(or(ilike(issues.title, like), ilike(issues.body, like)));
+    }
+    if (f.since) conds.push(gte(issues.updatedAt, new Date(f.since)));
+    if (f.before) conds.push(lte(issues.updatedAt, new Date(f.before)));
+    if (f.createdBy) conds.push(eq(issues.posterId, f.createdBy));
+    if (f.assignedTo) {
+      conds.push(sql`exists (select 1 from ${issueAssignees} where ${issueAssignees.issueId} = ${issues.id} and ${issueAssignees.userId} = ${f.assignedTo})`);
+    }
+    for (const name of f.labels ?? []) {
+      conds.push(sql`exists (select 1 from ${issueLabels} join ${labels} on ${labels.id} = ${issueLabels.labelId}
+        where ${issueLabels.issueId} = ${issues.id} and lower(${labels.name}) = ${name.toLowerCase()})`);
+    }
+    if (f.milestones?.length) {
+      const ids = f.milestones.filter((m) => /^\d+$/.test(m)).map(Number);
+      const names = f.milestones.map((m) => m.toLowerCase());
+      conds.push(sql`${issues.milestoneId} in (select ${milestones.id} from ${milestones} where ${milestones.repoId} = ${loaded.repo.id}
+        and (lower(${milestones.name}) in ${names} ${ids.length ? sql`or ${milestones.id} in ${ids}` : sql``}))`);
+    }
+    if (!readIssues && !readPulls) return { rows: [], total: 0 };
+    const where = and(...conds);
+    const [rows, [total]] = await Promise.all([
+      db.select().from(issues).where(where).orderBy(desc(issues.createdAt), desc(issues.id)).limit(page.limit).offset(page.offset),
+      db.select({ n: count() }).from(issues).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  /**
+   * Shared by PATCH issue and PATCH pull: poster or writer; writers alone change assignees,
+   * milestone and labels (others' changes are ignored, as in Gitea); a stale content_version is 409.
+   */
+  async edit(loaded: LoadedRepo, issue: IssueRow, actor: UserRow, input: EditIssueInput, opts: { merged?: boolean; tx?: Db } = {}): Promise<IssueRow> {
+    const writer = canWriteIssue(loaded.perm, issue.isPull);
+    if (actor.id !== issue.posterId && !writer) throw new Forbidden('user should be the poster or a writer');
+    // Gitea lets a pull request be edited in an archived repository (no archive check on that route).
+    if (!issue.isPull && loaded.repo.isArchived) throw new RepoArchived();
+    if (input.state !== undefined) {
+      if (opts.merged) throw new PreconditionFailed('cannot change state of this pull request, it was already merged');
+      if (input.state !== 'open' && input.state !== 'closed') throw new PreconditionFailed('unknown state');
+    }
+    const run = async (tx: Db) => {
+      const [current] = await tx.select().from(issues).where(eq(issues.id, issue.id)).for('update');
+      if (!current) throw new NotFound();
+      if (input.contentVersion !== undefined && input.contentVersion !== current.contentVersion) {
+        throw new Conflict(`the content was changed meanwhile (content_version is ${current.contentVersion}, not ${input.contentVersion})`);
+      }
+      const now = new Date();
+      const set: Partial<IssueRow> = { updatedAt: now };
+      if (input.title?.trim() && input.title !== current.title) {
+        set.title = input.title;
+        await tx.insert(comments).values({ issueId: current.id, repoId: current.repoId, posterId: actor.id, type: 'change_title', oldValue: current.title, newValue: input.title });
+      }
+      if (input.body !== undefined && input.body !== current.body) {
+        const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(contentHistory)
+          .where(and(eq(contentHistory.issueId, current.id), eq(contentHistory.commentId, 0)));
+        if (n === 0) {
+          await tx.insert(contentHistory).values({ issueId: current.id, editorId: current.posterId, content: current.body, isFirstCreated: true, createdAt: current.createdAt });
+        }
+        await tx.insert(contentHistory).values({ issueId: current.id, editorId: actor.id, content: input.body, createdAt: now });
+        set.body = input.body;
+        set.contentVersion = current.contentVersion + 1;
+      }
+      if (input.ref !== undefined) set.ref = input.ref;
+      if (input.unsetDueDate || input.dueDate !== undefined) {
+        set.dueDate = !input.unsetDueDate && input.dueDate ? endOfDay(input.dueDate) : null;
+      }
+      const oldMilestone = current.milestoneId;
+      if (writer && input.milestoneId !== undefined && input.milestoneId !== (current.milestoneId ?? 0)) {
+        set.milestoneId = input.milestoneId ? await this.milestoneOf(tx, current.repoId, input.milestoneId) : null;
+      }
+      let labelChange: number[] = [];
+      if (writer && input.labelIds !== undefined) {
+        const next = await this.knownLabels(tx, loaded, input.labelIds);
+        const before = (await tx.select({ id: issueLabels.labelId }).from(issueLabels).where(eq(issueLabels.issueId, current.id))).map((r) => r.id);
+        await tx.delete(issueLabels).where(eq(issueLabels.issueId, current.id));
+        if (next.length) await tx.insert(issueLabels).values([...new Set(next)].map((labelId) => ({ issueId: current.id, labelId })));
+        labelChange = [...before, ...next];
+      }
+      if (writer && input.assignees !== undefined) {
+        const ids = await this.assigneeIds(tx, input.assignees);
+        await tx.delete(issueAssignees).where(eq(issueAssignees.issueId, current.id));
+        if (ids.length) await tx.insert(issueAssignees).values([...new Set(ids)].map((userId) => ({ issueId: current.id, userId })));
+      }
+      let stateChanged = false;
+      if (input.state !== undefined && (input.state === 'closed') !== current.isClosed) {
+        stateChanged = true;
+        set.isClosed = input.state === 'closed';
+        set.closedAt = set.isClosed ? now : null;
+        await tx.insert(comments).values({ issueId: current.id, repoId: current.repoId, posterId: actor.id, type: set.isClosed ? 'close' : 'reopen' });
+      }
+      const [row] = await tx.update(issues).set(set).where(eq(issues.id, current.id)).returning();
+      if (stateChanged) {
+        await recountRepoIssues(tx, current.repoId);
+        const labelIds = (await tx.select({ id: issueLabels.labelId }).from(issueLabels).where(eq(issueLabels.issueId, current.id))).map((r) => r.id);
+        labelChange.push(...labelIds);
+      }
+      await recountMilestones(tx, [oldMilestone, row!.milestoneId]);
+      await recountLabels(tx, labelChange);
+      return row!;
+    };
+    return opts.tx ? run(opts.tx) : withTx(this.deps.db, run);
+  }
+}
+

@@ -1,0 +1,175 @@
+// The repository's wiki: Markdown pages in `<name>.wiki.git`, created with the first page and written
+// without a work tree. Names follow Gitea (wikiNames.ts); writers to one wiki branch are serialised
+// in-process and, across processes, by the ref's compare-and-swap (a loser rebuilds on the new tip).
+import { randomUUID } from 'node:crypto';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RepoRow, UserRow } from '../db/schema/index.js';
+import { commitFiles, type Signature } from '../git/commit.js';
+import { GitError } from '../git/core.js';
+import { initBare } from '../git/init.js';
+import { readBlob, readCommit, type CommitData } from '../git/objects.js';
+import { countCommitsTouching, entryAt, lastCommitTouching } from '../git/pathHistory.js';
+import { wikiDir } from '../git/paths.js';
+import { headBranch, refTarget } from '../git/refs.js';
+import { canRead, canWrite } from '../permissions/repo.js';
+import type { ServiceDeps } from './context.js';
+import { BadRequest, Conflict, Forbidden, NotFound, RepoArchived } from './errors.js';
+import { withKeyLock } from './locks.js';
+import type { LoadedRepo } from './repos.js';
+import {
+  gitPathToWebPath, goQuote, goTrimSpace, legacyGitPath, queryEscape, reservedSegment, userTitleToWebPath, webPathFromRequest,
+  webPathToGitPath, webPathToUserTitle,
+} from './wikiNames.js';
+
+export interface WikiPageView {
+  /** The escaped web path (`sub_url`). */
+  webPath: string;
+  title: string;
+  content: Buffer;
+  /** The last commit that touched the page's file. */
+  lastCommit: CommitData;
+  commitCount: number;
+  /** `_Sidebar.md` and `_Footer.md`, when the wiki has them. */
+  sidebar?: Buffer;
+  footer?: Buffer;
+}
+
+export interface CreateWikiPageInput {
+  title?: string | null;
+  contentBase64?: string | null;
+  message?: string | null;
+}
+
+const attempts = 8;
+
+// Go's base64.StdEncoding: padded standard alphabet; it skips CR and LF, and so do we.
+const base64Pattern = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function decodeBase64(s: string): Buffer {
+  const compact = s.replace(/[\r\n]/g, '');
+  if (!base64Pattern.test(compact)) throw new BadRequest('illegal base64 data in content_base64');
+  return Buffer.from(compact, 'base64');
+}
+
+/** The files that may hold the page a request names: its git path, then Gitea's unescaped fallback. */
+function candidatePaths(names: string[]): string[] {
+  const primary = names.filter((n) => !n.includes('\0')).map((n) => webPathToGitPath(webPathFromRequest(n)));
+  const legacy = primary.map((p) => (p === undefined ? undefined : legacyGitPath(p)));
+  return [...new Set([...primary, ...legacy].filter((p): p is string => p !== undefined))];
+}
+
+export class WikiService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  dir(loaded: LoadedRepo): string {
+    return wikiDir(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
+  }
+
+  async createPage(loaded: LoadedRepo, actor: UserRow, input: CreateWikiPageInput): Promise<WikiPageView> {
+    const { repo, perm } = loaded;
+    if (!canRead(perm, 'repo.wiki')) throw new NotFound();
+    if (repo.isArchived) throw new RepoArchived();
+    if (!canWrite(perm, 'repo.wiki')) throw new Forbidden('user should have a permission to write to a repo');
+    const title = input.title ?? '';
+    if (goTrimSpace(title) === '') throw new BadRequest('wiki page title must not be empty');
+    if (title.includes('\0') || input.message?.includes('\0')) throw new BadRequest('title and message must not contain NUL characters');
+    const content = decodeBase64(input.contentBase64 ?? '');
+    const webPath = userTitleToWebPath(title);
+    const reserved = reservedSegment(webPath);
+    if (reserved !== undefined) throw new BadRequest(`wiki title is reserved: ${reserved}`);
+    const gitPath = webPathToGitPath(webPath);
+    // A query-escaped title has no slash: its page is always one top-level file of the wiki.
+    if (!gitPath || gitPath.includes('/')) throw new BadRequest(`invalid wiki page title: ${title}`);
+    let message = input.message || `Add ${goQuote(title)}`;
+    if (!message.endsWith('\n')) message += '\n';
+    const who: Signature = { name: actor.fullName || actor.name, email: actor.email || `${actor.lowerName}@${this.deps.config.noReplyDomain}` };
+
+    const dir = this.dir(loaded);
+    const branch = (existsSync(dir) && (await headBranch(dir))) || repo.defaultBranch;
+    const id = await withKeyLock(`${dir}\0${branch}`, async () => {
+      if (!existsSync(dir)) await this.init(dir, repo);
+      for (let attempt = 0; attempt < attempts; attempt++) {
+        const parent = await refTarget(dir, `refs/heads/${branch}`);
+        // Gitea also counts a file named after the unescaped web path as the page.
+        for (const p of new Set([gitPath, `${webPath}.md`])) {
+          if (parent && (await entryAt(dir, parent, p))) throw new BadRequest(`wiki page already exists [title: ${gitPath}]`);
+        }
+        try {
+          return await commitFiles(dir, { branch, files: [{ path: gitPath, content }], message, author: who, parent });
+        } catch (err) {
+          // Only a branch that moved under us is worth another try.
+          if (!(err instanceof GitError) || (await refTarget(dir, `refs/heads/${branch}`)) === parent) throw err;
+        }
+      }
+      throw new Conflict('the wiki kept changing while the page was written; try again');
+    });
+    return (await this.readPage(dir, id, [gitPath]))!;
+  }
+
+  /**
+   * The page named by `pageName` (the decoded path parameter, read as a `sub_url`) or, failing that, by
+   * `rawPageName` (the segment as sent, read as Gitea reads it); 404 for a missing page or wiki.
+   */
+  async getPage(loaded: LoadedRepo, pageName: string, rawPageName?: string): Promise<WikiPageView> {
+    if (!canRead(loaded.perm, 'repo.wiki')) throw new NotFound();
+    const dir = this.dir(loaded);
+    if (!existsSync(dir)) throw new NotFound();
+    const branch = (await headBranch(dir)) ?? loaded.repo.defaultBranch;
+    const tip = await refTarget(dir, `refs/heads/${branch}`);
+    if (!tip) throw new NotFound();
+    const names = rawPageName && rawPageName !== pageName ? [pageName, rawPageName] : [pageName];
+    const page = await this.readPage(dir, tip, candidatePaths(names));
+    if (!page) throw new NotFound();
+    return page;
+  }
+
+  /** The first of `paths` that is a file in `commit`, as a page. */
+  private async readPage(dir: string, commit: string, paths: string[]): Promise<WikiPageView | undefined> {
+    let file: { id: string; path: string } | undefined;
+    for (const p of paths) {
+      const e = await entryAt(dir, commit, p);
+      if (e?.type === 'blob') {
+        file = e;
+        break;
+      }
+    }
+    if (!file) return undefined;
+    const [content, last, commitCount, sidebar, footer] = await Promise.all([
+      readBlob(dir, file.id),
+      lastCommitTouching(dir, commit, file.path),
+      countCommitsTouching(dir, commit, file.path),
+      this.special(dir, commit, '_Sidebar.md'),
+      this.special(dir, commit, '_Footer.md'),
+    ]);
+    // A file pushed with a broken escape in its name still gets a usable web path.
+    const webPath = gitPathToWebPath(file.path) ?? queryEscape(file.path.replace(/\.md$/, ''));
+    return {
+      webPath,
+      title: webPathToUserTitle(webPath),
+      content,
+      lastCommit: await readCommit(dir, last ?? commit),
+      commitCount,
+      sidebar,
+      footer,
+    };
+  }
+
+  private async special(dir: string, commit: string, path: string): Promise<Buffer | undefined> {
+    const e = await entryAt(dir, commit, path);
+    return e?.type === 'blob' ? readBlob(dir, e.id) : undefined;
+  }
+
+  /** A new wiki repository, made in a scratch folder and moved into place, so no one sees half of it. */
+  private async init(dir: string, repo: RepoRow): Promise<void> {
+    const scratch = join(this.deps.config.dataDir, 'tmp', `${randomUUID()}.wiki.git`);
+    try {
+      await initBare(scratch, { objectFormat: repo.objectFormat, defaultBranch: repo.defaultBranch });
+      renameSync(scratch, dir);
+    } catch (err) {
+      if (!existsSync(dir)) throw err; // else another process made it first
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+}
