@@ -4,6 +4,7 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { errorAnswer, HttpError, writeError } from './api/errors.js';
+import { buildAttachmentRouter } from './api/attachmentHttp.js';
 import { buildGitRouter } from './api/gitHttp.js';
 import { buildRouter } from './api/router.js';
 import { loadSpec, type OpenApiDocument } from './api/spec.js';
@@ -44,6 +45,8 @@ export async function buildApp({ config, services, log, doc = loadSpec() }: AppD
   });
   app.use(router.routes());
   app.use(router.allowedMethods());
+  // Attachment downloads (browser_download_url), outside /api/v1.
+  app.use(buildAttachmentRouter(services).routes());
   // git clone/push over HTTP, outside /api/v1.
   app.use(buildGitRouter(services, log).routes());
   app.use(async (ctx) => {

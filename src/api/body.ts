@@ -12,6 +12,7 @@ async function readText(ctx: Context, limit: number): Promise<string> {
   // Node discards a body nobody read once the answer is sent.
   if (declared > limit) throw tooLarge(limit);
   const req = ctx.req;
+  if (req.readableEnded) return '';
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

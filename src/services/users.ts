@@ -1,4 +1,5 @@
 // Accounts: creation with Gitea's rules, look-ups, and password sign-in.
+import { createHash } from 'node:crypto';
 import { and, count, eq, inArray, ne } from 'drizzle-orm';
 import { emailAddresses, users, type UserRow, type Visibility } from '../db/schema/index.js';
 import { withTx } from '../db/tx.js';
@@ -21,6 +22,8 @@ export interface CreateUserInput {
   createdAt?: Date;
   isAdmin?: boolean;
 }
+
+const verified = new Map<string, { userId: number; passwordHash: string; expires: number }>();
 
 export class UserService {
   constructor(private readonly deps: ServiceDeps) {}
@@ -108,8 +111,28 @@ export class UserService {
     return row?.n ?? 0;
   }
 
-  /** Sign-in with a username or an e-mail address; null when either is wrong or the account cannot sign in. */
+  /**
+   * Sign-in with a username or an e-mail address; null when either is wrong or the account cannot sign in.
+   * A verified pair is remembered for a minute (keyed by its SHA-256, bound to the stored hash), so
+   * clients that send Basic credentials on every request (git over HTTP) do not pay scrypt each time.
+   */
   async authenticate(login: string, password: string): Promise<UserRow | null> {
+    const key = createHash('sha256').update(login.toLowerCase()).update('\0').update(password).digest('hex');
+    const hit = verified.get(key);
+    if (hit && hit.expires > Date.now()) {
+      const user = await this.byId(hit.userId);
+      if (user && user.passwordHash === hit.passwordHash && user.isActive && !user.prohibitLogin) return user;
+      verified.delete(key);
+    }
+    const user = await this.verify(login, password);
+    if (user) {
+      if (verified.size >= 1000) verified.delete(verified.keys().next().value!);
+      verified.set(key, { userId: user.id, passwordHash: user.passwordHash, expires: Date.now() + 60_000 });
+    }
+    return user;
+  }
+
+  private async verify(login: string, password: string): Promise<UserRow | null> {
     const { db } = this.deps;
     const lower = login.toLowerCase();
     let [user] = await db
