@@ -91,8 +91,15 @@ export interface OrgWorld {
   creators: Team;
 }
 
-export async function orgWorld(app: TestApp, visibility: Visibility = 'public'): Promise<OrgWorld> {
-  const [owner, member, creator, outsider] = await Promise.all([actor(app), actor(app), actor(app), actor(app)]);
+/** `people`: reuse these users in the new org's roles (creating users is slow: scrypt). */
+export async function orgWorld(
+  app: TestApp,
+  visibility: Visibility = 'public',
+  people?: Pick<OrgWorld, 'owner' | 'member' | 'creator' | 'outsider'>,
+): Promise<OrgWorld> {
+  const [owner, member, creator, outsider] = people
+    ? [people.owner, people.member, people.creator, people.outsider]
+    : await Promise.all([actor(app), actor(app), actor(app), actor(app)]);
   const org = await createOrg(app, owner!, { visibility });
   const readers = await createTeam(app, owner!, org.name, { name: 'readers', units_map: { 'repo.code': 'read' } });
   const creators = await createTeam(app, owner!, org.name, { name: 'creators', units_map: { 'repo.code': 'write' }, can_create_org_repo: true });
