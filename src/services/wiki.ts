@@ -9,7 +9,7 @@ import { commitFiles, type Signature } from '../git/commit.js';
 import { GitError } from '../git/core.js';
 import { initBare } from '../git/init.js';
 import { readBlob, readCommit, type CommitData } from '../git/objects.js';
-import { countCommitsTouching, entryAt, lastCommitTouching } from '../git/pathHistory.js';
+import { commitsTouching, entriesAt } from '../git/pathHistory.js';
 import { wikiDir } from '../git/paths.js';
 import { headBranch, refTarget } from '../git/refs.js';
 import { canRead, canWrite } from '../permissions/repo.js';
@@ -42,6 +42,8 @@ export interface CreateWikiPageInput {
 }
 
 const attempts = 8;
+const sidebarFile = '_Sidebar.md';
+const footerFile = '_Footer.md';
 
 // Go's base64.StdEncoding: padded standard alphabet; it skips CR and LF, and so do we.
 const base64Pattern = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -92,8 +94,8 @@ export class WikiService {
       for (let attempt = 0; attempt < attempts; attempt++) {
         const parent = await refTarget(dir, `refs/heads/${branch}`);
         // Gitea also counts a file named after the unescaped web path as the page.
-        for (const p of new Set([gitPath, `${webPath}.md`])) {
-          if (parent && (await entryAt(dir, parent, p))) throw new BadRequest(`wiki page already exists [title: ${gitPath}]`);
+        if (parent && (await entriesAt(dir, parent, [gitPath, `${webPath}.md`])).size) {
+          throw new BadRequest(`wiki page already exists [title: ${gitPath}]`);
         }
         try {
           return await commitFiles(dir, { branch, files: [{ path: gitPath, content }], message, author: who, parent });
@@ -115,8 +117,7 @@ export class WikiService {
     if (!canRead(loaded.perm, 'repo.wiki')) throw new NotFound();
     const dir = this.dir(loaded);
     if (!existsSync(dir)) throw new NotFound();
-    const branch = (await headBranch(dir)) ?? loaded.repo.defaultBranch;
-    const tip = await refTarget(dir, `refs/heads/${branch}`);
+    const tip = await refTarget(dir, 'HEAD');
     if (!tip) throw new NotFound();
     const names = rawPageName && rawPageName !== pageName ? [pageName, rawPageName] : [pageName];
     const page = await this.readPage(dir, tip, candidatePaths(names));
@@ -126,21 +127,18 @@ export class WikiService {
 
   /** The first of `paths` that is a file in `commit`, as a page. */
   private async readPage(dir: string, commit: string, paths: string[]): Promise<WikiPageView | undefined> {
-    let file: { id: string; path: string } | undefined;
-    for (const p of paths) {
-      const e = await entryAt(dir, commit, p);
-      if (e?.type === 'blob') {
-        file = e;
-        break;
-      }
-    }
+    const entries = await entriesAt(dir, commit, [...paths, sidebarFile, footerFile]);
+    const file = paths.map((p) => entries.get(p)).find((e) => e?.type === 'blob');
     if (!file) return undefined;
-    const [content, last, commitCount, sidebar, footer] = await Promise.all([
+    const special = (p: string) => {
+      const e = entries.get(p);
+      return e?.type === 'blob' ? readBlob(dir, e.id) : undefined;
+    };
+    const [content, history, sidebar, footer] = await Promise.all([
       readBlob(dir, file.id),
-      lastCommitTouching(dir, commit, file.path),
-      countCommitsTouching(dir, commit, file.path),
-      this.special(dir, commit, '_Sidebar.md'),
-      this.special(dir, commit, '_Footer.md'),
+      commitsTouching(dir, commit, file.path),
+      special(sidebarFile),
+      special(footerFile),
     ]);
     // A file pushed with a broken escape in its name still gets a usable web path.
     const webPath = gitPathToWebPath(file.path) ?? queryEscape(file.path.replace(/\.md$/, ''));
@@ -148,16 +146,11 @@ export class WikiService {
       webPath,
       title: webPathToUserTitle(webPath),
       content,
-      lastCommit: await readCommit(dir, last ?? commit),
-      commitCount,
+      lastCommit: await readCommit(dir, history[0] ?? commit),
+      commitCount: history.length,
       sidebar,
       footer,
     };
-  }
-
-  private async special(dir: string, commit: string, path: string): Promise<Buffer | undefined> {
-    const e = await entryAt(dir, commit, path);
-    return e?.type === 'blob' ? readBlob(dir, e.id) : undefined;
   }
 
   /** A new wiki repository, made in a scratch folder and moved into place, so no one sees half of it. */
