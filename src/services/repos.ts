@@ -98,10 +98,10 @@ export class RepoService {
     rmSync(trash, { recursive: true, force: true });
   }
 
-  /** Repositories the user owns or reaches by collaboration or team. */
+  /** Repositories the user owns or reaches by collaboration or team, by name (Gitea's default order). */
   async listAccessible(user: UserRow, page: { limit: number; offset: number }) {
     const where = explicitAccess(this.deps.db, user.id);
-    return this.page(where, page, asc(repositories.id));
+    return this.page(where, page, asc(repositories.lowerName));
   }
 
   async search(viewer: UserRow | null, input: SearchInput, page: { limit: number; offset: number }) {
@@ -120,7 +120,8 @@ export class RepoService {
     if (input.mode === 'source') conds.push(eq(repositories.isMirror, false));
     if (input.mode === 'fork') conds.push(sql`false`); // anvil has no forks yet
     const column = sortColumns[input.sort ?? 'alpha'] ?? repositories.lowerName;
-    const order = input.order === 'desc' ? desc(column) : asc(column);
+    // As in Gitea, `order` means nothing without `sort`.
+    const order = input.sort && input.order === 'desc' ? desc(column) : asc(column);
     return this.page(and(...conds)!, page, order);
   }
 

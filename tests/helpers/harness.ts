@@ -82,7 +82,10 @@ export const basic = (username: string, password: string) =>
 
 export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'anvil-test-'));
-  const server: Server = createServer();
+  // Node closes idle keep-alive connections after 5 s and fetch (undici) reuses them for up to 4 s,
+  // checked on a coarse timer: on a loaded machine a request sent in that gap fails with "other side
+  // closed" (undici does not retry a POST). Idle connections here live as long as the test file.
+  const server: Server = createServer({ keepAliveTimeout: 10 * 60_000 });
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
   const port = (server.address() as AddressInfo).port;
   const config = loadConfig({
