@@ -22,6 +22,19 @@ export async function listBranches(dir: string): Promise<string[]> {
   return (await listBranchTips(dir)).map((b) => b.name);
 }
 
+/** The tips of the named branches, in one call; a missing branch is absent from the map. */
+export async function branchTipsOf(dir: string, names: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (names.length === 0) return out;
+  // A pattern also matches the refs below it (a → a/b): keep the exact names only.
+  const { stdout } = await git(dir, ['for-each-ref', '--format=%(objectname) %(refname:strip=2)', ...names.map((n) => `refs/heads/${n}`)]);
+  for (const l of stdout.split('\n').filter(Boolean)) {
+    const i = l.indexOf(' ');
+    if (names.includes(l.slice(i + 1))) out.set(l.slice(i + 1), l.slice(0, i));
+  }
+  return out;
+}
+
 export async function setHead(dir: string, branch: string): Promise<void> {
   await git(dir, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
 }

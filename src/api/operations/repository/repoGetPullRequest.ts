@@ -1,0 +1,9 @@
+import { loadRepo } from '../../load.js';
+import { presentPull } from '../../presentPulls.js';
+import type { Handler } from '../../types.js';
+
+export const repoGetPullRequest: Handler<'repoGetPullRequest'> = async (req) => {
+  const loaded = await loadRepo(req, req.path.owner, req.path.repo);
+  const view = await req.services.pulls.get(loaded, req.path.index);
+  return { status: 200, body: await presentPull(req, loaded, view) };
+};

@@ -1,0 +1,78 @@
+import type { components } from '../../generated/openapi.js';
+import type { Config } from '../config.js';
+import type { IssueRow, PullRequestRow, RepoRow, UserRow } from '../db/schema/index.js';
+import type { RepoPermission } from '../permissions/repo.js';
+import type { IssueDetails } from '../services/issueDetails.js';
+import { ghost } from './ghost.js';
+import { issueUrls } from './issue.js';
+import { toLabel } from './label.js';
+import { toMilestone } from './milestone.js';
+import { toRepository } from './repo.js';
+import { iso, isoOrNull } from './time.js';
+import { toUser } from './user.js';
+
+type Schemas = components['schemas'];
+
+/** Gitea's work-in-progress title prefixes. */
+const draftTitle = (title: string) => /^(wip:|\[wip\])/i.test(title);
+
+/**
+ * The full PullRequest of the reference. Head and base are branches of `repo`, shown with the caller's
+ * permission (`perm`); the statistics are the stored ones.
+ */
+export function toPullRequest(
+  issue: IssueRow,
+  pull: PullRequestRow,
+  d: IssueDetails,
+  target: { owner: UserRow; repo: RepoRow; perm: RepoPermission },
+  viewer: UserRow | null,
+  config: Config,
+  mergedBy?: UserRow,
+): Schemas['PullRequest'] {
+  const { owner, repo } = target;
+  const urls = issueUrls(config, owner, repo, issue);
+  const repository = toRepository(repo, owner, target.perm, viewer, config);
+  const branch = (name: string, sha: string): Schemas['PRBranchInfo'] => ({ label: name, ref: name, sha, repo_id: repo.id, repo: repository });
+  const assignees = d.assignees.map((u) => toUser(u, viewer, config));
+  const draft = draftTitle(issue.title);
+  return {
+    id: pull.id,
+    url: urls.html,
+    number: issue.index,
+    user: toUser(d.poster ?? ghost, viewer, config),
+    title: issue.title,
+    body: issue.body,
+    labels: d.labels.map((l) => toLabel(l, urls.repo.api)),
+    milestone: d.milestone ? toMilestone(d.milestone) : null,
+    assignee: assignees[0] ?? null,
+    assignees,
+    requested_reviewers: [],
+    requested_reviewers_teams: [],
+    state: issue.isClosed ? 'closed' : 'open',
+    draft,
+    is_locked: issue.isLocked,
+    comments: issue.numComments,
+    additions: pull.additions,
+    deletions: pull.deletions,
+    changed_files: pull.changedFiles,
+    html_url: urls.html,
+    diff_url: `${urls.html}.diff`,
+    patch_url: `${urls.html}.patch`,
+    // Gitea: a work-in-progress pull request is never mergeable.
+    mergeable: pull.mergeable && !draft,
+    merged: pull.merged,
+    merged_at: isoOrNull(pull.mergedAt),
+    merge_commit_sha: pull.mergeCommitSha ?? null,
+    merged_by: mergedBy ? toUser(mergedBy, viewer, config) : null,
+    allow_maintainer_edit: pull.allowMaintainerEdit,
+    base: branch(pull.baseBranch, pull.baseSha),
+    head: branch(pull.headBranch, pull.headSha),
+    merge_base: pull.mergeBase,
+    due_date: isoOrNull(issue.dueDate),
+    created_at: iso(issue.createdAt),
+    updated_at: iso(issue.updatedAt),
+    closed_at: isoOrNull(issue.closedAt),
+    pin_order: issue.pinOrder,
+    content_version: issue.contentVersion,
+  };
+}

@@ -1,0 +1,270 @@
+// Pull requests between two branches of one repository: creation, look-up and lists. The issue side
+// (number, title, labels, ...) lives in the issues table; the branch side, with the diff statistics
+// computed from git when the pull request or its branches change, in pull_requests. Git runs before
+// any transaction opens (PGlite has one connection).
+import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import {
+  issueAssignees, issueLabels, issues, milestones, pullRequests, repositories, users,
+  type IssueRow, type PullRequestRow, type RepoRow, type UserRow,
+} from '../db/schema/index.js';
+import type { Db } from '../db/client.js';
+import { withTx } from '../db/tx.js';
+import { compareCommits, type Comparison } from '../git/compare.js';
+import { repoDir } from '../git/paths.js';
+import { branchTipsOf } from '../git/refs.js';
+import { canRead, canWrite } from '../permissions/repo.js';
+import type { AccessService } from './access.js';
+import type { ServiceDeps } from './context.js';
+import { recountLabels, recountMilestones } from './counters.js';
+import { BadRequest, Conflict, Invalid, NotFound, RepoArchived } from './errors.js';
+import { loadIssueDetails } from './issueDetails.js';
+import type { IssueService } from './issues.js';
+import { isValidRefName } from './names.js';
+import { editPull, isWorkInProgress, type EditPullInput } from './pullEdit.js';
+import type { LoadedRepo } from './repos.js';
+
+export { isWorkInProgress, type EditPullInput };
+
+export interface PullView {
+  issue: IssueRow;
+  pull: PullRequestRow;
+}
+
+/** A pull request after a change, with its repository row re-read (the counters moved). */
+export interface ChangedPull extends PullView {
+  repo: RepoRow;
+}
+
+export interface CreatePullInput {
+  head: string;
+  base: string;
+  title: string;
+  body?: string;
+  assignees?: string[];
+  milestoneId?: number;
+  labelIds?: number[];
+  dueDate?: string;
+}
+
+export interface PullFilters {
+  state?: 'open' | 'closed' | 'all';
+  sort?: 'oldest' | 'recentupdate' | 'leastupdate' | 'mostcomment' | 'leastcomment' | 'priority';
+  milestone?: number;
+  labels?: number[];
+  poster?: string;
+}
+
+const orders: Record<string, SQL[]> = {
+  oldest: [asc(issues.createdAt), asc(issues.id)],
+  recentupdate: [desc(issues.updatedAt), desc(issues.id)],
+  leastupdate: [asc(issues.updatedAt), asc(issues.id)],
+  mostcomment: [desc(issues.numComments), desc(issues.id)],
+  leastcomment: [asc(issues.numComments), asc(issues.id)],
+};
+const newestFirst = [desc(issues.createdAt), desc(issues.id)];
+
+/** The stored statistics for a comparison of `baseTip` and `headTip`. */
+export const statsOf = (baseTip: string, headTip: string, c: Comparison) => ({
+  baseSha: baseTip,
+  headSha: headTip,
+  mergeBase: c.mergeBase,
+  additions: c.additions,
+  deletions: c.deletions,
+  changedFiles: c.changedFiles,
+  mergeable: c.mergeable,
+});
+
+export class PullService {
+  constructor(
+    readonly deps: ServiceDeps,
+    readonly issues: IssueService,
+    private readonly access: AccessService,
+  ) {}
+
+  dir(loaded: LoadedRepo): string {
+    return repoDir(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
+  }
+
+  /** Pull requests need both the code and the pull request unit (Gitea's mustAllowPulls + reqRepoReader(code)). */
+  requireRead(loaded: LoadedRepo): void {
+    if (!canRead(loaded.perm, 'repo.code') || !canRead(loaded.perm, 'repo.pulls')) throw new NotFound();
+  }
+
+  /** Branch tips in one git call; names that cannot be branches are simply absent. */
+  tips(loaded: LoadedRepo, names: string[]): Promise<Map<string, string>> {
+    return branchTipsOf(this.dir(loaded), names.filter(isValidRefName));
+  }
+
+  /** The statistics to store when a tip moved (or the base changed); undefined when they stand or a branch is gone. */
+  async resync(loaded: LoadedRepo, pull: PullRequestRow, tips: Map<string, string>, base = pull.baseBranch) {
+    const baseTip = tips.get(base);
+    const headTip = tips.get(pull.headBranch);
+    if (pull.merged || !baseTip || !headTip) return undefined;
+    if (base === pull.baseBranch && baseTip === pull.baseSha && headTip === pull.headSha) return undefined;
+    return statsOf(baseTip, headTip, await compareCommits(this.dir(loaded), baseTip, headTip));
+  }
+
+  /** 409 when another open, unmerged pull request goes from `head` to `base`. */
+  async requireNoOpenPull(tx: Db, repoId: number, head: string, base: string, except?: number): Promise<void> {
+    const [dup] = await tx
+      .select({ id: pullRequests.id, issueId: pullRequests.issueId })
+      .from(pullRequests)
+      .innerJoin(issues, eq(issues.id, pullRequests.issueId))
+      .where(and(
+        eq(pullRequests.repoId, repoId), eq(pullRequests.headBranch, head), eq(pullRequests.baseBranch, base),
+        eq(pullRequests.merged, false), eq(issues.isClosed, false), except ? ne(pullRequests.id, except) : undefined,
+      ))
+      .limit(1);
+    if (dup) {
+      throw new Conflict(`pull request already exists for these targets [id: ${dup.id}, issue_id: ${dup.issueId}, head_repo_id: ${repoId}, ` +
+        `base_repo_id: ${repoId}, head_branch: ${head}, base_branch: ${base}]`);
+    }
+  }
+
+  async create(loaded: LoadedRepo, actor: UserRow, input: CreatePullInput): Promise<ChangedPull> {
+    const { db } = this.deps;
+    const { repo } = loaded;
+    this.requireRead(loaded);
+    if (repo.isArchived) throw new RepoArchived();
+    if (!input.title.trim()) throw new Invalid('[title]: Required');
+    const head = this.headBranch(loaded, input.head);
+    const base = input.base;
+    if (head === base) throw new Invalid('Invalid PullRequest: There are no changes between the head and the base');
+    const tips = await this.tips(loaded, [base, head]);
+    const baseTip = tips.get(base);
+    const headTip = tips.get(head);
+    if (!baseTip) throw new NotFound(`base branch does not exist [name: ${base}]`);
+    if (!headTip) throw new NotFound(`head branch does not exist [name: ${head}]`);
+    const cmp = await compareCommits(this.dir(loaded), baseTip, headTip);
+    if (!cmp.mergeBase) throw new Invalid(`${head} and ${base} have no common history`);
+    if (cmp.mergeBase === headTip) throw new Invalid(`There are no commits between ${base} and ${head}`);
+
+    // As Gitea, the poster sets labels, milestone and assignees even without write access.
+    const milestoneId = input.milestoneId ? await this.milestoneIn(repo.id, input.milestoneId) : null;
+    const assignees = await this.assignable(loaded, input.assignees ?? []);
+    const labelIds = [...new Set(await this.issues.knownLabels(db, loaded, input.labelIds ?? []))];
+
+    return withTx(db, async (tx) => {
+      // Creating the issue bumps the counter row, which stays locked until commit: the check below
+      // therefore sees every pull request created before this one.
+      let issue = await this.issues.create(loaded, actor, { title: input.title, body: input.body, dueDate: input.dueDate }, { tx });
+      await this.requireNoOpenPull(tx, repo.id, head, base);
+      if (milestoneId) issue = (await tx.update(issues).set({ milestoneId }).where(eq(issues.id, issue.id)).returning())[0]!;
+      if (assignees.length) await tx.insert(issueAssignees).values(assignees.map((userId) => ({ issueId: issue.id, userId })));
+      if (labelIds.length) await tx.insert(issueLabels).values(labelIds.map((labelId) => ({ issueId: issue.id, labelId })));
+      const [pull] = await tx
+        .insert(pullRequests)
+        .values({
+          issueId: issue.id,
+          repoId: repo.id,
+          headBranch: head,
+          baseBranch: base,
+          ...statsOf(baseTip, headTip, cmp),
+          allowMaintainerEdit: repo.defaultAllowMaintainerEdit,
+          isDraft: isWorkInProgress(input.title),
+        })
+        .returning();
+      await recountMilestones(tx, [milestoneId]);
+      await recountLabels(tx, labelIds);
+      return { issue, pull: pull!, repo: await this.repoRow(tx, repo.id) };
+    });
+  }
+
+  async list(loaded: LoadedRepo, f: PullFilters, page: { limit: number; offset: number }): Promise<{ rows: PullView[]; total: number }> {
+    const { db } = this.deps;
+    this.requireRead(loaded);
+    const conds: Array<SQL | undefined> = [eq(issues.repoId, loaded.repo.id), eq(issues.isPull, true)];
+    if (f.state !== 'all') conds.push(eq(issues.isClosed, f.state === 'closed'));
+    if (f.milestone) conds.push(eq(issues.milestoneId, f.milestone));
+    if (f.labels?.length) {
+      conds.push(sql`exists (select 1 from ${issueLabels} where ${issueLabels.issueId} = ${issues.id} and ${inArray(issueLabels.labelId, f.labels)})`);
+    }
+    if (f.poster) {
+      const [u] = await db.select({ id: users.id }).from(users).where(eq(users.lowerName, f.poster.toLowerCase()));
+      if (!u) throw new BadRequest(`user does not exist [name: ${f.poster}]`);
+      conds.push(eq(issues.posterId, u.id));
+    }
+    const where = and(...conds);
+    const [rows, [total]] = await Promise.all([
+      db.select({ issue: issues, pull: pullRequests }).from(issues).innerJoin(pullRequests, eq(pullRequests.issueId, issues.id))
+        .where(where).orderBy(...(orders[f.sort ?? ''] ?? newestFirst)).limit(page.limit).offset(page.offset),
+      db.select({ n: count() }).from(issues).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  /** The pull request numbered `index`, without touching git; 404 for an issue's number. */
+  async load(loaded: LoadedRepo, index: number): Promise<PullView> {
+    this.requireRead(loaded);
+    const [row] = await this.deps.db
+      .select({ issue: issues, pull: pullRequests })
+      .from(issues)
+      .innerJoin(pullRequests, eq(pullRequests.issueId, issues.id))
+      .where(and(eq(issues.repoId, loaded.repo.id), eq(issues.index, index), eq(issues.isPull, true)));
+    if (!row) throw new NotFound();
+    return row;
+  }
+
+  /** The pull request, its stored statistics brought up to date first if a branch moved (one git call when none did). */
+  async get(loaded: LoadedRepo, index: number): Promise<PullView> {
+    const view = await this.load(loaded, index);
+    if (view.pull.merged) return view;
+    const stats = await this.resync(loaded, view.pull, await this.tips(loaded, [view.pull.baseBranch, view.pull.headBranch]));
+    if (!stats) return view;
+    const [pull] = await this.deps.db.update(pullRequests).set(stats).where(eq(pullRequests.id, view.pull.id)).returning();
+    return { issue: view.issue, pull: pull ?? view.pull };
+  }
+
+  edit(loaded: LoadedRepo, index: number, actor: UserRow, input: EditPullInput): Promise<ChangedPull> {
+    return editPull(this, loaded, index, actor, input);
+  }
+
+  /** Issue details of a page of pull requests, and who merged them, in a fixed number of queries. */
+  async details(views: PullView[]) {
+    const [details, mergers] = await Promise.all([
+      loadIssueDetails(this.deps.db, views.map((v) => v.issue)),
+      this.usersById([...new Set(views.map((v) => v.pull.mergedById).filter((id): id is number => !!id))]),
+    ]);
+    return { details, mergers };
+  }
+
+  async repoRow(tx: Db, id: number): Promise<RepoRow> {
+    const [row] = await tx.select().from(repositories).where(eq(repositories.id, id));
+    return row!;
+  }
+
+  /** `branch`, or `owner:branch` / `owner/repo:branch` naming this repository (Gitea's fork syntax). */
+  private headBranch(loaded: LoadedRepo, head: string): string {
+    const i = head.indexOf(':');
+    if (i < 0) return head;
+    const who = head.slice(0, i).toLowerCase();
+    if (who !== loaded.owner.lowerName && who !== `${loaded.owner.lowerName}/${loaded.repo.lowerName}`) {
+      throw new Invalid('pull requests from another repository are not supported');
+    }
+    return head.slice(i + 1);
+  }
+
+  private async milestoneIn(repoId: number, id: number): Promise<number> {
+    const [m] = await this.deps.db.select({ id: milestones.id }).from(milestones).where(and(eq(milestones.id, id), eq(milestones.repoId, repoId)));
+    if (!m) throw new NotFound(`milestone does not exist [id: ${id}, repo_id: ${repoId}]`);
+    return m.id;
+  }
+
+  /** Assignees must exist (422) and be able to write the repository's pull requests (422). */
+  private async assignable(loaded: LoadedRepo, names: string[]): Promise<number[]> {
+    const ids = [...new Set(await this.issues.assigneeIds(this.deps.db, names))];
+    for (const user of (await this.usersById(ids)).values()) {
+      const perm = await this.access.repoPermission(loaded.repo, loaded.owner, user);
+      if (!canWrite(perm, 'repo.pulls')) {
+        throw new Invalid(`user does not have access to repo [user_id: ${user.id}, repo_name: ${loaded.repo.name}]`);
+      }
+    }
+    return ids;
+  }
+
+  private async usersById(ids: number[]): Promise<Map<number, UserRow>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.deps.db.select().from(users).where(inArray(users.id, ids));
+    return new Map(rows.map((u) => [u.id, u]));
+  }
+}
