@@ -8,10 +8,11 @@ import {
 import type { Db } from '../db/client.js';
 import { withTx } from '../db/tx.js';
 import { canRead, canWrite, type RepoPermission } from '../permissions/repo.js';
+import { AccessService } from './access.js';
 import type { ServiceDeps } from './context.js';
 import { recountLabels, recountMilestones, recountRepoIssues } from './counters.js';
 import { endOfDay } from './dueDate.js';
-import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RepoArchived } from './errors.js';
+import { BadRequest, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RepoArchived } from './errors.js';
 import { loadIssueDetails } from './issueDetails.js';
 import { nextIssueIndex } from './issueIndex.js';
 import type { LoadedRepo } from './repos.js';
@@ -56,7 +57,10 @@ export interface IssueFilters {
 }
 
 export class IssueService {
-  constructor(private readonly deps: ServiceDeps) {}
+  private readonly access: AccessService;
+  constructor(private readonly deps: ServiceDeps) {
+    this.access = new AccessService(deps);
+  }
 
   /** Labels, assignees, milestone, poster, assets and pull request of a page of issues, in six queries. */
   details(rows: IssueRow[]) {
@@ -83,6 +87,19 @@ export class IssueService {
     const missing = wanted.filter((w) => !rows.some((r) => r.name === w && r.type !== 'Organization'));
     if (missing.length) throw new Invalid(`Assignee does not exist [name: ${missing[0]}]`);
     return rows.map((r) => r.id);
+  }
+
+  /** Assignees must exist and be able to write the code, issues or pull requests here (422 otherwise, as Gitea). */
+  async assignable(tx: Db, loaded: LoadedRepo, names: string[]): Promise<number[]> {
+    const ids = await this.assigneeIds(tx, names);
+    if (ids.length === 0) return [];
+    for (const user of await tx.select().from(users).where(inArray(users.id, ids))) {
+      const perm = await this.access.repoPermissionIn(tx, loaded.repo, loaded.owner, user);
+      if (!(['repo.code', 'repo.issues', 'repo.pulls'] as const).some((u) => canWrite(perm, u))) {
+        throw new Invalid(`user does not have access to repo [user_id: ${user.id}, repo_name: ${loaded.repo.name}]`);
+      }
+    }
+    return ids;
   }
 
   /** Label ids of this repository (or its organization); unknown ids are dropped, as Gitea does. */
@@ -112,7 +129,7 @@ export class IssueService {
     if (!input.title.trim()) throw new Invalid('[title]: Required');
     const writer = canWriteIssue(loaded.perm, isPull);
     const run = async (tx: Db) => {
-      const assignees = writer ? await this.assigneeIds(tx, input.assignees ?? []) : [];
+      const assignees = writer ? await this.assignable(tx, loaded, input.assignees ?? []) : [];
       const labelIds = writer ? await this.knownLabels(tx, loaded, input.labelIds ?? []) : [];
       const milestoneId = writer && input.milestoneId ? await this.milestoneOf(tx, loaded.repo.id, input.milestoneId) : null;
       const index = await nextIssueIndex(tx, loaded.repo.id);
@@ -131,8 +148,9 @@ export class IssueService {
           closedAt: closed ? now : null,
           milestoneId,
           ref: input.ref ?? '',
-          // Stored as given on creation (Gitea); only edits keep the date alone.
-          dueDate: input.dueDate ? new Date(input.dueDate) : null,
+          // Stored as given on creation (Gitea; only edits keep the date alone), and only by writers for
+          // issues; a pull request's poster may set its own.
+          dueDate: input.dueDate && (writer || isPull) ? new Date(input.dueDate) : null,
           createdAt: now,
           updatedAt: now,
         })
@@ -153,6 +171,8 @@ export class IssueService {
     const readIssues = canRead(loaded.perm, 'repo.issues');
     const readPulls = canRead(loaded.perm, 'repo.pulls');
     const wantPulls = f.type === 'pulls' ? true : f.type === 'issues' ? false : undefined;
+    // Asking for a kind the caller cannot read, or being able to read neither, is 404 as in Gitea.
+    if ((!readIssues && !readPulls) || (wantPulls === true && !readPulls) || (wantPulls === false && !readIssues)) throw new NotFound();
     if (wantPulls === true || !readIssues) conds.push(eq(issues.isPull, true));
     if (wantPulls === false || !readPulls) conds.push(eq(issues.isPull, false));
     if (f.state !== 'all') conds.push(eq(issues.isClosed, f.state === 'closed'));
@@ -166,9 +186,11 @@ export class IssueService {
     if (f.assignedTo) {
       conds.push(sql`exists (select 1 from ${issueAssignees} where ${issueAssignees.issueId} = ${issues.id} and ${issueAssignees.userId} = ${f.assignedTo})`);
     }
-    for (const name of f.labels ?? []) {
+    if (f.labels?.length) {
+      // Any of the named labels (the spec's rule; unknown names simply match nothing).
+      const names = f.labels.map((l) => l.toLowerCase());
       conds.push(sql`exists (select 1 from ${issueLabels} join ${labels} on ${labels.id} = ${issueLabels.labelId}
-        where ${issueLabels.issueId} = ${issues.id} and lower(${labels.name}) = ${name.toLowerCase()})`);
+        where ${issueLabels.issueId} = ${issues.id} and lower(${labels.name}) in ${names})`);
     }
     if (f.milestones?.length) {
       const ids = f.milestones.filter((m) => /^\d+$/.test(m)).map(Number);
@@ -176,7 +198,6 @@ export class IssueService {
       conds.push(sql`${issues.milestoneId} in (select ${milestones.id} from ${milestones} where ${milestones.repoId} = ${loaded.repo.id}
         and (lower(${milestones.name}) in ${names} ${ids.length ? sql`or ${milestones.id} in ${ids}` : sql``}))`);
     }
-    if (!readIssues && !readPulls) return { rows: [], total: 0 };
     const where = and(...conds);
     const [rows, [total]] = await Promise.all([
       db.select().from(issues).where(where).orderBy(desc(issues.createdAt), desc(issues.id)).limit(page.limit).offset(page.offset),
@@ -198,6 +219,9 @@ export class IssueService {
       if (opts.merged) throw new PreconditionFailed('cannot change state of this pull request, it was already merged');
       if (input.state !== 'open' && input.state !== 'closed') throw new PreconditionFailed('unknown state');
     }
+    // An issue's deadline is the writers' (Gitea); a pull request's poster may set its own.
+    const setsDueDate = (writer || issue.isPull) && (input.unsetDueDate !== undefined || input.dueDate !== undefined);
+    if (setsDueDate && !issue.isPull && !input.unsetDueDate && input.dueDate === undefined) throw new BadRequest('The due_date cannot be empty');
     const run = async (tx: Db) => {
       const [current] = await tx.select().from(issues).where(eq(issues.id, issue.id)).for('update');
       if (!current) throw new NotFound();
@@ -221,7 +245,7 @@ export class IssueService {
         set.contentVersion = current.contentVersion + 1;
       }
       if (input.ref !== undefined) set.ref = input.ref;
-      if (input.unsetDueDate || input.dueDate !== undefined) {
+      if (setsDueDate && (input.unsetDueDate || input.dueDate !== undefined)) {
         set.dueDate = !input.unsetDueDate && input.dueDate ? endOfDay(input.dueDate) : null;
       }
       const oldMilestone = current.milestoneId;
@@ -237,7 +261,7 @@ export class IssueService {
         labelChange = [...before, ...next];
       }
       if (writer && input.assignees !== undefined) {
-        const ids = await this.assigneeIds(tx, input.assignees);
+        const ids = await this.assignable(tx, loaded, input.assignees);
         await tx.delete(issueAssignees).where(eq(issueAssignees.issueId, current.id));
         if (ids.length) await tx.insert(issueAssignees).values([...new Set(ids)].map((userId) => ({ issueId: current.id, userId })));
       }

@@ -2,8 +2,8 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { labels, type LabelRow } from '../db/schema/index.js';
 import type { ServiceDeps } from './context.js';
-import { Invalid } from './errors.js';
-import { requireMilestoneWriter } from './milestones.js';
+import { Invalid, RepoArchived } from './errors.js';
+import { requireIssuesOrPulls, requireMilestoneWriter } from './milestones.js';
 import type { LoadedRepo } from './repos.js';
 
 /** `#rrggbb` (also accepts `rrggbb` and `#rgb`, as Gitea does); anything else is 422, not Gitea's 500. */
@@ -19,6 +19,7 @@ export class LabelService {
 
   async create(loaded: LoadedRepo, input: { name: string; color: string; description?: string; exclusive?: boolean; isArchived?: boolean }): Promise<LabelRow> {
     requireMilestoneWriter(loaded);
+    if (loaded.repo.isArchived) throw new RepoArchived();
     if (!input.name.trim()) throw new Invalid('[name]: Required');
     const [row] = await this.deps.db
       .insert(labels)
@@ -35,6 +36,7 @@ export class LabelService {
   }
 
   async list(loaded: LoadedRepo, page: { limit: number; offset: number }) {
+    requireIssuesOrPulls(loaded);
     const where = eq(labels.repoId, loaded.repo.id);
     const [rows, [total]] = await Promise.all([
       this.deps.db.select().from(labels).where(where).orderBy(asc(labels.name), asc(labels.id)).limit(page.limit).offset(page.offset),

@@ -2,9 +2,9 @@
 // forms) or by exact name, with exact open/closed counts.
 import { and, asc, count, eq, ilike, type SQL } from 'drizzle-orm';
 import { milestones, type MilestoneRow } from '../db/schema/index.js';
-import { canWrite } from '../permissions/repo.js';
+import { canRead, canWrite } from '../permissions/repo.js';
 import type { ServiceDeps } from './context.js';
-import { Forbidden, Invalid, NotFound } from './errors.js';
+import { Forbidden, Invalid, NotFound, RepoArchived } from './errors.js';
 import type { LoadedRepo } from './repos.js';
 
 /** strconv.ParseInt(s, 0, 64): decimal, 0x/0o/0b prefixes, a leading 0 for octal, `_` between digits. */
@@ -24,7 +24,13 @@ export function parseGoInt(s: string): number | undefined {
   return m[1] === '-' ? -n : n;
 }
 
+/** Labels and milestones serve issues and pull requests: with neither unit readable they are not there (404). */
+export function requireIssuesOrPulls(loaded: LoadedRepo): void {
+  if (!canRead(loaded.perm, 'repo.issues') && !canRead(loaded.perm, 'repo.pulls')) throw new NotFound();
+}
+
 export function requireMilestoneWriter(loaded: LoadedRepo): void {
+  requireIssuesOrPulls(loaded);
   if (!canWrite(loaded.perm, 'repo.issues') && !canWrite(loaded.perm, 'repo.pulls')) {
     throw new Forbidden('user should have a permission to write to a repo');
   }
@@ -35,6 +41,7 @@ export class MilestoneService {
 
   async create(loaded: LoadedRepo, input: { title: string; description?: string; dueOn?: string; state?: string }): Promise<MilestoneRow> {
     requireMilestoneWriter(loaded);
+    if (loaded.repo.isArchived) throw new RepoArchived();
     if (!input.title.trim()) throw new Invalid('[title]: Required');
     const closed = input.state === 'closed';
     const now = new Date();
@@ -55,6 +62,7 @@ export class MilestoneService {
   }
 
   async list(loaded: LoadedRepo, f: { state?: string; name?: string }, page: { limit: number; offset: number }) {
+    requireIssuesOrPulls(loaded);
     const conds: SQL[] = [eq(milestones.repoId, loaded.repo.id)];
     if (f.state !== 'all') conds.push(eq(milestones.isClosed, f.state === 'closed'));
     if (f.name?.trim()) conds.push(ilike(milestones.name, `%${f.name.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
@@ -68,6 +76,7 @@ export class MilestoneService {
 
   /** By id when `idOrName` parses to one that exists here, else by exact name; 404 when neither. */
   async resolve(loaded: LoadedRepo, idOrName: string): Promise<MilestoneRow> {
+    requireIssuesOrPulls(loaded);
     const { db } = this.deps;
     const id = parseGoInt(idOrName);
     if (id) {

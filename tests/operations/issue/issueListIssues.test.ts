@@ -1,0 +1,173 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { pullRequests } from '../../../src/db/schema/index.js';
+import { withTx } from '../../../src/db/tx.js';
+import { startApp, type TestApp } from '../../helpers/harness.js';
+import {
+  assertEmpty404, editIssue, editRepo, newIssue, newLabel, newMilestone, people, sharedRepo, type Issue, type People, type Repo,
+} from '../../helpers/issues.js';
+import { linksOf } from '../../helpers/orgs.js';
+import { raw, swaggerOf } from '../../helpers/repos.js';
+import { assertSpec } from '../../helpers/spec-check.js';
+
+type Query = { state?: 'open' | 'closed' | 'all'; type?: 'issues' | 'pulls'; labels?: string; milestones?: string; q?: string; created_by?: string; assigned_by?: string; page?: number; limit?: number; since?: string; before?: string };
+
+let app: TestApp;
+let p: People;
+let pub: Repo;
+let priv: Repo;
+/** pub's items, oldest first: i[0..4] issues, pull the last one. */
+let i: Issue[];
+let pull: number;
+
+const list = (repo: Repo, query: Query = {}, authorization?: string) =>
+  app.client(authorization).GET('/repos/{owner}/{repo}/issues', { params: { path: repo.path, query } });
+
+async function numbers(repo: Repo, query: Query = {}, authorization = p.owner.auth): Promise<number[]> {
+  const r = await list(repo, query, authorization);
+  assert.is(r.response.status, 200, `${JSON.stringify(query)}: ${r.response.status}`);
+  assertSpec('issueListIssues', r);
+  return r.data!.map((x) => x.number);
+}
+
+async function pullIndex(repo: Repo): Promise<number> {
+  const owner = (await app.services.users.byId(p.owner.id))!;
+  const loaded = await app.services.repos.load(repo.path.owner, repo.path.repo, owner);
+  return withTx(app.services.deps.db, async (tx) => {
+    const row = await app.services.issues.create(loaded, owner, { title: 'a pull' }, { tx });
+    await tx.insert(pullRequests).values({ issueId: row.id, repoId: row.repoId, headBranch: 'feature', baseBranch: 'main' });
+    return row.index;
+  });
+}
+
+test.before(async () => {
+  app = await startApp();
+  p = await people(app);
+  [pub, priv] = await Promise.all([sharedRepo(app, p), sharedRepo(app, p, { private: true })]);
+  const bug = await newLabel(app, pub, p.writer, { name: 'Bug' });
+  await newLabel(app, pub, p.writer, { name: 'docs' });
+  const v1 = await newMilestone(app, pub, p.writer, { title: 'v1' });
+  await newMilestone(app, pub, p.writer, { title: 'v2' });
+  i = [];
+  i.push(await newIssue(app, pub, p.writer, { title: 'first crash', labels: [bug.id] }));
+  i.push(await newIssue(app, pub, p.writer, { title: 'second', body: 'a CRASH in the body', milestone: v1.id, assignees: [p.writer.username] }));
+  i.push(await newIssue(app, pub, p.owner, { title: 'third', labels: [bug.id], milestone: v1.id }));
+  i.push(await newIssue(app, pub, p.reader, { title: 'fourth 100%_done' }));
+  i.push(await newIssue(app, pub, p.owner, { title: 'fifth' }));
+  await editIssue(app, pub, i[2]!.number, p.owner, { state: 'closed' });
+  await editIssue(app, pub, i[4]!.number, p.owner, { state: 'closed' });
+  pull = await pullIndex(pub);
+});
+test.after(async () => {
+  await app.close();
+});
+
+const n = (...k: number[]) => k.map((x) => i[x]!.number);
+
+test('200: open items by default, newest first, issues and pull requests together (pull_request set on pulls)', async () => {
+  const r = await list(pub, {}, p.reader.auth);
+  assert.is(r.response.status, 200);
+  assertSpec('issueListIssues', r);
+  assert.equal(r.data!.map((x) => x.number), [pull, ...n(3, 1, 0)]);
+  assert.ok(r.data![0]!.pull_request, 'pull request meta');
+  assert.ok(r.data!.slice(1).every((x) => x.pull_request === null));
+  assert.is(r.response.headers.get('X-Total-Count'), '4');
+  const second = r.data!.find((x) => x.number === i[1]!.number)!;
+  assert.is(second.milestone!.title, 'v1');
+  assert.equal(second.assignees.map((u) => u.login), [p.writer.username]);
+  assert.is(second.repository.full_name, pub.full_name);
+});
+
+test('200: state and type filters', async () => {
+  assert.equal(await numbers(pub, { state: 'closed' }), n(4, 2));
+  assert.equal(await numbers(pub, { state: 'all' }), [pull, ...n(4, 3, 2, 1, 0)]);
+  assert.equal(await numbers(pub, { state: 'all', type: 'issues' }), n(4, 3, 2, 1, 0));
+  assert.equal(await numbers(pub, { state: 'all', type: 'pulls' }), [pull]);
+  assert.equal(await numbers(pub, { type: 'issues' }), n(3, 1, 0));
+});
+
+test('200: labels (any of them, case-insensitive, unknown dropped), milestones (title or id), q, created_by, assigned_by', async () => {
+  const v1 = i[1]!.milestone!;
+  assert.equal(await numbers(pub, { state: 'all', labels: 'bug' }), n(2, 0));
+  assert.equal(await numbers(pub, { state: 'all', labels: 'nope,BUG' }), n(2, 0));
+  assert.equal(await numbers(pub, { state: 'all', labels: 'docs' }), []);
+  assert.equal(await numbers(pub, { state: 'all', milestones: 'v1' }), n(2, 1));
+  assert.equal(await numbers(pub, { state: 'all', milestones: String(v1.id) }), n(2, 1));
+  assert.equal(await numbers(pub, { state: 'all', milestones: 'v2' }), []);
+  assert.equal(await numbers(pub, { state: 'open', milestones: 'v1' }), n(1));
+  assert.equal(await numbers(pub, { state: 'all', q: 'crash' }), n(1, 0), 'title or body, case-insensitive');
+  assert.equal(await numbers(pub, { state: 'all', q: '100%_' }), n(3), 'LIKE wildcards are literal');
+  assert.equal(await numbers(pub, { state: 'all', q: '%' }), n(3));
+  assert.equal(await numbers(pub, { state: 'all', type: 'issues', created_by: p.reader.username }), n(3));
+  assert.equal(await numbers(pub, { state: 'all', type: 'issues', created_by: p.owner.username }), n(4, 2));
+  assert.equal(await numbers(pub, { state: 'all', assigned_by: p.writer.username }), n(1));
+  assert.equal(await numbers(pub, { state: 'all', since: new Date(Date.now() + 60_000).toISOString() }), []);
+  assert.equal((await numbers(pub, { state: 'all', before: new Date(Date.now() + 60_000).toISOString() })).length, 6);
+});
+
+test('200: paginated with X-Total-Count and Link', async () => {
+  const r = await list(pub, { state: 'all', limit: 2, page: 2 }, p.owner.auth);
+  assert.is(r.response.status, 200);
+  assertSpec('issueListIssues', r);
+  assert.equal(r.data!.map((x) => x.number), n(3, 2));
+  assert.is(r.response.headers.get('X-Total-Count'), '6');
+  const links = linksOf(r.response.headers.get('Link'));
+  assert.equal(links, { next: { page: 3, limit: 2 }, last: { page: 3, limit: 2 }, first: { page: 1, limit: 2 }, prev: { page: 1, limit: 2 } });
+});
+
+test('200: every role that can read; 404 on a private repository for anonymous and outsider', async () => {
+  const own = await newIssue(app, priv, p.owner);
+  for (const [label, auth] of [['anonymous', undefined], ['outsider', p.outsider.auth], ['reader', p.reader.auth], ['writer', p.writer.auth], ['site admin', p.admin.auth]] as const) {
+    assert.equal(await numbers(pub, { type: 'issues' }, auth), n(3, 1, 0), label);
+  }
+  for (const [label, auth] of [['reader', p.reader.auth], ['writer', p.writer.auth], ['owner', p.owner.auth], ['site admin', p.admin.auth]] as const) {
+    assert.equal(await numbers(priv, {}, auth), [own.number], `private: ${label}`);
+  }
+  for (const [label, auth] of [['anonymous', undefined], ['outsider', p.outsider.auth]] as const) {
+    const r = await list(priv, {}, auth);
+    assertEmpty404(r, label);
+    assertSpec('issueListIssues', r);
+  }
+});
+
+test('404: an unknown created_by / assigned_by user', async () => {
+  for (const query of [{ created_by: 'no-such-user' }, { assigned_by: 'no-such-user' }]) {
+    const r = await list(pub, query, p.owner.auth);
+    assertEmpty404(r, JSON.stringify(query));
+    assertSpec('issueListIssues', r);
+  }
+});
+
+test('units: without the issues unit only pull requests are listed and type=issues is 404; with neither unit 404', async () => {
+  const repo = await sharedRepo(app, p);
+  const issue = await newIssue(app, repo, p.owner);
+  const pr = await pullIndex(repo);
+  assert.equal(await numbers(repo, {}, p.reader.auth), [pr, issue.number]);
+  await editRepo(app, repo, { has_issues: false });
+  assert.equal(await numbers(repo, {}, p.reader.auth), [pr]);
+  assertEmpty404(await list(repo, { type: 'issues' }, p.owner.auth), 'type=issues without the unit');
+  await editRepo(app, repo, { has_issues: true, has_pull_requests: false });
+  assert.equal(await numbers(repo, {}, p.reader.auth), [issue.number]);
+  assertEmpty404(await list(repo, { type: 'pulls' }, p.reader.auth), 'type=pulls without the unit');
+  await editRepo(app, repo, { has_issues: false });
+  const r = await list(repo, {}, p.owner.auth);
+  assertEmpty404(r, 'neither unit');
+  assertSpec('issueListIssues', r);
+});
+
+test('403: a token without an issue scope', async () => {
+  const r = await list(pub, {}, await app.token(p.reader, ['read:repository']));
+  assert.is(r.response.status, 403);
+  assertSpec('issueListIssues', r);
+  assert.equal(r.error, { message: 'token does not have at least one of required scope(s): [read:issue]', url: swaggerOf(app) });
+});
+
+test('422: an unknown state or type, a bad date', async () => {
+  for (const query of ['state=bogus', 'type=commits', 'since=yesterday']) {
+    const r = await raw(app, 'GET', `/repos/${pub.full_name}/issues?${query}`, { authorization: p.owner.auth });
+    assert.is(r.response.status, 422, query);
+    assert.is(r.body.url, swaggerOf(app));
+  }
+});
+
+test.run();
