@@ -10,6 +10,24 @@ function kind(entry: ContentEntry['entry']): ApiContents['type'] {
   return entry.mode === '120000' ? 'symlink' : 'file';
 }
 
+/**
+ * A submodule's URL from `.gitmodules` as an absolute URI: relative ones (`../lib.git`) resolve against
+ * this repository's clone URL as git resolves them, scp-like ones (`git@host:path`) become ssh:// URLs;
+ * anything else that is no URL is left out.
+ */
+function submoduleUri(url: string | undefined, repoHtml: string): string | null {
+  if (!url) return null;
+  try {
+    if (url.startsWith('./') || url.startsWith('../')) return new URL(url, `${repoHtml}.git/`).toString();
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return new URL(url).toString();
+    // git's scp-like syntax: a colon before any slash, no scheme.
+    const scp = /^(?:([^@/:]+)@)?([^/:]+):\/?(.+)$/.exec(url);
+    return scp ? new URL(`ssh://${scp[1] ? `${scp[1]}@` : ''}${scp[2]}/${scp[3]}`).toString() : null;
+  } catch {
+    return null;
+  }
+}
+
 /** One file, directory entry, symlink or submodule, as Gitea's contents API shows it at `ref`. */
 export function toContents(e: ContentEntry, urls: { html: string; api: string }, ref: string): ApiContents {
   const { entry } = e;
@@ -32,7 +50,7 @@ export function toContents(e: ContentEntry, urls: { html: string; api: string },
     html_url: html,
     git_url: gitUrl,
     download_url: type === 'file' ? `${urls.html}/raw/${refq}/${path}` : null,
-    submodule_git_url: null,
+    submodule_git_url: type === 'submodule' ? submoduleUri(e.submoduleUrl, urls.html) : null,
     _links: { self, git: gitUrl, html },
   };
   if (e.lastCommit) {

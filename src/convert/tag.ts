@@ -25,7 +25,8 @@ export function toTag(t: TagTip, urls: { html: string; api: string }, created: s
     name: t.name,
     message: t.message.trim(),
     id: t.id,
-    commit: { url: `${urls.api}/git/commits/${t.commit}`, sha: t.commit, created },
+    // Gitea builds the URL from the tag's id (the tag object's for an annotated tag), not the commit's.
+    commit: { url: `${urls.api}/git/commits/${t.id}`, sha: t.commit, created },
     zipball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.zip`,
     tarball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.tar.gz`,
   };

@@ -21,8 +21,12 @@ export interface CommitFilesInput {
   parent?: string;
 }
 
+/** Seconds since 1970 and the zone, as git writes them in commit and tag objects. */
+export const rawTime = (d?: Date) => `${Math.floor((d ?? new Date()).getTime() / 1000)} +0000`;
+
 export function signatureEnv(author: Signature, committer: Signature): Record<string, string> {
-  const fmt = (d?: Date) => `${Math.floor((d ?? new Date()).getTime() / 1000)} +0000`;
+  // Without `@`, git refuses a count of seconds under nine digits (before 1973) or past 2099.
+  const fmt = (d?: Date) => `@${rawTime(d)}`;
   return {
     GIT_AUTHOR_NAME: author.name,
     GIT_AUTHOR_EMAIL: author.email,

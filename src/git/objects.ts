@@ -132,3 +132,20 @@ export async function countCommits(dir: string, rev: string): Promise<number> {
   const { stdout } = await git(dir, ['rev-list', '--count', rev]);
   return Number(stdout.trim());
 }
+
+/** Submodule path → URL from the `.gitmodules` of `commit`; empty when it has none (or an unreadable one). */
+export async function submoduleUrls(dir: string, commit: string): Promise<Map<string, string>> {
+  const r = await git(dir, ['config', '--blob', `${commit}:.gitmodules`, '--null', '--list'], { okCodes: [1, 128] });
+  const out = new Map<string, string>();
+  if (r.exitCode !== 0) return out;
+  const values = new Map<string, string>();
+  for (const item of r.stdout.split('\0')) {
+    const nl = item.indexOf('\n');
+    if (nl > 0) values.set(item.slice(0, nl), item.slice(nl + 1));
+  }
+  for (const [key, path] of values) {
+    const url = key.startsWith('submodule.') && key.endsWith('.path') ? values.get(`${key.slice(0, -'.path'.length)}.url`) : undefined;
+    if (url) out.set(path, url);
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 import { git } from './core.js';
-import { signatureEnv, type Signature } from './commit.js';
+import { rawTime, type Signature } from './commit.js';
 import { createRef } from './refs.js';
 
 /** Creates refs/tags/<name> at `target`; annotated (a tag object) when a message is given. */
@@ -9,8 +9,7 @@ export async function createTag(dir: string, name: string, target: string, messa
     return target;
   }
   const body = message.endsWith('\n') ? message : `${message}\n`;
-  const env = signatureEnv(tagger, tagger);
-  const raw = `object ${target}\ntype commit\ntag ${name}\ntagger ${tagger.name} <${tagger.email}> ${env.GIT_COMMITTER_DATE}\n\n${body}`;
+  const raw = `object ${target}\ntype commit\ntag ${name}\ntagger ${tagger.name} <${tagger.email}> ${rawTime(tagger.date)}\n\n${body}`;
   const { stdout } = await git(dir, ['hash-object', '-t', 'tag', '-w', '--stdin'], { stdin: raw });
   const id = stdout.trim();
   await createRef(dir, `refs/tags/${name}`, id);

@@ -95,16 +95,22 @@ export class BranchService {
     const { repo } = loaded;
     requireCodeWriter(loaded);
     if (repo.isArchived) throw new RepoArchived();
+    if (repo.isEmpty) throw new NotFound('Git Repository is empty.');
     if (!isValidRefName(name)) throw new NotFound();
     if (name === repo.defaultBranch) throw new Forbidden('can not delete default branch');
     const dir = this.dir(loaded);
-    const tip = await refTarget(dir, `refs/heads/${name}`);
-    if (!tip) throw new NotFound();
-    try {
-      await deleteRef(dir, `refs/heads/${name}`, tip);
-    } catch (err) {
-      if (err instanceof GitError) throw new Conflict('the branch changed while it was being deleted');
-      throw err;
+    const ref = `refs/heads/${name}`;
+    // A concurrent delete makes this one a 404; a concurrent push moves the tip, and the new tip is deleted.
+    for (let attempt = 0; ; attempt++) {
+      const tip = await refTarget(dir, ref);
+      if (!tip) throw new NotFound();
+      try {
+        await deleteRef(dir, ref, tip);
+        break;
+      } catch (err) {
+        if (!(err instanceof GitError)) throw err;
+        if (attempt === 2) throw new Conflict('the branch changed while it was being deleted');
+      }
     }
     await this.recount(repo, dir);
   }

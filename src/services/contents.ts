@@ -1,6 +1,6 @@
 // Files and directories of a commit: the contents API and raw downloads.
-import { lastCommitFor, lsTree, readBlob, readCommit, type CommitData, type TreeEntry } from '../git/objects.js';
-import { resolveCommit } from '../git/refs.js';
+import { lastCommitFor, lsTree, readBlob, readCommit, submoduleUrls, type CommitData, type TreeEntry } from '../git/objects.js';
+import { allRefNames, resolveCommit } from '../git/refs.js';
 import { canRead } from '../permissions/repo.js';
 import type { BranchService } from './branches.js';
 import { NotFound } from './errors.js';
@@ -11,6 +11,8 @@ export interface ContentEntry {
   /** Whole file bytes (files and symlinks only, in single-file answers). */
   data?: Buffer;
   lastCommit?: CommitData;
+  /** A submodule's repository URL from `.gitmodules`. */
+  submoduleUrl?: string;
 }
 
 export interface ContentsResult {
@@ -48,16 +50,37 @@ export class ContentService {
     if (path && !self) throw new NotFound();
     if (!self || self.type === 'tree') {
       const entries = await lsTree(dir, commit, path);
-      return { ref: refName, commit, list: entries.map((entry) => ({ entry })) };
+      const urls = entries.some((e) => e.type === 'commit') ? await submoduleUrls(dir, commit) : new Map<string, string>();
+      return { ref: refName, commit, list: entries.map((entry) => ({ entry, submoduleUrl: urls.get(entry.path) })) };
     }
     const data = self.type === 'blob' ? await readBlob(dir, self.id) : undefined;
+    const submoduleUrl = self.type === 'commit' ? (await submoduleUrls(dir, commit)).get(path) : undefined;
     const last = await lastCommitFor(dir, commit, path);
-    return { ref: refName, commit, file: { entry: self, data, lastCommit: last ? await readCommit(dir, last) : undefined } };
+    return { ref: refName, commit, file: { entry: self, data, submoduleUrl, lastCommit: last ? await readCommit(dir, last) : undefined } };
+  }
+
+  /**
+   * Gitea's legacy `{ref}/{filepath}` form, read when no `ref` is given: the shortest leading run of
+   * segments that names a branch, else a tag, else a full commit id; undefined when none does.
+   */
+  private async legacyRef(loaded: LoadedRepo, rawPath: string): Promise<{ ref: string; path: string } | undefined> {
+    if (!canRead(loaded.perm, 'repo.code') || loaded.repo.isEmpty) return undefined; // locate answers 404
+    const parts = rawPath.split('/');
+    const refs = new Set(await allRefNames(this.branches.dir(loaded)));
+    for (const kind of ['heads', 'tags']) {
+      for (let i = 1; i <= parts.length; i++) {
+        const ref = parts.slice(0, i).join('/');
+        if (refs.has(`refs/${kind}/${ref}`)) return { ref, path: parts.slice(i).join('/') };
+      }
+    }
+    const [head = '', ...rest] = parts;
+    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(head) ? { ref: head, path: rest.join('/') } : undefined;
   }
 
   /** A file's bytes; directories and submodules are 404. */
   async raw(loaded: LoadedRepo, rawPath: string, ref?: string): Promise<{ name: string; data: Buffer }> {
-    const { dir, path, commit } = await this.locate(loaded, rawPath, ref);
+    const legacy = ref ? undefined : await this.legacyRef(loaded, rawPath);
+    const { dir, path, commit } = await this.locate(loaded, legacy?.path ?? rawPath, legacy?.ref ?? ref);
     if (!path) throw new NotFound();
     const self = (await lsTree(dir, commit, path, { self: true })).find((e) => e.path === path);
     if (!self || self.type !== 'blob') throw new NotFound();

@@ -61,6 +61,10 @@ export class DiffPatchService {
     const committer = this.identity(actor, input.committer, input.author);
     if (input.dates?.author) author.date = new Date(input.dates.author);
     if (input.dates?.committer) committer.date = new Date(input.dates.committer);
+    // git counts seconds from 1970 and cannot record an earlier date.
+    for (const [field, who] of [['author', author], ['committer', committer]] as const) {
+      if (who.date && who.date.getTime() < 0) throw new Invalid(`[dates.${field}]: must not be before 1970-01-01`);
+    }
     let message = input.message?.trim() ? input.message : 'apply-patch';
     if (input.signoff) message = `${message.replace(/\n+$/, '')}\n\nSigned-off-by: ${committer.name} <${committer.email}>`;
     if (!message.endsWith('\n')) message += '\n';

@@ -1,7 +1,7 @@
 // Tags: reading annotated tag objects, creating lightweight or annotated tags, listing.
 import type { UserRow } from '../db/schema/index.js';
 import { GitError } from '../git/core.js';
-import { readTag, type TagData } from '../git/objects.js';
+import { readCommit, readTag, type TagData } from '../git/objects.js';
 import { allRefNames, refTarget, resolveCommit } from '../git/refs.js';
 import { createTag, listTags, type TagTip } from '../git/tag.js';
 import { canRead } from '../permissions/repo.js';
@@ -26,7 +26,8 @@ export class TagService {
   async annotated(loaded: LoadedRepo, sha: string): Promise<TagData> {
     this.requireReader(loaded);
     if (!sha) throw new BadRequest('SHA not provided');
-    if (!/^[0-9a-f]{4,64}$/i.test(sha) || loaded.repo.isEmpty) throw new BadRequest(`"${sha}" is not an annotated tag`);
+    // Only a full object id, as Gitea: anything shorter could also resolve as a ref name (a tag called `cafe`).
+    if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(sha) || loaded.repo.isEmpty) throw new BadRequest(`"${sha}" is not an annotated tag`);
     const full = await refTarget(this.branches.dir(loaded), `${sha.toLowerCase()}^{object}`);
     const tag = full ? await readTag(this.branches.dir(loaded), full) : undefined;
     if (!tag) throw new BadRequest(`"${sha}" is not an annotated tag`);
@@ -46,14 +47,19 @@ export class TagService {
     if (refs.includes(wanted)) throw new Conflict(`tag ${input.name} already exists`);
     if (refs.some((r) => r.startsWith(`${wanted}/`) || wanted.startsWith(`${r}/`))) throw new Conflict(`tag name conflicts with ${input.name}`);
     const tagger = { name: actor.fullName || actor.name, email: actor.email || `${actor.lowerName}@${this.deps.config.noReplyDomain}` };
+    const message = input.message?.trim() ? input.message : undefined;
     let id: string;
     try {
-      id = await createTag(dir, input.name, target, input.message?.trim() ? input.message : undefined, tagger);
+      id = await createTag(dir, input.name, target, message, tagger);
     } catch (err) {
       if (err instanceof GitError) throw new Conflict(`tag ${input.name} already exists`);
       throw err;
     }
-    return { name: input.name, id, commit: target, message: input.message ?? '', date: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
+    // Answer what the list will show: a lightweight tag carries its commit's message and committer date,
+    // an annotated one its own message and the tagger date git stored.
+    const stored = message ? (await readTag(dir, id))! : await readCommit(dir, target);
+    const date = 'tagger' in stored ? stored.tagger.date : stored.committer.date;
+    return { name: input.name, id, commit: target, message: stored.message, date: date.toISOString().replace(/\.\d{3}Z$/, 'Z') };
   }
 
   async list(loaded: LoadedRepo, page: { limit: number; offset: number }): Promise<{ rows: TagTip[]; total: number }> {
