@@ -19,6 +19,9 @@ export interface AppDeps {
 
 export async function buildApp({ config, services, log, doc = loadSpec() }: AppDeps): Promise<Koa> {
   const app = new Koa({ proxy: true });
+  // What reaches Koa's own handler are connection failures after the answer began (a client that hangs
+  // up mid-upload or mid-download): worth a log line, not Koa's console.error.
+  app.on('error', (err: Error, ctx?: { method?: string; path?: string }) => log.warn({ err, method: ctx?.method, url: ctx?.path }, 'connection error'));
   const swaggerUrl = `${config.rootUrl}api/swagger`;
   const router = await buildRouter(doc, services, config);
 

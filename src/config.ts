@@ -15,9 +15,27 @@ export interface Config {
   /** Domain of the placeholder e-mail shown instead of hidden addresses. */
   noReplyDomain: string;
   minPasswordLength: number;
+  /** log2 of scrypt's N for new password hashes (tests use a cheap one; existing hashes keep theirs). */
+  passwordHashCost: number;
   /** Whether plain users may create organizations (admins always may). */
   allowCreateOrganization: boolean;
+  attachment: AttachmentConfig;
 }
+
+/** Gitea's `[attachment]` section: uploads to issues and comments. */
+export interface AttachmentConfig {
+  /** When false, the attachment operations answer 404 (Gitea's mustEnableAttachments). */
+  enabled: boolean;
+  /** Comma-separated extensions (`.zip`) and MIME patterns (`image/*`); empty or `*\/*` allows any type. */
+  allowedTypes: string;
+  /** Largest file, in MiB (as Gitea's MAX_SIZE). */
+  maxSizeMiB: number;
+  maxFiles: number;
+}
+
+/** Gitea's default `[attachment] ALLOWED_TYPES`. */
+export const defaultAllowedTypes =
+  '.avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip';
 
 export class ConfigError extends Error {}
 
@@ -61,6 +79,13 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, 'MAX_BODY_SIZE', 10 * 1024 * 1024, 1024),
     noReplyDomain: env.NO_REPLY_DOMAIN || `noreply.${new URL(rootUrl).hostname}`,
     minPasswordLength: int(env, 'MIN_PASSWORD_LENGTH', 8, 1),
+    passwordHashCost: Math.min(int(env, 'PASSWORD_HASH_COST', 15, 10), 20),
     allowCreateOrganization: bool(env, 'ALLOW_CREATE_ORGANIZATION', true),
+    attachment: {
+      enabled: bool(env, 'ATTACHMENT_ENABLED', true),
+      allowedTypes: env.ATTACHMENT_ALLOWED_TYPES ?? defaultAllowedTypes,
+      maxSizeMiB: int(env, 'ATTACHMENT_MAX_SIZE', 4, 1),
+      maxFiles: int(env, 'ATTACHMENT_MAX_FILES', 5, 1),
+    },
   };
 }

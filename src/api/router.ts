@@ -1,5 +1,6 @@
 // Routes built once from the spec's paths. Each route: authenticate → authorize (the operation's
-// access rule) → read the body → validate against the operation → handler → answer.
+// access rule) → read the body (JSON, or multipart streamed to disk) → validate against the operation →
+// handler → answer.
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Config } from '../config.js';
@@ -7,6 +8,7 @@ import { NotImplemented, Invalid } from '../services/errors.js';
 import type { Services } from '../services/index.js';
 import { authenticate, authorize } from './auth.js';
 import { readJsonBody } from './body.js';
+import { discardUploads, readMultipart } from './multipart.js';
 import { registry } from './operations/index.js';
 import { specOperations, type OpenApiDocument, type SpecOperation } from './spec.js';
 import type { Handler, HandlerEntry, OperationId } from './types.js';
@@ -100,24 +102,45 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
       if (typeof entry !== 'function') {
         throw new NotImplemented(`${op.operationId} is not implemented yet (${entry.notImplemented})`);
       }
-      const body = op.bodyTypes.includes('application/json') ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
       const query = declaredQuery(ctx, op);
-      const checked = validate(op.operationId, { method: op.method, path: validationPath(op, ctx.params), headers: ctx.headers, query, body });
-      if (!checked.ok) throw new Invalid(checked.message!);
-      const nul = nulField({ ...ctx.params, ...query }) ?? nulField(body);
-      if (nul) throw new Invalid(`[${nul}]: must not contain NUL characters`);
-      const handler = entry as Handler<OperationId>;
-      const reply = await handler({
-        // koa-router decodes path segments; the validator contributes the numbers it coerced.
-        path: { ...ctx.params, ...numbersOf(checked.path) } as never,
-        query: (checked.query ?? query) as never,
-        body: body as never,
-        auth,
-        services,
-        config,
-        koa: ctx,
+      const check = (body: unknown) => {
+        const checked = validate(op.operationId, { method: op.method, path: validationPath(op, ctx.params), headers: ctx.headers, query, body });
+        if (!checked.ok) throw new Invalid(checked.message!);
+        const nul = nulField({ ...ctx.params, ...query }) ?? nulField(body);
+        if (nul) throw new Invalid(`[${nul}]: must not contain NUL characters`);
+        return checked;
+      };
+      const run = async (body: unknown, checked: ReturnType<typeof check>) => {
+        const handler = entry as Handler<OperationId>;
+        const reply = await handler({
+          // koa-router decodes path segments; the validator contributes the numbers it coerced.
+          path: { ...ctx.params, ...numbersOf(checked.path) } as never,
+          query: (checked.query ?? query) as never,
+          body: body as never,
+          auth,
+          services,
+          config,
+          koa: ctx,
+        });
+        answer(ctx, reply as AnyReply);
+      };
+      if (!op.bodyTypes.includes('multipart/form-data')) {
+        const body = op.bodyTypes.includes('application/json') ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
+        return run(body, check(body));
+      }
+      // Uploads: parameters first, so a bad request writes nothing; then the parts, streamed to disk.
+      // Files the handler did not keep are deleted, whatever happened.
+      check({});
+      const form = await readMultipart(ctx, {
+        tmpDir: services.attachments.storage.tmpDir,
+        maxFileBytes: config.attachment.maxSizeMiB * 1024 * 1024,
+        maxFiles: config.attachment.maxFiles,
       });
-      answer(ctx, reply as AnyReply);
+      try {
+        await run(form, check(form.fields));
+      } finally {
+        await discardUploads(form);
+      }
     });
   }
   return router;

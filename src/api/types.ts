@@ -5,6 +5,7 @@ import type { operations } from '../../generated/openapi.js';
 import type { Config } from '../config.js';
 import type { Services } from '../services/index.js';
 import type { Auth } from './auth.js';
+import type { MultipartBody } from './multipart.js';
 
 export type OperationId = keyof operations;
 type Op<K extends OperationId> = operations[K];
@@ -28,7 +29,7 @@ type RequestBody<K extends OperationId> = Op<K> extends { requestBody: { content
   ? C extends { 'application/json': infer B }
     ? B
     : C extends { 'multipart/form-data': infer M }
-      ? M
+      ? MultipartBody<keyof M & string>
       : never
   : Op<K> extends { requestBody?: { content: infer C } }
     ? (C extends { 'application/json': infer B } ? B : never) | undefined

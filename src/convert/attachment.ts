@@ -1,5 +1,5 @@
 import type { components } from '../../generated/openapi.js';
-import type { Config } from '../config.js';
+import type { AttachmentConfig, Config } from '../config.js';
 import type { AttachmentRow } from '../db/schema/index.js';
 import { iso } from './time.js';
 
@@ -13,4 +13,9 @@ export function toAttachment(a: AttachmentRow, config: Config): components['sche
     uuid: a.uuid,
     browser_download_url: `${config.rootUrl}attachments/${a.uuid}`,
   };
+}
+
+/** GET /settings/attachment: max_size in MiB, as Gitea's `[attachment] MAX_SIZE`. */
+export function toAttachmentSettings(a: AttachmentConfig): components['schemas']['GeneralAttachmentSettings'] {
+  return { enabled: a.enabled, allowed_types: a.allowedTypes, max_size: a.maxSizeMiB, max_files: a.maxFiles };
 }

@@ -1,7 +1,9 @@
 // The service container handed to every handler.
 import { AccessService } from './access.js';
+import { AttachmentService } from './attachments.js';
 import { CommentService } from './comments.js';
 import { IssueService } from './issues.js';
+import { PullService } from './pulls.js';
 import { LabelService } from './labels.js';
 import { MilestoneService } from './milestones.js';
 import { BranchService } from './branches.js';
@@ -35,9 +37,11 @@ export class Services {
   readonly wiki: WikiService;
   readonly transfers: TransferService;
   readonly issues: IssueService;
+  readonly pulls: PullService;
   readonly comments: CommentService;
   readonly milestones: MilestoneService;
   readonly labels: LabelService;
+  readonly attachments: AttachmentService;
   constructor(readonly deps: ServiceDeps) {
     this.users = new UserService(deps);
     this.issues = new IssueService(deps);
@@ -57,5 +61,7 @@ export class Services {
     this.gitTransport = new GitTransportService(deps, this.repos);
     this.wiki = new WikiService(deps);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
+    this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
+    this.pulls = new PullService(deps, this.issues, this.access);
   }
 }

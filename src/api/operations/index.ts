@@ -23,6 +23,12 @@ import { repoDeleteCollaborator } from './repository/repoDeleteCollaborator.js';
 import { repoGetRepoPermissions } from './repository/repoGetRepoPermissions.js';
 import { userCurrentListRepos } from './user/userCurrentListRepos.js';
 import { getVersion } from './miscellaneous/getVersion.js';
+import { issueCreateIssueAttachment } from './issue/issueCreateIssueAttachment.js';
+import { issueListIssueAttachments } from './issue/issueListIssueAttachments.js';
+import { issueEditIssueCommentAttachment } from './issue/issueEditIssueCommentAttachment.js';
+import { issueCreateIssueCommentAttachment } from './issue/issueCreateIssueCommentAttachment.js';
+import { issueListIssueCommentAttachments } from './issue/issueListIssueCommentAttachments.js';
+import { getGeneralAttachmentSettings } from './miscellaneous/getGeneralAttachmentSettings.js';
 import { issueGetIssue } from './issue/issueGetIssue.js';
 import { issueListIssues } from './issue/issueListIssues.js';
 import { issueCreateIssue } from './issue/issueCreateIssue.js';
@@ -59,9 +65,12 @@ import { userDeleteAccessToken } from './user/userDeleteAccessToken.js';
 import { userGet } from './user/userGet.js';
 import { userGetCurrent } from './user/userGetCurrent.js';
 import { userGetTokens } from './user/userGetTokens.js';
+import { repoCreatePullRequest } from './repository/repoCreatePullRequest.js';
+import { repoListPullRequests } from './repository/repoListPullRequests.js';
+import { repoGetPullRequest } from './repository/repoGetPullRequest.js';
+import { repoEditPullRequest } from './repository/repoEditPullRequest.js';
 
 const git = later('issue #4: git');
-const collaboration = later('issue #5: issues, pull requests, comments, milestones, attachments');
 const unscheduled = later('not scheduled yet');
 
 export const registry: Registry = {
@@ -112,12 +121,12 @@ export const registry: Registry = {
   rejectRepoTransfer,
   // collaboration
   issueGetIssue,
-  repoEditPullRequest: collaboration,
+  repoEditPullRequest,
   issueEditComment,
   issueEditMilestone,
-  issueCreateIssueAttachment: collaboration,
-  issueListIssueAttachments: collaboration,
-  issueEditIssueCommentAttachment: collaboration,
+  issueCreateIssueAttachment,
+  issueListIssueAttachments,
+  issueEditIssueCommentAttachment,
   issueListIssues,
   issueCreateIssue,
   issueEditIssue,
@@ -125,17 +134,17 @@ export const registry: Registry = {
   issueCreateComment,
   issueGetComment,
   issueDeleteComment,
-  issueCreateIssueCommentAttachment: collaboration,
-  issueListIssueCommentAttachments: collaboration,
+  issueCreateIssueCommentAttachment,
+  issueListIssueCommentAttachments,
   issueListLabels,
   issueCreateLabel,
   issueGetMilestonesList,
   issueCreateMilestone,
   issueGetMilestone,
-  repoListPullRequests: collaboration,
-  repoCreatePullRequest: collaboration,
-  repoGetPullRequest: collaboration,
-  getGeneralAttachmentSettings: collaboration,
+  repoListPullRequests,
+  repoCreatePullRequest,
+  repoGetPullRequest,
+  getGeneralAttachmentSettings,
   // not yet scheduled
   listAdminWorkflowJobs: unscheduled,
   getAdminRunners: unscheduled,

@@ -1,0 +1,193 @@
+// Attachments of issues and comments: upload (a file already streamed to the temporary folder), lists,
+// rename and download. Files live in src/storage; the order is file first, then the database row, and
+// the file goes again when the row cannot be written, so a failed upload leaves neither.
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { and, asc, count, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { attachments, issues, repositories, users, type AttachmentRow, type CommentRow, type IssueRow, type UserRow } from '../db/schema/index.js';
+import { withTx } from '../db/tx.js';
+import { canRead, canSeeRepo, isRepoAdmin } from '../permissions/repo.js';
+import { AttachmentStorage, isAttachmentUuid } from '../storage/attachments.js';
+import type { AccessService } from './access.js';
+import { sanitizeAttachmentName, typeAllowed } from './attachmentTypes.js';
+import type { CommentService } from './comments.js';
+import type { ServiceDeps } from './context.js';
+import { BadRequest, Forbidden, Invalid, NotFound, RepoArchived } from './errors.js';
+import { canWriteIssue, issueUnit, type IssueService } from './issues.js';
+import type { LoadedRepo } from './repos.js';
+
+/** A file the HTTP edge has streamed to the temporary folder. */
+export interface Upload {
+  path: string;
+  filename: string;
+  head: Buffer;
+  size: number;
+}
+
+export interface UploadInput {
+  /** Undefined when the request had no `attachment` part. */
+  file: Upload | undefined;
+  /** `?name=`: overrides the part's file name when not empty. */
+  name?: string;
+}
+
+export interface Download {
+  attachment: AttachmentRow;
+  size: number;
+  stream: Readable;
+}
+
+type Page = { limit: number; offset: number };
+
+export class AttachmentService {
+  readonly storage: AttachmentStorage;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: AccessService,
+    private readonly issues: IssueService,
+    private readonly comments: CommentService,
+  ) {
+    this.storage = new AttachmentStorage(deps.config.dataDir);
+  }
+
+  /** Gitea's mustEnableAttachments: with attachments off, the operations do not exist. */
+  private ensureEnabled(): void {
+    if (!this.deps.config.attachment.enabled) throw new NotFound();
+  }
+
+  private ensureWritable(loaded: LoadedRepo): void {
+    if (loaded.repo.isArchived) throw new RepoArchived();
+  }
+
+  /** Gitea's canUserWriteIssueCommentAttachment: (poster or an administrator) and a writer of the unit. */
+  private checkCommentWrite(loaded: LoadedRepo, issue: IssueRow, comment: CommentRow, actor: UserRow): void {
+    const posterOrAdmin = actor.id === comment.posterId || isRepoAdmin(loaded.perm) || actor.isAdmin;
+    if (!posterOrAdmin || !canWriteIssue(loaded.perm, issue.isPull)) throw new Forbidden('user should have permission to edit comment');
+  }
+
+  private fileName(input: UploadInput): string {
+    const name = sanitizeAttachmentName(input.name || input.file!.filename);
+    if (!name) throw new Invalid('[name]: the attachment needs a file name (no path separators or control characters)');
+    return name;
+  }
+
+  private checkType(name: string, head: Buffer): void {
+    if (!typeAllowed(this.deps.config.attachment.allowedTypes, name, head)) {
+      throw new Invalid(`this file type is not allowed: ${name}`);
+    }
+  }
+
+  /** Stores an accepted upload: file into place, then the row; the file goes again if the row fails. */
+  private async store(input: UploadInput, target: { repoId: number; issueId: number; commentId: number | null }, actor: UserRow): Promise<AttachmentRow> {
+    const file = input.file;
+    if (!file) throw new Invalid('[attachment]: Required');
+    const name = this.fileName(input);
+    this.checkType(name, file.head);
+    const uuid = randomUUID();
+    await this.storage.moveIn(file.path, uuid);
+    try {
+      return await withTx(this.deps.db, async (tx) => {
+        const [row] = await tx
+          .insert(attachments)
+          .values({ uuid, repoId: target.repoId, issueId: target.issueId, commentId: target.commentId, uploaderId: actor.id, name, size: file.size })
+          .returning();
+        return row!;
+      });
+    } catch (err) {
+      await this.storage.remove(uuid);
+      throw err;
+    }
+  }
+
+  /** Upload to an issue itself: its poster, a writer of its unit, or a repository or site administrator. */
+  async createForIssue(loaded: LoadedRepo, index: number, actor: UserRow, input: UploadInput): Promise<AttachmentRow> {
+    this.ensureEnabled();
+    this.ensureWritable(loaded);
+    const issue = await this.issues.load(loaded, index);
+    const allowed = actor.id === issue.posterId || isRepoAdmin(loaded.perm) || actor.isAdmin || canWriteIssue(loaded.perm, issue.isPull);
+    if (!allowed) throw new Forbidden('user should have permission to write issue');
+    return this.store(input, { repoId: loaded.repo.id, issueId: issue.id, commentId: null }, actor);
+  }
+
+  async createForComment(loaded: LoadedRepo, commentId: number, actor: UserRow, input: UploadInput): Promise<AttachmentRow> {
+    this.ensureEnabled();
+    this.ensureWritable(loaded);
+    const { comment, issue } = await this.comments.load(loaded, commentId);
+    this.checkCommentWrite(loaded, issue, comment, actor);
+    if (comment.type !== 'comment') throw new BadRequest('comment type does not support attachments');
+    return this.store(input, { repoId: loaded.repo.id, issueId: issue.id, commentId: comment.id }, actor);
+  }
+
+  private async page(where: SQL | undefined, page: Page): Promise<{ rows: AttachmentRow[]; total: number }> {
+    const { db } = this.deps;
+    const [rows, [total]] = await Promise.all([
+      db.select().from(attachments).where(where).orderBy(asc(attachments.id)).limit(page.limit).offset(page.offset),
+      db.select({ n: count() }).from(attachments).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  /** The issue's own attachments, not its comments'. */
+  async listForIssue(loaded: LoadedRepo, index: number, page: Page): Promise<{ rows: AttachmentRow[]; total: number }> {
+    this.ensureEnabled();
+    const issue = await this.issues.load(loaded, index);
+    return this.page(and(eq(attachments.issueId, issue.id), isNull(attachments.commentId)), page);
+  }
+
+  async listForComment(loaded: LoadedRepo, commentId: number, page: Page): Promise<{ rows: AttachmentRow[]; total: number }> {
+    this.ensureEnabled();
+    const { comment } = await this.comments.load(loaded, commentId);
+    return this.page(eq(attachments.commentId, comment.id), page);
+  }
+
+  /** Renames a comment's attachment; an empty name changes nothing. */
+  async renameCommentAttachment(loaded: LoadedRepo, commentId: number, attachmentId: number, actor: UserRow, newName: string | null | undefined): Promise<AttachmentRow> {
+    this.ensureEnabled();
+    this.ensureWritable(loaded);
+    const { comment, issue } = await this.comments.load(loaded, commentId);
+    this.checkCommentWrite(loaded, issue, comment, actor);
+    const [row] = await this.deps.db.select().from(attachments).where(eq(attachments.id, attachmentId));
+    if (!row || row.repoId !== loaded.repo.id || !row.issueId || !row.commentId || row.commentId !== comment.id) throw new NotFound();
+    if (!newName) return row;
+    const name = sanitizeAttachmentName(newName);
+    if (!name) throw new Invalid('[name]: the attachment needs a file name (no path separators or control characters)');
+    this.checkType(name, await this.storage.head(row.uuid));
+    const [renamed] = await this.deps.db.update(attachments).set({ name }).where(eq(attachments.id, row.id)).returning();
+    return renamed!;
+  }
+
+  /**
+   * The file behind `/attachments/{uuid}`, for whoever may read its issue (404 for anyone else); each
+   * download counts.
+   */
+  async download(uuid: string, actor: UserRow | null, opts: { count: boolean }): Promise<Download> {
+    if (!isAttachmentUuid(uuid)) throw new NotFound();
+    const { db } = this.deps;
+    const [hit] = await db
+      .select({ attachment: attachments, repo: repositories, owner: users, issue: issues })
+      .from(attachments)
+      .innerJoin(repositories, eq(repositories.id, attachments.repoId))
+      .innerJoin(users, eq(users.id, repositories.ownerId))
+      .leftJoin(issues, eq(issues.id, attachments.issueId))
+      .where(eq(attachments.uuid, uuid));
+    if (!hit?.issue) throw new NotFound();
+    const perm = await this.access.repoPermission(hit.repo, hit.owner, actor);
+    if (!canSeeRepo(perm) || !canRead(perm, issueUnit(hit.issue.isPull))) throw new NotFound();
+    const size = await this.storage.size(uuid);
+    if (size === undefined) {
+      this.deps.log.warn({ uuid }, 'attachment file is missing');
+      throw new NotFound();
+    }
+    let attachment = hit.attachment;
+    if (opts.count) {
+      const [row] = await db
+        .update(attachments)
+        .set({ downloadCount: sql`${attachments.downloadCount} + 1` })
+        .where(eq(attachments.id, attachment.id))
+        .returning();
+      attachment = row ?? attachment;
+    }
+    return { attachment, size, stream: this.storage.read(uuid) };
+  }
+}
