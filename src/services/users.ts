@@ -39,7 +39,7 @@ export class UserService {
       throw new BadRequest(`password is too short: it needs at least ${config.minPasswordLength} characters`);
     }
     if (password.length > 255) throw new Invalid('[password]: MaxSize');
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await hashPassword(password, config.passwordHashCost);
     const lowerName = input.username.toLowerCase();
     const lowerEmail = input.email.toLowerCase();
     try {

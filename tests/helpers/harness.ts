@@ -95,6 +95,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
     ADMIN_USERNAME: adminCredentials.username,
     ADMIN_PASSWORD: adminCredentials.password,
     ADMIN_EMAIL: adminCredentials.email,
+    // A cheap password hash keeps user creation and Basic sign-in fast in tests (production: 15).
+    PASSWORD_HASH_COST: '10',
     ...env,
   });
   const log = pino({ level: process.env.LOG_LEVEL ?? 'silent' });
