@@ -1,0 +1,613 @@
+// The fixtures the contract test's requests run against: users of each visibility, organizations with
+// teams, repositories with content (branches, tags, files, issues, a comment, a label, a milestone, a
+// wiki page, a collaborator), a pending transfer, callers with every kind of credential and spare
+// access tokens. Fixtures are built through the API (as the site admin, with Sudo where the doer
+// matters). After a request changed state (a 2xx answer to anything but GET), what it may have
+// consumed is put back, so success paths stay reachable and a shrunk request replays against about the
+// same state.
+import fc from 'fast-check';
+import type { UserRow } from '../../src/db/schema/index.js';
+import { basic, type TestApp, type TestUser } from '../helpers/harness.js';
+import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from './arbitraries.js';
+
+export const callers = [
+  'anonymous',
+  'user:basic', // a plain user, password
+  'admin:basic', // the site admin, password
+  'user:token', // Authorization: token <all>
+  'admin:bearer', // Authorization: Bearer <all>
+  'user:access_token', // ?access_token=<all> (deprecated)
+  'user:wrong-scope', // a token with read:notification only
+  'user:token-as-basic', // Basic with the token as password: a token, not a password sign-in
+] as const;
+export type Caller = (typeof callers)[number];
+
+const callerWeights: Record<Caller, number> = {
+  anonymous: 2,
+  'user:basic': 1,
+  'admin:basic': 1,
+  'user:token': 4,
+  'admin:bearer': 4,
+  'user:access_token': 2,
+  'user:wrong-scope': 2,
+  'user:token-as-basic': 1,
+};
+const passwordCallers = new Set<Caller>(['user:basic', 'admin:basic', 'user:token-as-basic']);
+
+/**
+ * Callers, weighted. A password sign-in costs a scrypt hash (~80 ms), so Basic callers are drawn
+ * rarely, except for the operations that only Basic with a password may call.
+ */
+export function callerArb(basicOnly: boolean): fc.Arbitrary<Caller> {
+  return fc.oneof(
+    ...callers.map((c) => ({ weight: basicOnly && passwordCallers.has(c) ? 5 : callerWeights[c], arbitrary: fc.constant(c) })),
+  );
+}
+
+const spares = ['spare-a', 'spare-b', 'spare-c'];
+
+interface CallerToken {
+  owner: 'user' | 'admin';
+  name: string;
+  scopes: string[];
+}
+const callerTokens: Record<string, CallerToken> = {
+  'user:token': { owner: 'user', name: 'caller-all', scopes: ['all'] },
+  'user:access_token': { owner: 'user', name: 'caller-all', scopes: ['all'] },
+  'user:token-as-basic': { owner: 'user', name: 'caller-all', scopes: ['all'] },
+  'admin:bearer': { owner: 'admin', name: 'caller-all', scopes: ['all'] },
+  'user:wrong-scope': { owner: 'user', name: 'caller-notification', scopes: ['read:notification'] },
+};
+
+/** Every fixture owner has both, so any owner/repo pair drawn from the fixtures exists. */
+const repoFixtures = [
+  { name: 'repo-a', private: false },
+  { name: 'repo-p', private: true },
+];
+const transferRepo = 'xfer';
+/** Empty repositories (cheap to re-create) for the operations that delete, rename or give away a repository. */
+const victimRepo = 'victim';
+
+/** What a fixture repository holds that path parameters refer to by id or sha. */
+interface RepoData {
+  tagSha?: string;
+  commitSha?: string;
+  commentId?: number;
+  milestoneId?: number;
+  issueAssetId?: number;
+  commentAssetId?: number;
+}
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  caller: Caller;
+  headers: Record<string, string>;
+  body?: string | FormData;
+  /** The body as generated, for messages. */
+  shown?: unknown;
+}
+
+/** A client cannot put a lone surrogate on the wire; fetch and URLSearchParams send U+FFFD instead. */
+const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+function fileForm(filename: string): FormData {
+  const form = new FormData();
+  form.append('attachment', new Blob([`contents of ${filename}\n`]), filename);
+  return form;
+}
+
+/**
+ * One path value, percent-encoded. A file path spans several segments (the router reads the rest of the
+ * path), so it is encoded per segment as clients send it, unless a segment is empty or a dot segment,
+ * which the URL would drop or resolve: then it goes whole, its slashes encoded.
+ */
+function encodePathValue(name: string, value: string): string {
+  const segments = value.split('/');
+  const plain = segments.every((seg) => seg !== '' && !/^(\.|%2e){1,2}$/i.test(seg));
+  return name === 'filepath' && plain ? segments.map(encodeURIComponent).join('/') : encodeURIComponent(value);
+}
+const topicPatch = ['diff --git a/topic.txt b/topic.txt', 'new file mode 100644', '--- /dev/null', '+++ b/topic.txt', '@@ -0,0 +1 @@', '+topic', ''].join('\n');
+const guidePatch = [
+  'diff --git a/docs/guide.md b/docs/guide.md',
+  'new file mode 100644',
+  '--- /dev/null',
+  '+++ b/docs/guide.md',
+  '@@ -0,0 +1,2 @@',
+  '+# Guide',
+  '+Read me first.',
+  '',
+].join('\n');
+
+type FixtureUsers = { user: TestUser; admin: TestUser; private: TestUser; limited: TestUser };
+type Answer = { status: number; json: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export class World {
+  private secrets = new Map<string, string>(); // `${owner}/${name}` → token value
+  private spareIds = new Map<string, number>(); // `${lowerName}/${spare}` → id
+  private teamIds: number[] = [];
+  private repoData = new Map<string, RepoData>(); // `${owner}/${repo}` lower case → ids and shas
+  /** Restores owed since the last run: each a request path that changed state. */
+  private owed: Array<{ specPath: string; method: string; path: Record<string, string>; body: unknown }> = [];
+  /** Setup steps that failed (an operation not built yet, or broken): shown once. */
+  readonly setupProblems: string[] = [];
+
+  private constructor(
+    readonly app: TestApp,
+    readonly users: FixtureUsers,
+    readonly orgs: { org: UserRow; privateOrg: UserRow },
+  ) {}
+
+  static async create(app: TestApp): Promise<World> {
+    const { services } = app;
+    const users: FixtureUsers = {
+      user: await app.user(),
+      admin: app.admin,
+      private: await app.user({ visibility: 'private' }),
+      limited: await app.user({ visibility: 'limited' }),
+    };
+    const row = async (u: TestUser) => (await services.users.byId(u.id))!;
+    // `org` is owned by the plain user, `privorg` (private) by the site admin only.
+    const org = await services.orgs.create(await row(users.user), { username: 'org-fixture' });
+    const privateOrg = await services.orgs.create(await row(users.admin), { username: 'privorg-fixture', visibility: 'private' });
+    const world = new World(app, users, { org, privateOrg });
+    await world.restoreTokens();
+    for (const o of [org, privateOrg]) {
+      const { rows } = await services.teams.list(o, await services.access.orgViewer(o.id, await row(users.admin)), { limit: 50, offset: 0 });
+      world.teamIds.push(...rows.map((t) => t.id));
+    }
+    const devs = await services.teams.create(org, { name: 'devs', permission: 'write', units: ['repo.code', 'repo.issues'], visibility: 'public' });
+    world.teamIds.push(devs.team.id);
+    await services.teams.addMember(devs.team, await services.access.orgViewer(org.id, await row(users.user)), await row(users.limited));
+    for (const owner of world.repoOwners) {
+      for (const r of repoFixtures) await world.seedRepo(owner, r.name, r.private);
+      await world.restoreRepo(owner, victimRepo);
+    }
+    await world.restoreTransfer();
+    return world;
+  }
+
+  private get repoOwners(): string[] {
+    return [this.users.user.username, this.orgs.org.name, this.orgs.privateOrg.name];
+  }
+
+  /** Path parameter values drawn most of the time (the generators add random ones), for one operation. */
+  fixturesFor(specPath: string, operationId: string): Record<string, string[]> {
+    const { user, admin, private: priv, limited } = this.users;
+    const { org, privateOrg } = this.orgs;
+    const usernames = [user.username, admin.username, priv.username, limited.username];
+    const byName: Record<string, string[]> = {
+      username: [...usernames, user.username.toUpperCase()],
+      collaborator: [...usernames, org.name],
+      token: [...spares, ...spares.map((s) => `$token-id:${s}`)],
+      org: [org.name, privateOrg.name, org.name.toUpperCase(), user.username],
+      owner: [...this.repoOwners, user.username.toUpperCase()],
+      repo: [...repoFixtures.map((r) => r.name), 'REPO-A'],
+      branch: ['main', 'feature', 'spare'],
+      tag: ['v1', 'v0'],
+      sha: ['$tag-sha', '$commit-sha'],
+      filepath: ['README.md', 'docs/guide.md', 'docs'],
+      pageName: ['Home', 'Second'],
+      index: ['1', '2'],
+    };
+    // The same name means different things under different collections.
+    const bySegment: Record<string, string[]> = {
+      'teams/id': this.teamIds.map(String),
+      'comments/id': ['$comment-id'],
+      'milestones/id': ['$milestone-id', 'm1'],
+      'assets/attachment_id': ['$comment-asset-id', '$issue-asset-id'],
+    };
+    // Transfers are answered by the recipient of a pending one, which only one fixture has.
+    const byOperation: Record<string, Record<string, string[]>> = {
+      acceptRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
+      rejectRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
+      repoDelete: { repo: [victimRepo] },
+      repoEdit: { repo: [victimRepo] },
+      repoTransfer: { repo: [victimRepo] },
+      repoDeleteBranch: { branch: ['spare', 'main'] },
+      repoGetPullRequest: { index: ['3'] },
+      repoEditPullRequest: { index: ['3'] },
+    };
+    const out: Record<string, string[]> = {};
+    const segments = specPath.split('/');
+    segments.forEach((seg, i) => {
+      const m = /^\{(.+)\}$/.exec(seg);
+      if (!m) return;
+      const name = m[1]!;
+      const values = byOperation[operationId]?.[name] ?? bySegment[`${segments[i - 1]}/${name}`] ?? byName[name];
+      if (values) out[name] = values;
+    });
+    return out;
+  }
+
+  // ------------------------------------------------------------------ fixtures through the API
+
+  private async api(method: string, path: string, body?: unknown, sudo?: string): Promise<Answer> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.secrets.get('admin/caller-all')}` };
+    if (body !== undefined && !(body instanceof FormData)) headers['Content-Type'] = 'application/json';
+    if (sudo) headers.Sudo = sudo;
+    const payload = body === undefined || body instanceof FormData ? body : JSON.stringify(body);
+    const res = await fetch(`${this.app.url}/api/v1${path}`, { method, headers, body: payload });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = text;
+    }
+    return { status: res.status, json };
+  }
+
+  /** A setup step; a failure is noted (and shown by the test) rather than thrown. */
+  private async step(what: string, method: string, path: string, body?: unknown, sudo?: string): Promise<Answer | undefined> {
+    const a = await this.api(method, path, body, sudo);
+    if (a.status >= 200 && a.status < 300) return a;
+    if (!this.setupProblems.some((p) => p.startsWith(`${what}:`))) {
+      this.setupProblems.push(`${what}: ${method} ${path} answered ${a.status} ${JSON.stringify(a.json) ?? ''}`.slice(0, 300));
+    }
+    return undefined;
+  }
+
+  private data(owner: string, repo: string): RepoData {
+    const key = `${owner}/${repo}`.toLowerCase();
+    let d = this.repoData.get(key);
+    if (!d) this.repoData.set(key, (d = {}));
+    return d;
+  }
+
+  /** A fixture repository with everything the path fixtures name. */
+  private async seedRepo(owner: string, name: string, isPrivate: boolean): Promise<void> {
+    const isOrg = owner === this.orgs.org.name || owner === this.orgs.privateOrg.name;
+    const options = { name, private: isPrivate, auto_init: true };
+    const created = isOrg
+      ? await this.step('create org repository', 'POST', `/orgs/${owner}/repos`, options)
+      : await this.step('create repository', 'POST', '/user/repos', options, owner);
+    if (!created) return;
+    const base = `/repos/${owner}/${name}`;
+    const d = this.data(owner, name);
+    await this.step('apply a patch', 'POST', `${base}/diffpatch`, { content: guidePatch, message: 'Add a guide' });
+    await this.restoreBranches(owner, name);
+    const v1 = await this.step('create an annotated tag', 'POST', `${base}/tags`, { tag_name: 'v1', message: 'release 1' });
+    const v0 = await this.step('create a lightweight tag', 'POST', `${base}/tags`, { tag_name: 'v0' });
+    d.tagSha = v1?.json?.id;
+    d.commitSha = v0?.json?.commit?.sha ?? v0?.json?.id;
+    for (const title of ['first issue', 'second issue']) await this.step('create an issue', 'POST', `${base}/issues`, { title, body: 'fixture' });
+    // Pull request #3 (topic → main); topic2 → main is left for repoCreatePullRequest.
+    for (const branch of ['topic', 'topic2']) await this.step('create a pull request head', 'POST', `${base}/diffpatch`, { content: topicPatch, new_branch: branch });
+    await this.step('open a pull request', 'POST', `${base}/pulls`, { head: 'topic', base: 'main', title: 'fixture pull' });
+    const asset = await this.step('attach a file to an issue', 'POST', `${base}/issues/1/assets`, fileForm('issue.txt'));
+    d.issueAssetId = asset?.json?.id;
+    await this.restoreComment(owner, name);
+    await this.step('create a label', 'POST', `${base}/labels`, { name: 'bug', color: '#ee0701' });
+    const m1 = await this.step('create a milestone', 'POST', `${base}/milestones`, { title: 'm1' });
+    d.milestoneId = m1?.json?.id;
+    for (const title of ['Home', 'Second']) {
+      await this.step('create a wiki page', 'POST', `${base}/wiki/new`, { title, content_base64: b64(`# ${title}\n`) });
+    }
+    await this.restoreCollaborator(owner, name);
+  }
+
+  private async restoreBranches(owner: string, name: string): Promise<void> {
+    for (const branch of ['feature', 'spare']) {
+      const a = await this.api('POST', `/repos/${owner}/${name}/branches`, { new_branch_name: branch });
+      if (a.status !== 201 && a.status !== 409) await this.step('create a branch', 'POST', `/repos/${owner}/${name}/branches`, { new_branch_name: branch });
+    }
+  }
+
+  private async restoreComment(owner: string, name: string): Promise<void> {
+    const d = this.data(owner, name);
+    const c = await this.step('create a comment', 'POST', `/repos/${owner}/${name}/issues/1/comments`, { body: 'a fixture comment' });
+    d.commentId = c?.json?.id;
+    if (!c) return;
+    const asset = await this.step('attach a file to a comment', 'POST', `/repos/${owner}/${name}/issues/comments/${d.commentId}/assets`, fileForm('comment.txt'));
+    d.commentAssetId = asset?.json?.id;
+  }
+
+  private async restoreCollaborator(owner: string, name: string): Promise<void> {
+    await this.step('add a collaborator', 'PUT', `/repos/${owner}/${name}/collaborators/${this.users.limited.username}`, { permission: 'write' });
+  }
+
+  /** A fixture repository as it was: re-created when gone (deleted, renamed, transferred), else its settings put back. */
+  private async restoreRepo(owner: string, name: string): Promise<void> {
+    const realOwner = this.repoOwners.find((o) => o.toLowerCase() === owner.toLowerCase());
+    const fixture = [...repoFixtures, { name: victimRepo, private: false }].find((r) => r.name === name.toLowerCase());
+    if (!realOwner || !fixture) return;
+    const got = await this.api('GET', `/repos/${realOwner}/${fixture.name}`);
+    if (got.status === 404) {
+      if (fixture.name !== victimRepo) return this.seedRepo(realOwner, fixture.name, fixture.private);
+      const isOrg = realOwner !== this.users.user.username;
+      await (isOrg
+        ? this.step('create a victim repository', 'POST', `/orgs/${realOwner}/repos`, { name: victimRepo })
+        : this.step('create a victim repository', 'POST', '/user/repos', { name: victimRepo }, realOwner));
+      return;
+    }
+    const r = got.json ?? {};
+    if (r.name === fixture.name && r.private === fixture.private && !r.archived && r.has_issues && r.has_wiki && r.default_branch === 'main') return;
+    await this.step('reset a repository', 'PATCH', `/repos/${realOwner}/${fixture.name}`, {
+      name: fixture.name, private: fixture.private, archived: false, has_issues: true, has_wiki: true,
+      has_pull_requests: true, external_tracker: null, external_wiki: null, default_branch: 'main',
+    });
+  }
+
+  /**
+   * After a transfer of a victim: a pending offer is declined (as its recipient), and a victim moved to
+   * one of the recipients the narrowed bodies name is deleted there (the owner's is re-created).
+   */
+  private async restoreVictimTransfer(owner: string): Promise<void> {
+    const realOwner = this.repoOwners.find((o) => o.toLowerCase() === owner.toLowerCase());
+    if (!realOwner) return;
+    const got = await this.api('GET', `/repos/${realOwner}/${victimRepo}`);
+    const recipient = got.json?.repo_transfer?.recipient?.login;
+    if (recipient) await this.step('decline a transfer', 'POST', `/repos/${realOwner}/${victimRepo}/transfer/reject`, undefined, recipient);
+    for (const u of [this.users.limited.username, this.users.private.username]) await this.api('DELETE', `/repos/${u}/${victimRepo}`);
+  }
+
+  /** `limited` offers its repository `xfer` to the plain user, who may accept or reject it. */
+  private async restoreTransfer(): Promise<void> {
+    const { user, limited } = this.users;
+    const at = async (o: string) => (await this.api('GET', `/repos/${o}/${transferRepo}`)).json;
+    if ((await this.api('GET', `/repos/${user.username}/${transferRepo}`)).status === 200) {
+      await this.step('transfer back', 'POST', `/repos/${user.username}/${transferRepo}/transfer`, { new_owner: limited.username });
+    }
+    if ((await this.api('GET', `/repos/${limited.username}/${transferRepo}`)).status === 404) {
+      await this.step('create the transfer repository', 'POST', '/user/repos', { name: transferRepo, auto_init: true }, limited.username);
+    }
+    if (!(await at(limited.username))?.repo_transfer) {
+      await this.step('offer a transfer', 'POST', `/repos/${limited.username}/${transferRepo}/transfer`, { new_owner: user.username }, limited.username);
+    }
+  }
+
+  async restoreTokens(): Promise<void> {
+    const { services } = this.app;
+    for (const [key, u] of Object.entries(this.users)) {
+      const { rows } = await services.tokens.list(u.id, { limit: 100_000, offset: 0 });
+      const byName = new Map(rows.map((r) => [r.name, r]));
+      for (const spare of spares) {
+        const row = byName.get(spare) ?? (await services.tokens.create(u.id, spare, ['read:user'])).row;
+        this.spareIds.set(`${u.username.toLowerCase()}/${spare}`, row.id);
+      }
+      const wanted = new Map(Object.values(callerTokens).filter((t) => t.owner === key).map((t) => [t.name, t]));
+      for (const t of wanted.values()) {
+        const id = `${key}/${t.name}`;
+        if (byName.has(t.name) && this.secrets.has(id)) continue;
+        if (byName.has(t.name)) await services.tokens.delete(u.id, t.name); // its value is unknown: start over
+        this.secrets.set(id, (await services.tokens.create(u.id, t.name, t.scopes)).token);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ around each request
+
+  /** Notes a request that changed state, to put back what it may have consumed before the next run. */
+  after(specPath: string, method: string, path: Record<string, string>, status: number, body: unknown): void {
+    if (method.toLowerCase() !== 'get' && status >= 200 && status < 300) this.owed.push({ specPath, method: method.toLowerCase(), path, body });
+  }
+
+  /** Puts back what the changing requests since the last call may have consumed. */
+  async restore(): Promise<void> {
+    const owed = this.owed.splice(0);
+    for (const { specPath, method, path, body } of owed) {
+      const { owner = '', repo = '' } = path;
+      if (specPath.includes('/tokens')) await this.restoreTokens();
+      if (specPath === '/repos/{owner}/{repo}/transfer') await this.restoreVictimTransfer(owner);
+      if (specPath === '/repos/{owner}/{repo}' || specPath.startsWith('/repos/{owner}/{repo}/transfer')) {
+        await this.restoreRepo(owner, repo);
+        if (specPath.includes('/transfer')) await this.restoreTransfer();
+      }
+      if (!this.isFixtureRepo(owner, repo)) continue;
+      // A new pull request is closed again, so that the next one for the same branches can be opened.
+      const number = (body as { number?: number } | undefined)?.number;
+      if (specPath === '/repos/{owner}/{repo}/pulls' && number) await this.api('PATCH', `/repos/${owner}/${repo}/pulls/${number}`, { state: 'closed' });
+      if (specPath.includes('/collaborators/') && method === 'delete') await this.restoreCollaborator(owner, repo);
+      if (specPath.includes('/branches/') && method === 'delete') await this.restoreBranches(owner, repo);
+      if (specPath.includes('/issues/comments/') && method === 'delete') await this.restoreComment(owner, repo);
+    }
+  }
+
+  private isFixtureRepo(owner: string, repo: string): boolean {
+    return this.repoOwners.some((o) => o.toLowerCase() === owner.toLowerCase()) && repoFixtures.some((r) => r.name === repo.toLowerCase());
+  }
+
+  private tokenOf(caller: Caller): string {
+    const t = callerTokens[caller]!;
+    return this.secrets.get(`${t.owner}/${t.name}`)!;
+  }
+
+  /** Headers and query parameters that make the request come from `caller`. */
+  private credentials(caller: Caller): { headers: Record<string, string>; query: Record<string, string> } {
+    const { user, admin } = this.users;
+    switch (caller) {
+      case 'anonymous': return { headers: {}, query: {} };
+      case 'user:basic': return { headers: { Authorization: user.basic }, query: {} };
+      case 'admin:basic': return { headers: { Authorization: admin.basic }, query: {} };
+      case 'user:token':
+      case 'user:wrong-scope': return { headers: { Authorization: `token ${this.tokenOf(caller)}` }, query: {} };
+      case 'admin:bearer': return { headers: { Authorization: `Bearer ${this.tokenOf(caller)}` }, query: {} };
+      case 'user:access_token': return { headers: {}, query: { access_token: this.tokenOf(caller) } };
+      case 'user:token-as-basic': return { headers: { Authorization: basic(user.username, this.tokenOf(caller)) }, query: {} };
+    }
+  }
+
+  /** Replaces `$...` placeholders with the current id or sha they stand for (of the path's user or repository). */
+  resolvePath(path: Record<string, string>): Record<string, string> {
+    const out = { ...path };
+    const fallbackUser = this.users.user.username.toLowerCase();
+    const d = this.repoData.get(`${path.owner}/${path.repo}`.toLowerCase()) ?? this.repoData.get(`${fallbackUser}/repo-a`) ?? {};
+    for (const [k, v] of Object.entries(out)) {
+      if (!v.startsWith('$')) continue;
+      const [kind, arg = ''] = v.slice(1).split(':');
+      const owner = (path.username ?? fallbackUser).toLowerCase();
+      const value = {
+        'token-id': this.spareIds.get(`${owner}/${arg}`) ?? this.spareIds.get(`${fallbackUser}/${arg}`),
+        'tag-sha': d.tagSha,
+        'commit-sha': d.commitSha,
+        'comment-id': d.commentId,
+        'milestone-id': d.milestoneId,
+        'issue-asset-id': d.issueAssetId,
+        'comment-asset-id': d.commentAssetId,
+      }[kind!];
+      out[k] = String(value ?? v);
+    }
+    return out;
+  }
+
+  /** The HTTP request for a generated one (path already resolved), as a client would send it. */
+  build(method: string, specPath: string, path: Record<string, string>, req: GeneratedRequest, caller: Caller): SentRequest {
+    const filled = specPath.replace(/\{([^}]+)\}/g, (_, name: string) => encodePathValue(name, wellFormed(path[name] ?? '')));
+    const auth = this.credentials(caller);
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(req.query)) for (const item of [v].flat()) query.append(k, wellFormed(item));
+    for (const [k, v] of Object.entries(auth.query)) query.append(k, v);
+    const qs = query.toString();
+    const sent: SentRequest = {
+      method: method.toUpperCase(),
+      url: `${this.app.url}/api/v1${filled}${qs ? `?${qs}` : ''}`,
+      caller,
+      headers: { ...auth.headers },
+    };
+    if (req.bodyKind === 'json') {
+      sent.headers['Content-Type'] = 'application/json';
+      sent.body = JSON.stringify(req.body);
+      sent.shown = req.body;
+    } else if (req.bodyKind === 'multipart') {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(req.body as Record<string, unknown>)) {
+        for (const part of [v].flat()) {
+          if (typeof part === 'object' && part !== null && 'content' in part) {
+            const file = part as { filename: string; content: Uint8Array };
+            form.append(k, new Blob([Uint8Array.from(file.content)]), file.filename);
+          } else {
+            form.append(k, wellFormed(String(part)));
+          }
+        }
+      }
+      sent.body = form;
+      sent.shown = req.body;
+    }
+    return sent;
+  }
+}
+
+// ------------------------------------------------------------------ narrowed bodies
+
+// Names that pass Gitea's rules beyond the schemas' patterns (no `..`, no trailing `.`/`-`, not reserved).
+const plainName = '^[a-zA-Z0-9]{1,10}(?:[-_][a-zA-Z0-9]{1,10}){0,2}$';
+const newRepo: JsonSchema = {
+  properties: {
+    name: { pattern: plainName },
+    default_branch: { pattern: '^[a-z]{1,10}$' },
+    gitignores: { const: '' },
+    license: { const: '' },
+    readme: { const: '' },
+    issue_labels: { const: '' },
+  },
+};
+// A patch adding one new file applies to any branch that lacks the file.
+const newFilePatch = fc.stringMatching(/^[a-z]{1,12}$/).map((name) =>
+  ['diff --git a/n/F.txt b/n/F.txt', 'new file mode 100644', '--- /dev/null', '+++ b/n/F.txt', '@@ -0,0 +1 @@', '+hello', ''].join('\n').replaceAll('F', name),
+);
+
+/**
+ * Where an operation's rules are stricter than its schema (Gitea's name rules, a password of at least 8
+ * characters, templates that must exist, a team needing some unit, a patch that applies, an existing
+ * new owner), schema-valid bodies almost never succeed. These narrow the body schema (allOf: both
+ * apply; the generators let the later part win). Each must stay a subset of the spec's schema.
+ */
+function narrowedBodies(world: World): Record<string, JsonSchema> {
+  const { limited } = world.users;
+  return {
+    adminCreateUser: {
+      properties: {
+        username: { pattern: plainName },
+        email: { pattern: '^[a-z0-9]{1,12}(?:\\.[a-z0-9]{1,8})?@[a-z0-9]{1,12}\\.(?:org|com|dev)$' },
+        password: { minLength: 8 },
+        source_id: { const: 0 },
+      },
+      required: ['password'],
+    },
+    orgCreate: { properties: { username: { pattern: plainName }, website: { const: '' } } },
+    createCurrentUserRepo: newRepo,
+    createOrgRepo: newRepo,
+    createOrgRepoDeprecated: newRepo,
+    orgCreateTeam: {
+      properties: {
+        name: { pattern: plainName },
+        units: { type: 'array', minItems: 1, items: { enum: ['repo.code', 'repo.issues', 'repo.pulls'] } },
+      },
+      required: ['units'],
+    },
+    repoCreateBranch: {
+      properties: {
+        new_branch_name: { pattern: plainName },
+        old_branch_name: { enum: [null, 'main', 'feature'] },
+        old_ref_name: { enum: [null, 'main', 'v1', 'v0'] },
+      },
+    },
+    repoCreateTag: { properties: { tag_name: { pattern: plainName }, target: { enum: [null, 'main', 'feature'] } } },
+    repoApplyDiffPatch: { properties: { branch: { enum: [null, 'main', 'feature'] }, new_branch: { enum: [null] } } },
+    repoTransfer: { properties: { new_owner: { enum: [limited.username, world.users.private.username] }, team_ids: { const: null } } },
+    repoEdit: { properties: { name: { enum: [null, victimRepo] }, private: { type: 'boolean' }, archived: { type: 'boolean' } } },
+    repoCreateWikiPage: { properties: { title: { pattern: plainName }, content_base64: { const: b64('# Page\n') } } },
+    issueCreateLabel: { properties: { color: { pattern: '^#?[0-9a-f]{6}$' } } },
+    repoCreatePullRequest: { properties: { head: { enum: ['topic2'] }, base: { const: 'main' } } },
+  };
+}
+
+type Param = OperationShape['parameters'][number];
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The body schema with only its required members and the narrowed ones, narrowed. */
+function plainBody(schema: JsonSchema, narrowed: JsonSchema | undefined): JsonSchema {
+  let out = schema;
+  if (isObj(schema.properties) && !schema.allOf && !schema.oneOf && !schema.anyOf) {
+    const keep = new Set([
+      ...((schema.required as string[] | undefined) ?? []),
+      ...Object.keys((narrowed?.properties as object | undefined) ?? {}),
+      ...((narrowed?.required as string[] | undefined) ?? []),
+    ]);
+    out = { ...schema, properties: Object.fromEntries(Object.entries(schema.properties).filter(([k]) => keep.has(k))) };
+  }
+  return narrowed ? { allOf: [out, narrowed] } : out;
+}
+
+/** Path values from the fixtures only, paging within the first pages, every other optional query parameter left out. */
+function plainParams(params: Param[], fixtures: Record<string, string[]>): Param[] {
+  return params
+    .filter((p) => p.in !== 'query' || p.required || p.name === 'page' || p.name === 'limit')
+    .map((p) => {
+      if (p.in === 'path' && fixtures[p.name]?.length) return { ...p, schema: { enum: fixtures[p.name] } };
+      if (p.in === 'query' && p.name === 'page') return { ...p, schema: { type: 'integer', minimum: 1, maximum: 3 } };
+      if (p.in === 'query' && p.name === 'limit') return { ...p, schema: { type: 'integer', minimum: 1, maximum: 50 } };
+      return p;
+    });
+}
+
+/**
+ * Valid and invalid requests from the spec, and as many "plain" valid ones: path parameters from the
+ * fixtures (mostly), only the required query parameters (and paging), and a body of its required
+ * members plus the narrowed ones. The generic requests cover the spec; the plain ones the success paths.
+ */
+export function requestsFor(world: World, operationId: string, shape: OperationShape): fc.Arbitrary<GeneratedRequest> {
+  const fixtures = world.fixturesFor(shape.path, operationId);
+  const generic = anyRequest(shape, fixtures);
+  const narrowed = narrowedBodies(world)[operationId];
+  const json = shape.requestBody?.content['application/json'];
+  const plainShape: OperationShape = {
+    ...shape,
+    parameters: plainParams(shape.parameters, fixtures),
+    ...(json ? { requestBody: { ...shape.requestBody, content: { 'application/json': { schema: plainBody(json.schema, narrowed) } } } } : {}),
+  };
+  let plain = validRequest(plainShape, fixtures);
+  if (operationId === 'repoApplyDiffPatch') {
+    plain = fc.tuple(plain, newFilePatch).map(([r, content]) => ({ ...r, body: { ...(r.body as object), content } }));
+  }
+  if (shape.requestBody?.content['multipart/form-data'] && !json) {
+    // Uploads must have an allowed file type (Gitea's ALLOWED_TYPES).
+    plain = fc.tuple(plain, fc.constantFrom('notes.txt', 'readme.md', 'trace.log')).map(([r, filename]) => ({
+      ...r,
+      body: Object.fromEntries(Object.entries((r.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, isObj(v) && 'content' in v ? { ...v, filename } : v])),
+    }));
+  }
+  return fc.oneof({ weight: 1, arbitrary: generic }, { weight: 1, arbitrary: plain });
+}
