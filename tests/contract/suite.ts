@@ -3,7 +3,8 @@
 // declares for the operation, never a 5xx, with a body that validates against that response (an empty
 // one where the response has no content), and an invalid request is never accepted. CONTRACT_RUNS sets the
 // runs per operation (100), CONTRACT_SEED replays a failure, CONTRACT_OPS (a regular expression on the
-// operationId) picks operations.
+// operationId) picks operations, CONTRACT_SHARD=k/n runs every n-th operation (the contract-k.test.ts
+// files split the work so the test runner spreads it over both cores).
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -22,7 +23,8 @@ const doc = dereference(rawDoc);
 const allOps = specOperations(rawDoc);
 const implemented = allOps.filter((op) => isImplemented(op.operationId));
 const picked = process.env.CONTRACT_OPS ? new RegExp(process.env.CONTRACT_OPS) : undefined;
-const ops = implemented.filter((op) => !picked || picked.test(op.operationId));
+const [shard, shards] = (process.env.CONTRACT_SHARD ?? '1/1').split('/').map(Number) as [number, number];
+const ops = implemented.filter((op, i) => (!picked || picked.test(op.operationId)) && i % shards === shard - 1);
 const declared = responseValidators(rawDoc, ops);
 console.log(`contract: ${implemented.length} of ${allOps.length} operations implemented`);
 

@@ -1,0 +1,3 @@
+// One third of the contract test (see suite.ts); three files so the runner can use both cores.
+process.env.CONTRACT_SHARD = '3/3';
+await import('./suite.js');
