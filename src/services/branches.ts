@@ -20,8 +20,24 @@ export function requireCodeWriter(loaded: LoadedRepo): void {
   if (!canWrite(loaded.perm, 'repo.code')) throw new Forbidden('user should have a permission to write to a repo');
 }
 
+/** Told after a repository's branches changed, e.g. to refresh pull-request statistics. */
+export type BranchesChanged = (repoId: number, dir: string) => Promise<void>;
+
 export class BranchService {
+  private readonly listeners: BranchesChanged[] = [];
+
   constructor(private readonly deps: ServiceDeps) {}
+
+  onChange(listener: BranchesChanged): void {
+    this.listeners.push(listener);
+  }
+
+  /** Runs the listeners; their failure must not undo or fail the change that already happened. */
+  async changed(repoId: number, dir: string): Promise<void> {
+    for (const listener of this.listeners) {
+      await listener(repoId, dir).catch((err: Error) => this.deps.log.warn({ err: err.message, repoId }, 'after-branch-change task failed'));
+    }
+  }
 
   dir(loaded: LoadedRepo): string {
     return repoDir(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
@@ -34,6 +50,7 @@ export class BranchService {
       .update(repositories)
       .set({ numBranches: n, isEmpty: n === 0, updatedAt: new Date() })
       .where(eq(repositories.id, repo.id));
+    await this.changed(repo.id, dir);
   }
 
   async create(loaded: LoadedRepo, input: { name: string; oldBranch?: string; oldRef?: string }): Promise<BranchView> {

@@ -8,6 +8,7 @@ import { repoDir } from '../git/paths.js';
 import { listBranches, setHead } from '../git/refs.js';
 import { advertiseRefs, serviceRpc, type GitService } from '../git/smartHttp.js';
 import { canRead, canWrite } from '../permissions/repo.js';
+import type { BranchService } from './branches.js';
 import type { ServiceDeps } from './context.js';
 import { Forbidden, NotFound, Unauthorized } from './errors.js';
 import type { LoadedRepo, RepoService } from './repos.js';
@@ -32,6 +33,7 @@ export class GitTransportService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly repos: RepoService,
+    private readonly branches: BranchService,
   ) {}
 
   /**
@@ -94,6 +96,7 @@ export class GitTransportService {
         .set({ isEmpty: branches.length === 0, numBranches: branches.length, defaultBranch, updatedAt: new Date() })
         .where(eq(repositories.id, loaded.repo.id));
     });
+    await this.branches.changed(loaded.repo.id, dir);
   }
 
   private dir(loaded: LoadedRepo): string {

@@ -58,10 +58,12 @@ export class Services {
     this.diffpatch = new DiffPatchService(deps, this.branches);
     this.tags = new TagService(deps, this.branches);
     this.contents = new ContentService(this.branches);
-    this.gitTransport = new GitTransportService(deps, this.repos);
+    this.gitTransport = new GitTransportService(deps, this.repos, this.branches);
     this.wiki = new WikiService(deps);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.pulls = new PullService(deps, this.issues, this.access);
+    // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
+    this.branches.onChange((repoId, dir) => this.pulls.resyncRepo(repoId, dir));
   }
 }

@@ -104,6 +104,29 @@ export class PullService {
     return statsOf(baseTip, headTip, await compareCommits(this.dir(loaded), baseTip, headTip));
   }
 
+  /**
+   * Brings the stored statistics of the repository's open pull requests up to date after its branches
+   * changed (push, diff patch, branch creation or deletion): one git call for the tips, and a
+   * comparison only for pull requests whose tips moved.
+   */
+  async resyncRepo(repoId: number, dir: string): Promise<void> {
+    const { db } = this.deps;
+    const open = await db
+      .select({ pull: pullRequests })
+      .from(pullRequests)
+      .innerJoin(issues, eq(issues.id, pullRequests.issueId))
+      .where(and(eq(pullRequests.repoId, repoId), eq(pullRequests.merged, false), eq(issues.isClosed, false)));
+    if (open.length === 0) return;
+    const tips = await branchTipsOf(dir, [...new Set(open.flatMap(({ pull }) => [pull.baseBranch, pull.headBranch]))].filter(isValidRefName));
+    for (const { pull } of open) {
+      const baseTip = tips.get(pull.baseBranch);
+      const headTip = tips.get(pull.headBranch);
+      if (!baseTip || !headTip || (baseTip === pull.baseSha && headTip === pull.headSha)) continue;
+      const stats = statsOf(baseTip, headTip, await compareCommits(dir, baseTip, headTip));
+      await db.update(pullRequests).set(stats).where(eq(pullRequests.id, pull.id));
+    }
+  }
+
   /** 409 when another open, unmerged pull request goes from `head` to `base`. */
   async requireNoOpenPull(tx: Db, repoId: number, head: string, base: string, except?: number): Promise<void> {
     const [dup] = await tx

@@ -91,14 +91,13 @@ test('200: sort by creation, update and comments', async () => {
   assert.equal(await numbers({ sort: 'leastupdate' }), [p2.number, p1.number]);
 });
 
-test('200: the list shows the stored statistics; reading the pull request brings them up to date', async () => {
+test('200: the list shows the stored statistics, refreshed when a branch changed, equal to a read of the pull request', async () => {
   await patch(app, repo, r.writer, addFile('more.txt', ['a', 'b']), { branch: 'b2' });
-  const stale = (await list(repo, {}, r.reader.auth)).data!.find((p) => p.number === p2.number)!;
-  assert.equal([stale.additions, stale.changed_files, stale.head.sha], [p2.additions, p2.changed_files, p2.head.sha], 'no git call per item');
-  const fresh = await getPull(p2.number);
-  assert.equal([fresh.additions, fresh.changed_files], [3, 2]);
-  await assertMatchesGit(app, repo, fresh);
   const listed = (await list(repo, {}, r.reader.auth)).data!.find((p) => p.number === p2.number)!;
+  assert.equal([listed.additions, listed.changed_files], [3, 2]);
+  assert.is.not(listed.head.sha, p2.head.sha);
+  const fresh = await getPull(p2.number);
+  await assertMatchesGit(app, repo, fresh);
   assert.equal(listed, fresh);
 });
 
@@ -114,6 +113,16 @@ test('anonymous 200 on a public repository; 404 on a private one for anonymous a
   assertSpec('repoListPullRequests', bad);
   await editRepo(app, priv, { has_pull_requests: false });
   assertEmpty404(await list(priv, {}, r.reader.auth), 'pull requests off');
+});
+
+test('stored statistics follow the branches: another diff patch on a head branch shows in the list at once', async () => {
+  const before = (await list(repo, {}, r.reader.auth)).data!.find((p) => p.number === p1.number)!;
+  await patch(app, repo, r.writer, addFile('b1-more.txt', ['a', 'b', 'c']), { branch: 'b1' });
+  const after = (await list(repo, {}, r.reader.auth)).data!.find((p) => p.number === p1.number)!;
+  assert.is(after.additions, before.additions! + 3);
+  assert.is(after.changed_files, before.changed_files! + 1);
+  assert.is.not(after.head.sha, before.head.sha);
+  await assertMatchesGit(app, repo, after);
 });
 
 test.run();
