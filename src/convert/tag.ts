@@ -2,6 +2,7 @@ import type { components } from '../../generated/openapi.js';
 import type { TagData } from '../git/objects.js';
 import type { TagTip } from '../git/tag.js';
 import { commitUser, unverified } from './commit.js';
+import { iso } from './time.js';
 
 type ApiAnnotatedTag = components['schemas']['AnnotatedTag'];
 
@@ -20,13 +21,13 @@ export function toAnnotatedTag(tag: TagData, repoApi: string): ApiAnnotatedTag {
 
 type ApiTag = components['schemas']['Tag'];
 
-export function toTag(t: TagTip, urls: { html: string; api: string }, created: string): ApiTag {
+export function toTag(t: TagTip, urls: { html: string; api: string }): ApiTag {
   return {
     name: t.name,
     message: t.message.trim(),
     id: t.id,
     // Gitea builds the URL from the tag's id (the tag object's for an annotated tag), not the commit's.
-    commit: { url: `${urls.api}/git/commits/${t.id}`, sha: t.commit, created },
+    commit: { url: `${urls.api}/git/commits/${t.id}`, sha: t.commit, created: iso(t.date) },
     zipball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.zip`,
     tarball_url: `${urls.html}/archive/${encodeURIComponent(t.name)}.tar.gz`,
   };

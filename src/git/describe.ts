@@ -1,13 +1,8 @@
 // Commit details for a page of commits in two git calls (one cat-file --batch, one diff-tree
 // --stdin), never one call per item.
 import { git, gitBuffer } from './core.js';
-import type { CommitData, FileChanges, Person } from './objects.js';
+import { person, type CommitData, type FileChanges } from './objects.js';
 
-function person(line: string): Person {
-  const m = /^(.*) <([^>]*)> (\d+) ([+-]\d{4})$/.exec(line);
-  if (!m) return { name: line, email: '', date: new Date(0) };
-  return { name: m[1]!, email: m[2]!, date: new Date(Number(m[3]) * 1000) };
-}
 
 function parseCommit(id: string, raw: string): CommitData {
   const end = raw.indexOf('\n\n');

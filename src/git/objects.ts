@@ -16,7 +16,8 @@ export interface CommitData {
   message: string;
 }
 
-function person(line: string): Person {
+/** A "Name <email> 1700000000 +0000" line of a commit or tag object. */
+export function person(line: string): Person {
   // "Name <email> 1700000000 +0000"
   const m = /^(.*) <([^>]*)> (\d+) ([+-]\d{4})$/.exec(line);
   if (!m) return { name: line, email: '', date: new Date(0) };

@@ -22,8 +22,8 @@ export interface TagTip {
   id: string;
   commit: string;
   message: string;
-  /** The tagger's date (annotated) or the commit's (lightweight), RFC 3339. */
-  date: string;
+  /** The tagger's date (annotated) or the commit's (lightweight). */
+  date: Date;
 }
 
 export async function listTags(dir: string): Promise<TagTip[]> {
@@ -32,6 +32,6 @@ export async function listTags(dir: string): Promise<TagTip[]> {
   ]);
   return stdout.split('\0\0\n').filter((s) => s.trim()).map((rec) => {
     const [name, id, peeled, date, message] = rec.replace(/^\n/, '').split('\0');
-    return { name: name!, id: id!, commit: peeled || id!, message: message ?? '', date: new Date(date!).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+    return { name: name!, id: id!, commit: peeled || id!, message: message ?? '', date: new Date(date!) };
   });
 }

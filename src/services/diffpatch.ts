@@ -9,6 +9,7 @@ import type { UserRow } from '../db/schema/index.js';
 import type { BranchService } from './branches.js';
 import { requireCodeWriter } from './branches.js';
 import type { ServiceDeps } from './context.js';
+import { signatureOf } from './identity.js';
 import { Conflict, Invalid, NotFound, RepoArchived } from './errors.js';
 import { withKeyLock } from './locks.js';
 import { isValidRefName } from './names.js';
@@ -37,7 +38,7 @@ export class DiffPatchService {
   private identity(actor: UserRow, given: { name?: string; email?: string } | undefined, fallback?: { name?: string; email?: string }): Signature {
     const g = given?.name || given?.email ? given : fallback;
     if (g && (g.name || g.email)) return { name: g.name || actor.fullName || actor.name, email: g.email || actor.email };
-    return { name: actor.fullName || actor.name, email: actor.email || `${actor.lowerName}@${this.deps.config.noReplyDomain}` };
+    return signatureOf(actor, this.deps.config);
   }
 
   async apply(loaded: LoadedRepo, actor: UserRow, input: DiffPatchInput): Promise<CommitData> {

@@ -8,6 +8,7 @@ import { canRead } from '../permissions/repo.js';
 import type { BranchService } from './branches.js';
 import { requireCodeWriter } from './branches.js';
 import type { ServiceDeps } from './context.js';
+import { signatureOf } from './identity.js';
 import { BadRequest, Conflict, Invalid, NotFound, RepoArchived } from './errors.js';
 import { isValidRefName } from './names.js';
 import type { LoadedRepo } from './repos.js';
@@ -46,7 +47,7 @@ export class TagService {
     const wanted = `refs/tags/${input.name}`;
     if (refs.includes(wanted)) throw new Conflict(`tag ${input.name} already exists`);
     if (refs.some((r) => r.startsWith(`${wanted}/`) || wanted.startsWith(`${r}/`))) throw new Conflict(`tag name conflicts with ${input.name}`);
-    const tagger = { name: actor.fullName || actor.name, email: actor.email || `${actor.lowerName}@${this.deps.config.noReplyDomain}` };
+    const tagger = signatureOf(actor, this.deps.config);
     const message = input.message?.trim() ? input.message : undefined;
     let id: string;
     try {
@@ -59,7 +60,7 @@ export class TagService {
     // an annotated one its own message and the tagger date git stored.
     const stored = message ? (await readTag(dir, id))! : await readCommit(dir, target);
     const date = 'tagger' in stored ? stored.tagger.date : stored.committer.date;
-    return { name: input.name, id, commit: target, message: stored.message, date: date.toISOString().replace(/\.\d{3}Z$/, 'Z') };
+    return { name: input.name, id, commit: target, message: stored.message, date };
   }
 
   async list(loaded: LoadedRepo, page: { limit: number; offset: number }): Promise<{ rows: TagTip[]; total: number }> {

@@ -14,6 +14,7 @@ import { recountLabels, recountMilestones, recountRepoIssues } from './counters.
 import { endOfDay } from './dueDate.js';
 import { BadRequest, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RepoArchived } from './errors.js';
 import { loadIssueDetails } from './issueDetails.js';
+import { containsPattern } from './like.js';
 import { nextIssueIndex } from './issueIndex.js';
 import type { LoadedRepo } from './repos.js';
 
@@ -177,7 +178,7 @@ export class IssueService {
     if (wantPulls === false || !readPulls) conds.push(eq(issues.isPull, false));
     if (f.state !== 'all') conds.push(eq(issues.isClosed, f.state === 'closed'));
     if (f.q?.trim()) {
-      const like = `%${f.q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const like = containsPattern(f.q.trim());
       conds.push(or(ilike(issues.title, like), ilike(issues.body, like)));
     }
     if (f.since) conds.push(gte(issues.updatedAt, new Date(f.since)));

@@ -4,6 +4,7 @@ import { and, asc, count, eq, ilike, type SQL } from 'drizzle-orm';
 import { milestones, type MilestoneRow } from '../db/schema/index.js';
 import { canRead, canWrite } from '../permissions/repo.js';
 import type { ServiceDeps } from './context.js';
+import { containsPattern } from './like.js';
 import { Forbidden, Invalid, NotFound, RepoArchived } from './errors.js';
 import type { LoadedRepo } from './repos.js';
 
@@ -65,7 +66,7 @@ export class MilestoneService {
     requireIssuesOrPulls(loaded);
     const conds: SQL[] = [eq(milestones.repoId, loaded.repo.id)];
     if (f.state !== 'all') conds.push(eq(milestones.isClosed, f.state === 'closed'));
-    if (f.name?.trim()) conds.push(ilike(milestones.name, `%${f.name.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+    if (f.name?.trim()) conds.push(ilike(milestones.name, containsPattern(f.name.trim())));
     const where = and(...conds);
     const [rows, [total]] = await Promise.all([
       this.deps.db.select().from(milestones).where(where).orderBy(asc(milestones.dueOn), asc(milestones.id)).limit(page.limit).offset(page.offset),

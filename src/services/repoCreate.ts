@@ -12,6 +12,7 @@ import { repoDir } from '../git/paths.js';
 import * as templates from '../templates/index.js';
 import type { AccessService } from './access.js';
 import type { ServiceDeps } from './context.js';
+import { signatureOf } from './identity.js';
 import { Conflict, Invalid, isUniqueViolation } from './errors.js';
 import { checkRepoName, isValidRefName } from './names.js';
 
@@ -93,7 +94,7 @@ export async function createRepository(
   try {
     await initBare(scratch, { objectFormat: p.objectFormat, defaultBranch: p.defaultBranch });
     if (p.files.length) {
-      const who = { name: actor.fullName || actor.name, email: actor.email || `${actor.lowerName}@${config.noReplyDomain}` };
+      const who = signatureOf(actor, config);
       await commitFiles(scratch, { branch: p.defaultBranch, files: p.files, message: 'Initial commit\n', author: who });
     }
     const repo = await withTx(db, async (tx) => {

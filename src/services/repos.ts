@@ -8,6 +8,7 @@ import { repoDir, wikiDir } from '../git/paths.js';
 import { canSeeRepo, type RepoPermission } from '../permissions/repo.js';
 import type { AccessService } from './access.js';
 import type { ServiceDeps } from './context.js';
+import { containsPattern } from './like.js';
 import { Forbidden, NotFound } from './errors.js';
 import { createRepository, type CreateRepoInput } from './repoCreate.js';
 import { editRepository, type EditRepoInput } from './repoEdit.js';
@@ -107,7 +108,7 @@ export class RepoService {
   async search(viewer: UserRow | null, input: SearchInput, page: { limit: number; offset: number }) {
     const { db } = this.deps;
     const conds: Array<SQL | undefined> = [visibleTo(db, viewer)];
-    if (input.q?.trim()) conds.push(ilike(repositories.lowerName, `%${input.q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+    if (input.q?.trim()) conds.push(ilike(repositories.lowerName, containsPattern(input.q.trim().toLowerCase())));
     if (input.uid) {
       conds.push(input.exclusive ? eq(repositories.ownerId, input.uid) : explicitAccess(db, input.uid));
       if (input.mode === 'collaborative') conds.push(not(eq(repositories.ownerId, input.uid)));

@@ -14,6 +14,7 @@ import { wikiDir } from '../git/paths.js';
 import { headBranch, refTarget } from '../git/refs.js';
 import { canRead, canWrite } from '../permissions/repo.js';
 import type { ServiceDeps } from './context.js';
+import { signatureOf } from './identity.js';
 import { BadRequest, Conflict, Forbidden, NotFound, RepoArchived } from './errors.js';
 import { withKeyLock } from './locks.js';
 import type { LoadedRepo } from './repos.js';
@@ -85,7 +86,7 @@ export class WikiService {
     if (!gitPath || gitPath.includes('/')) throw new BadRequest(`invalid wiki page title: ${title}`);
     let message = input.message || `Add ${goQuote(title)}`;
     if (!message.endsWith('\n')) message += '\n';
-    const who: Signature = { name: actor.fullName || actor.name, email: actor.email || `${actor.lowerName}@${this.deps.config.noReplyDomain}` };
+    const who: Signature = signatureOf(actor, this.deps.config);
 
     const dir = this.dir(loaded);
     const branch = (existsSync(dir) && (await headBranch(dir))) || repo.defaultBranch;

@@ -11,5 +11,5 @@ export const repoCreateTag: Handler<'repoCreateTag'> = async (req) => {
     message: req.body.message ?? undefined,
     target: req.body.target ?? undefined,
   });
-  return { status: 201, body: toTag(tag, repoUrls(req.config, loaded.owner.name, loaded.repo.name), tag.date) };
+  return { status: 201, body: toTag(tag, repoUrls(req.config, loaded.owner.name, loaded.repo.name)) };
 };

@@ -11,7 +11,7 @@ export const repoListTags: Handler<'repoListTags'> = async (req) => {
   const urls = repoUrls(req.config, loaded.owner.name, loaded.repo.name);
   return {
     status: 200,
-    body: rows.map((t) => toTag(t, urls, t.date)),
+    body: rows.map((t) => toTag(t, urls)),
     headers: pageHeaders(req.config, req.koa.url, page, total),
   };
 };
