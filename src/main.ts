@@ -5,7 +5,7 @@ import { loadConfig } from './config.js';
 import { openDatabase, pgliteDir } from './db/client.js';
 import { lockDataDir } from './db/lock.js';
 import { createLogger } from './log.js';
-import { ensureFirstAdmin } from './services/bootstrap.js';
+import { ensureFirstAdmin } from './services/users/bootstrap.js';
 import { Services } from './services/index.js';
 
 const config = loadConfig();

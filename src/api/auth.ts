@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import type { UserRow } from '../db/schema/index.js';
 import { Forbidden, NotFound, Unauthorized } from '../services/errors.js';
 import type { Services } from '../services/index.js';
-import { looksLikeToken, scopesAllow, type ScopeCategory } from '../services/tokens.js';
+import { looksLikeToken, scopesAllow, type ScopeCategory } from '../services/users/tokens.js';
 
 export interface Auth {
   /** The user the request acts as (after Sudo); null for anonymous callers. */

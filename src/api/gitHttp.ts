@@ -8,7 +8,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { isGitService, type GitService } from '../git/smartHttp.js';
 import type { Services } from '../services/index.js';
-import type { LoadedRepo } from '../services/repos.js';
+import type { LoadedRepo } from '../services/repos/repos.js';
 import { authenticate } from './auth.js';
 import { errorAnswer, HttpError } from './errors.js';
 

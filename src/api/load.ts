@@ -1,7 +1,7 @@
 // Resolve path parameters to domain objects, answering 404 for what the caller may not see.
 import type { TeamRow, UserRow } from '../db/schema/index.js';
 import { canSeeOwner, type OrgViewer } from '../permissions/org.js';
-import type { LoadedRepo } from '../services/repos.js';
+import type { LoadedRepo } from '../services/repos/repos.js';
 import { canManageUser, canSeeUser } from '../permissions/users.js';
 import { Forbidden, NotFound } from '../services/errors.js';
 import type { Auth } from './auth.js';

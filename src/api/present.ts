@@ -3,7 +3,7 @@
 import { toAttachment } from '../convert/attachment.js';
 import { toComment, toIssue } from '../convert/issue.js';
 import type { CommentRow, IssueRow } from '../db/schema/index.js';
-import type { LoadedRepo } from '../services/repos.js';
+import type { LoadedRepo } from '../services/repos/repos.js';
 import type { Auth } from './auth.js';
 import type { Services } from '../services/index.js';
 import type { Config } from '../config.js';

@@ -2,8 +2,8 @@
 import { toPullRequest } from '../convert/pull.js';
 import type { Config } from '../config.js';
 import type { RepoRow } from '../db/schema/index.js';
-import type { PullView } from '../services/pulls.js';
-import type { LoadedRepo } from '../services/repos.js';
+import type { PullView } from '../services/pulls/pulls.js';
+import type { LoadedRepo } from '../services/repos/repos.js';
 import type { Services } from '../services/index.js';
 import type { Auth } from './auth.js';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { scopeCategories, type ScopeCategory } from '../services/tokens.js';
+import { scopeCategories, type ScopeCategory } from '../services/users/tokens.js';
 import type { AccessRule } from './auth.js';
 
 export const specPath = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));

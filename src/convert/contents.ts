@@ -1,5 +1,5 @@
 import type { components } from '../../generated/openapi.js';
-import type { ContentEntry } from '../services/contents.js';
+import type { ContentEntry } from '../services/git/contents.js';
 import { iso } from './time.js';
 
 type ApiContents = components['schemas']['ContentsResponse'];

@@ -1,7 +1,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { Config } from '../config.js';
 import type { CommentRow, IssueRow, RepoRow, UserRow } from '../db/schema/index.js';
-import type { IssueDetails } from '../services/issueDetails.js';
+import type { IssueDetails } from '../services/issues/issueDetails.js';
 import { toAttachment } from './attachment.js';
 import { ghost } from './ghost.js';
 import { toLabel } from './label.js';

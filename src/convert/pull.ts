@@ -2,7 +2,7 @@ import type { components } from '../../generated/openapi.js';
 import type { Config } from '../config.js';
 import type { IssueRow, PullRequestRow, RepoRow, UserRow } from '../db/schema/index.js';
 import type { RepoPermission } from '../permissions/repo.js';
-import type { IssueDetails } from '../services/issueDetails.js';
+import type { IssueDetails } from '../services/issues/issueDetails.js';
 import { ghost } from './ghost.js';
 import { issueUrls } from './issue.js';
 import { toLabel } from './label.js';

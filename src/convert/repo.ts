@@ -2,7 +2,7 @@ import type { components } from '../../generated/openapi.js';
 import type { Config } from '../config.js';
 import type { RepoRow, UserRow } from '../db/schema/index.js';
 import { canRead, canWrite, isRepoAdmin, type RepoPermission } from '../permissions/repo.js';
-import type { TransferView } from '../services/transfers.js';
+import type { TransferView } from '../services/repos/transfers.js';
 import { iso, isoOrNull } from './time.js';
 import { toRepoTransfer } from './transfer.js';
 import { toUser } from './user.js';

@@ -1,7 +1,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { Config } from '../config.js';
 import type { UserRow } from '../db/schema/index.js';
-import type { TransferView } from '../services/transfers.js';
+import type { TransferView } from '../services/repos/transfers.js';
 import { toTeam } from './team.js';
 import { toUser } from './user.js';
 

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { CommitData } from '../git/objects.js';
-import type { WikiPageView } from '../services/wiki.js';
+import type { WikiPageView } from '../services/repos/wiki.js';
 import { commitUser } from './commit.js';
 
 type Schemas = components['schemas'];

@@ -1,25 +1,25 @@
 // The service container handed to every handler.
-import { AccessService } from './access.js';
-import { AttachmentService } from './attachments.js';
-import { CommentService } from './comments.js';
-import { IssueService } from './issues.js';
-import { PullService } from './pulls.js';
-import { LabelService } from './labels.js';
-import { MilestoneService } from './milestones.js';
-import { BranchService } from './branches.js';
-import { ContentService } from './contents.js';
-import { DiffPatchService } from './diffpatch.js';
-import { TagService } from './gitTags.js';
-import { GitTransportService } from './gitTransport.js';
-import { CollaboratorService } from './collaborators.js';
+import { AccessService } from './repos/access.js';
+import { AttachmentService } from './issues/attachments.js';
+import { CommentService } from './issues/comments.js';
+import { IssueService } from './issues/issues.js';
+import { PullService } from './pulls/pulls.js';
+import { LabelService } from './issues/labels.js';
+import { MilestoneService } from './issues/milestones.js';
+import { BranchService } from './git/branches.js';
+import { ContentService } from './git/contents.js';
+import { DiffPatchService } from './git/diffpatch.js';
+import { TagService } from './git/gitTags.js';
+import { GitTransportService } from './git/gitTransport.js';
+import { CollaboratorService } from './repos/collaborators.js';
 import type { ServiceDeps } from './context.js';
-import { OrgService } from './orgs.js';
-import { RepoService } from './repos.js';
-import { TeamService } from './teams.js';
-import { TokenService } from './tokens.js';
-import { TransferService } from './transfers.js';
-import { UserService } from './users.js';
-import { WikiService } from './wiki.js';
+import { OrgService } from './orgs/orgs.js';
+import { RepoService } from './repos/repos.js';
+import { TeamService } from './orgs/teams.js';
+import { TokenService } from './users/tokens.js';
+import { TransferService } from './repos/transfers.js';
+import { UserService } from './users/users.js';
+import { WikiService } from './repos/wiki.js';
 
 export class Services {
   readonly users: UserService;

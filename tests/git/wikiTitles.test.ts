@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { goTrimSpace, userTitleToWebPath } from '../../src/services/wikiNames.js';
+import { goTrimSpace, userTitleToWebPath } from '../../src/services/repos/wikiNames.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { gitRun } from '../helpers/gitFixtures.js';
 import { actor, assertFsck, pathOf, userRepo, type Actor, type Repository } from '../helpers/repos.js';

@@ -12,7 +12,7 @@ import type { paths } from '../../generated/openapi.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
-import { ensureFirstAdmin } from '../../src/services/bootstrap.js';
+import { ensureFirstAdmin } from '../../src/services/users/bootstrap.js';
 import { Services } from '../../src/services/index.js';
 import { loadSpec } from '../../src/api/spec.js';
 import { maintenance, preparePostgresTemplate, readPgliteTemplate, withDatabase, writePgliteTemplate } from './template.js';

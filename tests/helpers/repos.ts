@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import * as assert from 'uvu/assert';
 import type { components } from '../../generated/openapi.js';
 import type { TeamRow, UserRow, Visibility } from '../../src/db/schema/index.js';
-import { addOrgMember } from '../../src/services/orgs.js';
+import { addOrgMember } from '../../src/services/orgs/orgs.js';
 import type { TestApp, TestUser } from './harness.js';
 
 export type Repository = components['schemas']['Repository'];

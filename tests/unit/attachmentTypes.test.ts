@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { defaultAllowedTypes, loadConfig, ConfigError } from '../../src/config.js';
-import { sanitizeAttachmentName, sniffType, typeAllowed } from '../../src/services/attachmentTypes.js';
+import { sanitizeAttachmentName, sniffType, typeAllowed } from '../../src/services/issues/attachmentTypes.js';
 
 const bytes = (...b: number[]) => Buffer.from(b);
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { accessModes, units as srcUnits } from '../../src/db/schema/access.js';
 import { canSeeRepo, repoPermission, type Grants, type RepoPermission, type TeamGrant } from '../../src/permissions/repo.js';
 import { Invalid } from '../../src/services/errors.js';
-import { teamUnitsFrom, type CreateTeamInput } from '../../src/services/teams.js';
+import { teamUnitsFrom, type CreateTeamInput } from '../../src/services/orgs/teams.js';
 import {
   contributions, expectedPermission, expectedTeam, EXTERNAL, MODES, rankOf, strongest, teamPermission, UNITS,
   type Mode, type UnitName,

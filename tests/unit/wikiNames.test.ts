@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import {
   gitPathToWebPath, goQuote, goTrimSpace, legacyGitPath, queryEscape, queryUnescape, reservedSegment, userTitleToWebPath,
   webPathFromRequest, webPathToGitPath, webPathToUserTitle,
-} from '../../src/services/wikiNames.js';
+} from '../../src/services/repos/wikiNames.js';
 
 /** What a JSON round trip leaves of a string: lone surrogates become U+FFFD. */
 const wellFormed = (s: string) => Buffer.from(s, 'utf8').toString('utf8');

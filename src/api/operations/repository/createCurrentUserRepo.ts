@@ -1,6 +1,6 @@
 import type { components } from '../../../../generated/openapi.js';
 import { toRepository } from '../../../convert/repo.js';
-import type { CreateRepoInput } from '../../../services/repoCreate.js';
+import type { CreateRepoInput } from '../../../services/repos/repoCreate.js';
 import { actorOf } from '../../load.js';
 import type { Handler } from '../../types.js';
 

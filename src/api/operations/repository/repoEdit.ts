@@ -1,5 +1,5 @@
 import { toRepository } from '../../../convert/repo.js';
-import type { EditRepoInput } from '../../../services/repos.js';
+import type { EditRepoInput } from '../../../services/repos/repos.js';
 import { loadRepo } from '../../load.js';
 import type { Handler, Request } from '../../types.js';
 

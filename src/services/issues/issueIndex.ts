@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { issueCounters } from '../db/schema/index.js';
-import type { Db } from '../db/client.js';
+import { issueCounters } from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
 
 /**
  * The next issue/pull-request number of a repository. The counter row is locked until the creating

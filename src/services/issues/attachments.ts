@@ -4,17 +4,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, asc, count, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { attachments, issues, repositories, users, type AttachmentRow, type CommentRow, type IssueRow, type UserRow } from '../db/schema/index.js';
-import { withTx } from '../db/tx.js';
-import { canRead, canSeeRepo, isRepoAdmin } from '../permissions/repo.js';
-import { AttachmentStorage, isAttachmentUuid } from '../storage/attachments.js';
-import type { AccessService } from './access.js';
+import { attachments, issues, repositories, users, type AttachmentRow, type CommentRow, type IssueRow, type UserRow } from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
+import { canRead, canSeeRepo, isRepoAdmin } from '../../permissions/repo.js';
+import { AttachmentStorage, isAttachmentUuid } from '../../storage/attachments.js';
+import type { AccessService } from '../repos/access.js';
 import { sanitizeAttachmentName, typeAllowed } from './attachmentTypes.js';
 import type { CommentService } from './comments.js';
-import type { ServiceDeps } from './context.js';
-import { BadRequest, Forbidden, Invalid, NotFound, RepoArchived } from './errors.js';
+import type { ServiceDeps } from '../context.js';
+import { BadRequest, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { canWriteIssue, issueUnit, type IssueService } from './issues.js';
-import type { LoadedRepo } from './repos.js';
+import type { LoadedRepo } from '../repos/repos.js';
 
 /** A file the HTTP edge has streamed to the temporary folder. */
 export interface Upload {

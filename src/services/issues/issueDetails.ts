@@ -4,8 +4,8 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import {
   attachments, issueAssignees, issueLabels, labels, milestones, pullRequests, users,
   type AttachmentRow, type IssueRow, type LabelRow, type MilestoneRow, type PullRequestRow, type UserRow,
-} from '../db/schema/index.js';
-import type { Db } from '../db/client.js';
+} from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
 
 export interface IssueDetails {
   poster: UserRow | undefined;

@@ -4,14 +4,14 @@ import { and, asc, count, eq, inArray, or, sql, exists } from 'drizzle-orm';
 import {
   minMode, rank, repositories, teamMembers, teamRepos, teams, teamUnits, units, users,
   type AccessMode, type RepoRow, type TeamRow, type Unit, type UserRow, type Visibility,
-} from '../db/schema/index.js';
-import { withTx } from '../db/tx.js';
-import { canSeeTeam, type OrgViewer } from '../permissions/org.js';
-import { leastGrantedMode, teamUnitModes } from '../permissions/repo.js';
-import type { ServiceDeps } from './context.js';
-import { Forbidden, Invalid, isUniqueViolation } from './errors.js';
+} from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
+import { canSeeTeam, type OrgViewer } from '../../permissions/org.js';
+import { leastGrantedMode, teamUnitModes } from '../../permissions/repo.js';
+import type { ServiceDeps } from '../context.js';
+import { Forbidden, Invalid, isUniqueViolation } from '../errors.js';
 import { addOrgMember } from './orgs.js';
-import { visibleTo } from './repoQuery.js';
+import { visibleTo } from '../repos/repoQuery.js';
 
 export interface CreateTeamInput {
   name: string;

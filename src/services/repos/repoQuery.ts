@@ -1,8 +1,8 @@
 // SQL conditions for "which repositories may this user see", so that lists are one paginated query
 // with no per-item permission checks.
 import { and, eq, exists, not, or, sql, type SQL } from 'drizzle-orm';
-import { collaborations, orgMembers, repositories, teamMembers, teamRepos, teams, users, type UserRow } from '../db/schema/index.js';
-import type { Db } from '../db/client.js';
+import { collaborations, orgMembers, repositories, teamMembers, teamRepos, teams, users, type UserRow } from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
 
 /** Repositories `uid` owns, collaborates on, or reaches through a team (not mere public read). */
 export function explicitAccess(db: Db, uid: number): SQL {

@@ -1,10 +1,10 @@
 // Files and directories of a commit: the contents API and raw downloads.
-import { lastCommitFor, lsTree, readBlob, readCommit, submoduleUrls, type CommitData, type TreeEntry } from '../git/objects.js';
-import { allRefNames, resolveCommit } from '../git/refs.js';
-import { canRead } from '../permissions/repo.js';
+import { lastCommitFor, lsTree, readBlob, readCommit, submoduleUrls, type CommitData, type TreeEntry } from '../../git/objects.js';
+import { allRefNames, resolveCommit } from '../../git/refs.js';
+import { canRead } from '../../permissions/repo.js';
 import type { BranchService } from './branches.js';
-import { NotFound } from './errors.js';
-import type { LoadedRepo } from './repos.js';
+import { NotFound } from '../errors.js';
+import type { LoadedRepo } from '../repos/repos.js';
 
 export interface ContentEntry {
   entry: TreeEntry;

@@ -1,12 +1,12 @@
 // Organizations: creation with its Owners team, look-up, members, and who may create repositories.
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import { orgMembers, teamMembers, teams, teamUnits, units, users, type UserRow, type Visibility } from '../db/schema/index.js';
-import { withTx } from '../db/tx.js';
-import type { Db } from '../db/client.js';
-import type { OrgViewer } from '../permissions/org.js';
-import type { ServiceDeps } from './context.js';
-import { Forbidden, Invalid, isUniqueViolation } from './errors.js';
-import { checkOwnerName } from './names.js';
+import { orgMembers, teamMembers, teams, teamUnits, units, users, type UserRow, type Visibility } from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
+import type { Db } from '../../db/client.js';
+import type { OrgViewer } from '../../permissions/org.js';
+import type { ServiceDeps } from '../context.js';
+import { Forbidden, Invalid, isUniqueViolation } from '../errors.js';
+import { checkOwnerName } from '../names.js';
 
 export interface CreateOrgInput {
   username: string;

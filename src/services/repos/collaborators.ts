@@ -1,10 +1,10 @@
 // Repository collaborators: who may add and remove them, and what a user's permission is.
 import { and, eq } from 'drizzle-orm';
-import { collaborations, type AccessMode, type UserRow } from '../db/schema/index.js';
-import { isRepoAdmin, type RepoPermission } from '../permissions/repo.js';
+import { collaborations, type AccessMode, type UserRow } from '../../db/schema/index.js';
+import { isRepoAdmin, type RepoPermission } from '../../permissions/repo.js';
 import type { AccessService } from './access.js';
-import type { ServiceDeps } from './context.js';
-import { Forbidden, Invalid, NotFound, RepoArchived } from './errors.js';
+import type { ServiceDeps } from '../context.js';
+import { Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import type { LoadedRepo } from './repos.js';
 
 export class CollaboratorService {

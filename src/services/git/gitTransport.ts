@@ -2,17 +2,17 @@
 // on the code unit), and what a push changes in the repository's row.
 import type { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import { repositories, type UserRow } from '../db/schema/index.js';
-import { withTx } from '../db/tx.js';
-import { repoDir } from '../git/paths.js';
-import { listBranches, setHead } from '../git/refs.js';
-import { advertiseRefs, serviceRpc, type GitService } from '../git/smartHttp.js';
-import { canRead, canWrite } from '../permissions/repo.js';
+import { repositories, type UserRow } from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
+import { repoDir } from '../../git/paths.js';
+import { listBranches, setHead } from '../../git/refs.js';
+import { advertiseRefs, serviceRpc, type GitService } from '../../git/smartHttp.js';
+import { canRead, canWrite } from '../../permissions/repo.js';
 import type { BranchService } from './branches.js';
-import type { ServiceDeps } from './context.js';
-import { Forbidden, NotFound, Unauthorized } from './errors.js';
-import type { LoadedRepo, RepoService } from './repos.js';
-import { scopesAllow } from './tokens.js';
+import type { ServiceDeps } from '../context.js';
+import { Forbidden, NotFound, Unauthorized } from '../errors.js';
+import type { LoadedRepo, RepoService } from '../repos/repos.js';
+import { scopesAllow } from '../users/tokens.js';
 
 export interface TransportCaller {
   actor: UserRow | null;

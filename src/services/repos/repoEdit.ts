@@ -2,14 +2,14 @@
 // a default-branch change that moves HEAD — git first, then the row, and HEAD back if the row fails.
 import { existsSync, renameSync } from 'node:fs';
 import { and, eq, not } from 'drizzle-orm';
-import { repositories, type ExternalTrackerConfig, type RepoRow } from '../db/schema/index.js';
-import { withTx } from '../db/tx.js';
-import { listBranches, setHead } from '../git/refs.js';
-import { repoDir, wikiDir } from '../git/paths.js';
-import { isRepoAdmin } from '../permissions/repo.js';
-import type { ServiceDeps } from './context.js';
-import { Conflict, Forbidden, Invalid, RepoArchived, isUniqueViolation } from './errors.js';
-import { checkRepoName, isValidRefName } from './names.js';
+import { repositories, type ExternalTrackerConfig, type RepoRow } from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
+import { listBranches, setHead } from '../../git/refs.js';
+import { repoDir, wikiDir } from '../../git/paths.js';
+import { isRepoAdmin } from '../../permissions/repo.js';
+import type { ServiceDeps } from '../context.js';
+import { Conflict, Forbidden, Invalid, RepoArchived, isUniqueViolation } from '../errors.js';
+import { checkRepoName, isValidRefName } from '../names.js';
 import type { LoadedRepo } from './repos.js';
 
 export interface EditRepoInput {

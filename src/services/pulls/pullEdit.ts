@@ -1,12 +1,12 @@
 // PATCH of a pull request: the issue fields through IssueService.edit (inside this transaction), plus
 // the base branch and allow_maintainer_edit, with Gitea's statuses. Git runs before the transaction.
 import { eq } from 'drizzle-orm';
-import { comments, issueCounters, pullRequests, type PullRequestRow, type UserRow } from '../db/schema/index.js';
-import { withTx } from '../db/tx.js';
-import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed } from './errors.js';
-import { canWriteIssue, type EditIssueInput } from './issues.js';
+import { comments, issueCounters, pullRequests, type PullRequestRow, type UserRow } from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
+import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed } from '../errors.js';
+import { canWriteIssue, type EditIssueInput } from '../issues/issues.js';
 import type { ChangedPull, PullService } from './pulls.js';
-import type { LoadedRepo } from './repos.js';
+import type { LoadedRepo } from '../repos/repos.js';
 
 /** Gitea's work-in-progress title prefixes: such a pull request is a draft and not mergeable. */
 export const isWorkInProgress = (title: string) => /^(wip:|\[wip\])/i.test(title);

@@ -4,17 +4,17 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { collaborations, labels, repositories, type ObjectFormat, type RepoRow, type TrustModel, type UserRow } from '../db/schema/index.js';
-import { withTx } from '../db/tx.js';
-import { commitFiles } from '../git/commit.js';
-import { initBare } from '../git/init.js';
-import { repoDir } from '../git/paths.js';
-import * as templates from '../templates/index.js';
+import { collaborations, labels, repositories, type ObjectFormat, type RepoRow, type TrustModel, type UserRow } from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
+import { commitFiles } from '../../git/commit.js';
+import { initBare } from '../../git/init.js';
+import { repoDir } from '../../git/paths.js';
+import * as templates from '../../templates/index.js';
 import type { AccessService } from './access.js';
-import type { ServiceDeps } from './context.js';
-import { signatureOf } from './identity.js';
-import { Conflict, Invalid, isUniqueViolation } from './errors.js';
-import { checkRepoName, isValidRefName } from './names.js';
+import type { ServiceDeps } from '../context.js';
+import { signatureOf } from '../identity.js';
+import { Conflict, Invalid, isUniqueViolation } from '../errors.js';
+import { checkRepoName, isValidRefName } from '../names.js';
 
 export interface CreateRepoInput {
   name: string;

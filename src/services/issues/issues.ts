@@ -4,19 +4,19 @@ import { and, count, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } fro
 import {
   comments, contentHistory, issueAssignees, issueLabels, issues, labels, milestones, users,
   type IssueRow, type UserRow,
-} from '../db/schema/index.js';
-import type { Db } from '../db/client.js';
-import { withTx } from '../db/tx.js';
-import { canRead, canWrite, type RepoPermission } from '../permissions/repo.js';
-import { AccessService } from './access.js';
-import type { ServiceDeps } from './context.js';
+} from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
+import { withTx } from '../../db/tx.js';
+import { canRead, canWrite, type RepoPermission } from '../../permissions/repo.js';
+import { AccessService } from '../repos/access.js';
+import type { ServiceDeps } from '../context.js';
 import { recountLabels, recountMilestones, recountRepoIssues } from './counters.js';
 import { endOfDay } from './dueDate.js';
-import { BadRequest, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RepoArchived } from './errors.js';
+import { BadRequest, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RepoArchived } from '../errors.js';
 import { loadIssueDetails } from './issueDetails.js';
-import { containsPattern } from './like.js';
+import { containsPattern } from '../like.js';
 import { nextIssueIndex } from './issueIndex.js';
-import type { LoadedRepo } from './repos.js';
+import type { LoadedRepo } from '../repos/repos.js';
 
 export const issueUnit = (isPull: boolean) => (isPull ? ('repo.pulls' as const) : ('repo.issues' as const));
 export const canWriteIssue = (perm: RepoPermission, isPull: boolean) => canWrite(perm, issueUnit(isPull));

@@ -1,9 +1,9 @@
 // Personal access tokens: 40 hex characters shown once, stored as SHA-256, with Gitea's scopes.
 import { createHash, randomBytes } from 'node:crypto';
 import { and, count, desc, eq, lt, or, isNull } from 'drizzle-orm';
-import { accessTokens, users, type AccessTokenRow, type UserRow } from '../db/schema/index.js';
-import type { ServiceDeps } from './context.js';
-import { BadRequest, Invalid, NotFound, isUniqueViolation } from './errors.js';
+import { accessTokens, users, type AccessTokenRow, type UserRow } from '../../db/schema/index.js';
+import type { ServiceDeps } from '../context.js';
+import { BadRequest, Invalid, NotFound, isUniqueViolation } from '../errors.js';
 
 export const scopeCategories = ['admin', 'organization', 'repository', 'issue', 'user', 'notification', 'misc',
   'activitypub', 'package'] as const;

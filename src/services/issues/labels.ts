@@ -1,10 +1,10 @@
 // Repository labels.
 import { asc, count, eq } from 'drizzle-orm';
-import { labels, type LabelRow } from '../db/schema/index.js';
-import type { ServiceDeps } from './context.js';
-import { Invalid, RepoArchived } from './errors.js';
+import { labels, type LabelRow } from '../../db/schema/index.js';
+import type { ServiceDeps } from '../context.js';
+import { Invalid, RepoArchived } from '../errors.js';
 import { requireIssuesOrPulls, requireMilestoneWriter } from './milestones.js';
-import type { LoadedRepo } from './repos.js';
+import type { LoadedRepo } from '../repos/repos.js';
 
 /** `#rrggbb` (also accepts `rrggbb` and `#rgb`, as Gitea does); anything else is 422, not Gitea's 500. */
 export function normalizeColor(color: string): string {

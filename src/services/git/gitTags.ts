@@ -1,17 +1,17 @@
 // Tags: reading annotated tag objects, creating lightweight or annotated tags, listing.
-import type { UserRow } from '../db/schema/index.js';
-import { GitError } from '../git/core.js';
-import { readCommit, readTag, type TagData } from '../git/objects.js';
-import { allRefNames, refTarget, resolveCommit } from '../git/refs.js';
-import { createTag, listTags, type TagTip } from '../git/tag.js';
-import { canRead } from '../permissions/repo.js';
+import type { UserRow } from '../../db/schema/index.js';
+import { GitError } from '../../git/core.js';
+import { readCommit, readTag, type TagData } from '../../git/objects.js';
+import { allRefNames, refTarget, resolveCommit } from '../../git/refs.js';
+import { createTag, listTags, type TagTip } from '../../git/tag.js';
+import { canRead } from '../../permissions/repo.js';
 import type { BranchService } from './branches.js';
 import { requireCodeWriter } from './branches.js';
-import type { ServiceDeps } from './context.js';
-import { signatureOf } from './identity.js';
-import { BadRequest, Conflict, Invalid, NotFound, RepoArchived } from './errors.js';
-import { isValidRefName } from './names.js';
-import type { LoadedRepo } from './repos.js';
+import type { ServiceDeps } from '../context.js';
+import { signatureOf } from '../identity.js';
+import { BadRequest, Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
+import { isValidRefName } from '../names.js';
+import type { LoadedRepo } from '../repos/repos.js';
 
 export class TagService {
   constructor(

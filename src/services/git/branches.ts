@@ -1,15 +1,15 @@
 // Branches: create (from a branch, tag or commit), list, get, delete — with Gitea's statuses.
 import { eq } from 'drizzle-orm';
-import { repositories, type RepoRow } from '../db/schema/index.js';
-import { GitError } from '../git/core.js';
-import { describeCommits, type DescribedCommit } from '../git/describe.js';
-import { repoDir } from '../git/paths.js';
-import { allRefNames, createRef, deleteRef, listBranchTips, refTarget, resolveCommit } from '../git/refs.js';
-import { canWrite } from '../permissions/repo.js';
-import type { ServiceDeps } from './context.js';
-import { Conflict, Forbidden, Invalid, NotFound, RepoArchived } from './errors.js';
-import { isValidRefName } from './names.js';
-import type { LoadedRepo } from './repos.js';
+import { repositories, type RepoRow } from '../../db/schema/index.js';
+import { GitError } from '../../git/core.js';
+import { describeCommits, type DescribedCommit } from '../../git/describe.js';
+import { repoDir } from '../../git/paths.js';
+import { allRefNames, createRef, deleteRef, listBranchTips, refTarget, resolveCommit } from '../../git/refs.js';
+import { canWrite } from '../../permissions/repo.js';
+import type { ServiceDeps } from '../context.js';
+import { Conflict, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
+import { isValidRefName } from '../names.js';
+import type { LoadedRepo } from '../repos/repos.js';
 
 export interface BranchView {
   name: string;

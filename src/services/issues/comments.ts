@@ -1,13 +1,13 @@
 // Comments on issues and pull requests, with Gitea's content history on edit.
 import { and, asc, count, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
-import { attachments, comments, contentHistory, issues, users, type AttachmentRow, type CommentRow, type IssueRow, type UserRow } from '../db/schema/index.js';
-import { withTx } from '../db/tx.js';
-import { canRead } from '../permissions/repo.js';
-import type { ServiceDeps } from './context.js';
+import { attachments, comments, contentHistory, issues, users, type AttachmentRow, type CommentRow, type IssueRow, type UserRow } from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
+import { canRead } from '../../permissions/repo.js';
+import type { ServiceDeps } from '../context.js';
 import { recountComments } from './counters.js';
-import { Forbidden, Invalid, NotFound, RepoArchived } from './errors.js';
+import { Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { canWriteIssue, issueUnit } from './issues.js';
-import type { LoadedRepo } from './repos.js';
+import type { LoadedRepo } from '../repos/repos.js';
 
 export class CommentService {
   constructor(private readonly deps: ServiceDeps) {}

@@ -2,8 +2,8 @@
 // password printed once.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import type { Services } from './index.js';
+import type { Config } from '../../config.js';
+import type { Services } from '../index.js';
 
 export async function ensureFirstAdmin(services: Services, config: Config, log: Logger): Promise<void> {
   if ((await services.users.countIndividuals()) > 0) return;

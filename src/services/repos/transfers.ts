@@ -7,17 +7,17 @@ import { and, eq, inArray } from 'drizzle-orm';
 import {
   collaborations, repositories, repoTransfers, teamMembers, teamRepos, teams, units, users,
   type RepoRow, type RepoTransferRow, type UserRow,
-} from '../db/schema/index.js';
-import type { Db } from '../db/client.js';
-import { withTx } from '../db/tx.js';
-import { repoDir, wikiDir } from '../git/paths.js';
-import { canSeeRepo, type RepoPermission } from '../permissions/repo.js';
+} from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
+import { withTx } from '../../db/tx.js';
+import { repoDir, wikiDir } from '../../git/paths.js';
+import { canSeeRepo, type RepoPermission } from '../../permissions/repo.js';
 import type { AccessService } from './access.js';
-import type { ServiceDeps } from './context.js';
-import { Conflict, Forbidden, Invalid, NotFound, isUniqueViolation } from './errors.js';
-import type { OrgService } from './orgs.js';
+import type { ServiceDeps } from '../context.js';
+import { Conflict, Forbidden, Invalid, NotFound, isUniqueViolation } from '../errors.js';
+import type { OrgService } from '../orgs/orgs.js';
 import type { LoadedRepo, RepoService } from './repos.js';
-import type { TeamService, TeamWithUnits } from './teams.js';
+import type { TeamService, TeamWithUnits } from '../orgs/teams.js';
 
 export interface StartTransferInput {
   newOwner: string;

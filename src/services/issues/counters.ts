@@ -1,8 +1,8 @@
 // Counters recounted inside the transaction that changed what they count: always exact, whatever
 // ran before (a recount of indexed rows, not a +1 that could drift).
 import { and, count, eq, sql } from 'drizzle-orm';
-import { comments, issueLabels, issues, labels, milestones, repositories } from '../db/schema/index.js';
-import type { Db } from '../db/client.js';
+import { comments, issueLabels, issues, labels, milestones, repositories } from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
 
 export async function recountRepoIssues(tx: Db, repoId: number): Promise<void> {
   await tx

@@ -1,19 +1,19 @@
 // Applies a unified diff to a branch without a work tree. Concurrent patches to one branch are
 // serialised by the ref's compare-and-swap: a loser re-applies on the new tip, so no commit is lost.
-import { commitPatch, PatchDoesNotApply } from '../git/apply.js';
-import { GitError } from '../git/core.js';
-import type { Signature } from '../git/commit.js';
-import { readCommit, type CommitData } from '../git/objects.js';
-import { createRef, moveRef, refTarget } from '../git/refs.js';
-import type { UserRow } from '../db/schema/index.js';
+import { commitPatch, PatchDoesNotApply } from '../../git/apply.js';
+import { GitError } from '../../git/core.js';
+import type { Signature } from '../../git/commit.js';
+import { readCommit, type CommitData } from '../../git/objects.js';
+import { createRef, moveRef, refTarget } from '../../git/refs.js';
+import type { UserRow } from '../../db/schema/index.js';
 import type { BranchService } from './branches.js';
 import { requireCodeWriter } from './branches.js';
-import type { ServiceDeps } from './context.js';
-import { signatureOf } from './identity.js';
-import { Conflict, Invalid, NotFound, RepoArchived } from './errors.js';
-import { withKeyLock } from './locks.js';
-import { isValidRefName } from './names.js';
-import type { LoadedRepo } from './repos.js';
+import type { ServiceDeps } from '../context.js';
+import { signatureOf } from '../identity.js';
+import { Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
+import { withKeyLock } from '../locks.js';
+import { isValidRefName } from '../names.js';
+import type { LoadedRepo } from '../repos/repos.js';
 
 export interface DiffPatchInput {
   content: string;

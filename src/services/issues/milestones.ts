@@ -1,12 +1,12 @@
 // Milestones: created and edited by issue or pull-request writers, found by id (Go's ParseInt base 0
 // forms) or by exact name, with exact open/closed counts.
 import { and, asc, count, eq, ilike, type SQL } from 'drizzle-orm';
-import { milestones, type MilestoneRow } from '../db/schema/index.js';
-import { canRead, canWrite } from '../permissions/repo.js';
-import type { ServiceDeps } from './context.js';
-import { containsPattern } from './like.js';
-import { Forbidden, Invalid, NotFound, RepoArchived } from './errors.js';
-import type { LoadedRepo } from './repos.js';
+import { milestones, type MilestoneRow } from '../../db/schema/index.js';
+import { canRead, canWrite } from '../../permissions/repo.js';
+import type { ServiceDeps } from '../context.js';
+import { containsPattern } from '../like.js';
+import { Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
+import type { LoadedRepo } from '../repos/repos.js';
 
 /** strconv.ParseInt(s, 0, 64): decimal, 0x/0o/0b prefixes, a leading 0 for octal, `_` between digits. */
 export function parseGoInt(s: string): number | undefined {

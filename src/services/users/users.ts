@@ -1,11 +1,11 @@
 // Accounts: creation with Gitea's rules, look-ups, and password sign-in.
 import { createHash } from 'node:crypto';
 import { and, count, eq, inArray, ne } from 'drizzle-orm';
-import { emailAddresses, users, type UserRow, type Visibility } from '../db/schema/index.js';
-import { withTx } from '../db/tx.js';
-import type { ServiceDeps } from './context.js';
-import { BadRequest, Invalid, isUniqueViolation } from './errors.js';
-import { checkEmail, checkOwnerName } from './names.js';
+import { emailAddresses, users, type UserRow, type Visibility } from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
+import type { ServiceDeps } from '../context.js';
+import { BadRequest, Invalid, isUniqueViolation } from '../errors.js';
+import { checkEmail, checkOwnerName } from '../names.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 export interface CreateUserInput {

@@ -4,19 +4,19 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RepoRow, UserRow } from '../db/schema/index.js';
-import { commitFiles, type Signature } from '../git/commit.js';
-import { GitError } from '../git/core.js';
-import { initBare } from '../git/init.js';
-import { readBlob, readCommit, type CommitData } from '../git/objects.js';
-import { commitsTouching, entriesAt } from '../git/pathHistory.js';
-import { wikiDir } from '../git/paths.js';
-import { headBranch, refTarget } from '../git/refs.js';
-import { canRead, canWrite } from '../permissions/repo.js';
-import type { ServiceDeps } from './context.js';
-import { signatureOf } from './identity.js';
-import { BadRequest, Conflict, Forbidden, NotFound, RepoArchived } from './errors.js';
-import { withKeyLock } from './locks.js';
+import type { RepoRow, UserRow } from '../../db/schema/index.js';
+import { commitFiles, type Signature } from '../../git/commit.js';
+import { GitError } from '../../git/core.js';
+import { initBare } from '../../git/init.js';
+import { readBlob, readCommit, type CommitData } from '../../git/objects.js';
+import { commitsTouching, entriesAt } from '../../git/pathHistory.js';
+import { wikiDir } from '../../git/paths.js';
+import { headBranch, refTarget } from '../../git/refs.js';
+import { canRead, canWrite } from '../../permissions/repo.js';
+import type { ServiceDeps } from '../context.js';
+import { signatureOf } from '../identity.js';
+import { BadRequest, Conflict, Forbidden, NotFound, RepoArchived } from '../errors.js';
+import { withKeyLock } from '../locks.js';
 import type { LoadedRepo } from './repos.js';
 import {
   gitPathToWebPath, goQuote, goTrimSpace, legacyGitPath, queryEscape, reservedSegment, userTitleToWebPath, webPathFromRequest,

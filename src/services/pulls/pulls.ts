@@ -6,22 +6,22 @@ import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-o
 import {
   issueAssignees, issueLabels, issues, milestones, pullRequests, repositories, users,
   type IssueRow, type PullRequestRow, type RepoRow, type UserRow,
-} from '../db/schema/index.js';
-import type { Db } from '../db/client.js';
-import { withTx } from '../db/tx.js';
-import { compareCommits, type Comparison } from '../git/compare.js';
-import { repoDir } from '../git/paths.js';
-import { branchTipsOf } from '../git/refs.js';
-import { canRead, canWrite } from '../permissions/repo.js';
-import type { AccessService } from './access.js';
-import type { ServiceDeps } from './context.js';
-import { recountLabels, recountMilestones } from './counters.js';
-import { BadRequest, Conflict, Invalid, NotFound, RepoArchived } from './errors.js';
-import { loadIssueDetails } from './issueDetails.js';
-import type { IssueService } from './issues.js';
-import { isValidRefName } from './names.js';
+} from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
+import { withTx } from '../../db/tx.js';
+import { compareCommits, type Comparison } from '../../git/compare.js';
+import { repoDir } from '../../git/paths.js';
+import { branchTipsOf } from '../../git/refs.js';
+import { canRead, canWrite } from '../../permissions/repo.js';
+import type { AccessService } from '../repos/access.js';
+import type { ServiceDeps } from '../context.js';
+import { recountLabels, recountMilestones } from '../issues/counters.js';
+import { BadRequest, Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
+import { loadIssueDetails } from '../issues/issueDetails.js';
+import type { IssueService } from '../issues/issues.js';
+import { isValidRefName } from '../names.js';
 import { editPull, isWorkInProgress, type EditPullInput } from './pullEdit.js';
-import type { LoadedRepo } from './repos.js';
+import type { LoadedRepo } from '../repos/repos.js';
 
 export { isWorkInProgress, type EditPullInput };
 

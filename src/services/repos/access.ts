@@ -4,11 +4,11 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
   collaborations, orgMembers, teamMembers, teamRepos, teams, teamUnits, units,
   type AccessMode, type RepoRow, type Unit, type UserRow,
-} from '../db/schema/index.js';
-import type { Db } from '../db/client.js';
-import { canSeeOwner, type OrgViewer } from '../permissions/org.js';
-import { repoPermission, type RepoPermission, type TeamGrant } from '../permissions/repo.js';
-import type { ServiceDeps } from './context.js';
+} from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
+import { canSeeOwner, type OrgViewer } from '../../permissions/org.js';
+import { repoPermission, type RepoPermission, type TeamGrant } from '../../permissions/repo.js';
+import type { ServiceDeps } from '../context.js';
 
 export function enabledUnits(repo: RepoRow): Set<Unit> {
   const on: Record<Unit, boolean> = {
