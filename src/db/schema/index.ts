@@ -4,3 +4,4 @@ export * from './repos.js';
 export * from './users.js';
 export * from './transfers.js';
 export * from './issues.js';
+export * from './events.js';
