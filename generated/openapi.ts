@@ -488,6 +488,26 @@ export interface paths {
         patch: operations["repoEdit"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/activities/feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's activity feed
+         * @description Anonymous callers allowed for public repositories. Newest first. A repository the caller cannot see is 404. `date` restricts the feed to that day (UTC); an unparsable `date` is 422.
+         */
+        get: operations["repoListActivityFeeds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/branches": {
         parameters: {
             query?: never;
@@ -1365,6 +1385,26 @@ export interface paths {
          * @description Private users are visible only to themselves and site administrators, limited ones only to signed-in callers; others get 404. The e-mail is the no-reply placeholder unless the caller is the user or a site administrator.
          */
         get: operations["userGet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/activities/feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's activity feed
+         * @description Anonymous callers allowed. Newest first. Actions the user performed and actions in the user's own repositories (with `only-performed-by=true`, only the first). A row of a repository the caller cannot see never shows. An unknown (or invisible) user is 404. `date` restricts the feed to that day (UTC); an unparsable `date` is 422.
+         */
+        get: operations["userListActivityFeeds"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4496,6 +4536,44 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    repoListActivityFeeds: {
+        parameters: {
+            query?: {
+                /** @description the day (YYYY-MM-DD) whose activities to list */
+                date?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of activities */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoListBranches: {
         parameters: {
             query?: {
@@ -6534,6 +6612,44 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userListActivityFeeds: {
+        parameters: {
+            query?: {
+                /** @description the day (YYYY-MM-DD) whose activities to list */
+                date?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description only the actions the user performed */
+                "only-performed-by"?: boolean;
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of activities */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"][];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -19,6 +19,9 @@ async function start() {
   await database.migrate();
   const services = new Services({ db: database.db, config, log });
   await ensureFirstAdmin(services, config, log);
+  // Pushes this host's dead processes left half-recorded (git moved the refs, the events were not written yet).
+  const reconciled = await services.gitTransport.reconcilePendingPushes();
+  if (reconciled) log.warn({ pushes: reconciled }, 'recorded the events of interrupted pushes');
   const app = await buildApp({ config, services, log });
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((res, rej) => server.once('listening', res).once('error', rej));

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { isGitService, type GitService } from '../git/smartHttp.js';
 import type { Services } from '../services/index.js';
 import type { LoadedRepo } from '../services/repos/repos.js';
+import type { UserRow } from '../db/schema/index.js';
 import { authenticate } from './auth.js';
 import { errorAnswer, HttpError } from './errors.js';
 
@@ -41,11 +42,11 @@ function requestBody(ctx: Context): Readable {
 export function buildGitRouter(services: Services, log: Logger): Router {
   const router = new Router();
 
-  async function open(ctx: Context, service: GitService): Promise<LoadedRepo> {
+  async function open(ctx: Context, service: GitService): Promise<{ loaded: LoadedRepo; actor: UserRow | null }> {
     const auth = await authenticate(ctx, services);
     const name = String(ctx.params.repo).replace(/\.git$/i, '');
     const caller = { actor: auth.actor, tokenScopes: auth.method === 'token' ? auth.scopes : undefined };
-    return services.gitTransport.open(String(ctx.params.owner), name, caller, service);
+    return { loaded: await services.gitTransport.open(String(ctx.params.owner), name, caller, service), actor: auth.actor };
   }
 
   const streamOptions = (ctx: Context) => ({
@@ -56,7 +57,7 @@ export function buildGitRouter(services: Services, log: Logger): Router {
   router.get('/:owner/:repo/info/refs', plainErrors, async (ctx) => {
     const service = ctx.query.service;
     if (!isGitService(service)) throw new HttpError(403, 'Unsupported service: only smart HTTP (git-upload-pack, git-receive-pack) is served');
-    const loaded = await open(ctx, service);
+    const { loaded } = await open(ctx, service);
     ctx.set(noCache);
     ctx.set('Content-Type', `application/x-${service}-advertisement`);
     ctx.body = services.gitTransport.advertise(loaded, service, streamOptions(ctx));
@@ -64,10 +65,10 @@ export function buildGitRouter(services: Services, log: Logger): Router {
 
   for (const service of ['git-upload-pack', 'git-receive-pack'] as const) {
     router.post(`/:owner/:repo/${service}`, plainErrors, async (ctx) => {
-      const loaded = await open(ctx, service);
+      const { loaded, actor } = await open(ctx, service);
       const type = (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase();
       if (type !== `application/x-${service}-request`) throw new HttpError(415, `Content-Type must be application/x-${service}-request`);
-      const output = await services.gitTransport.rpc(loaded, service, requestBody(ctx), streamOptions(ctx));
+      const output = await services.gitTransport.rpc(loaded, service, requestBody(ctx), streamOptions(ctx), actor);
       ctx.set(noCache);
       ctx.set('Content-Type', `application/x-${service}-result`);
       ctx.body = output;

@@ -13,6 +13,9 @@ import { TagService } from './git/gitTags.js';
 import { GitTransportService } from './git/gitTransport.js';
 import { CollaboratorService } from './repos/collaborators.js';
 import type { ServiceDeps } from './context.js';
+// Fan-outs register themselves when their module loads.
+import './events/activity.js';
+import { FeedService } from './events/feeds.js';
 import { OrgService } from './orgs/orgs.js';
 import { RepoService } from './repos/repos.js';
 import { TeamService } from './orgs/teams.js';
@@ -42,6 +45,7 @@ export class Services {
   readonly milestones: MilestoneService;
   readonly labels: LabelService;
   readonly attachments: AttachmentService;
+  readonly feeds: FeedService;
   constructor(readonly deps: ServiceDeps) {
     this.users = new UserService(deps);
     this.issues = new IssueService(deps);
@@ -63,7 +67,8 @@ export class Services {
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.pulls = new PullService(deps, this.issues, this.access);
+    this.feeds = new FeedService(deps);
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
-    this.branches.onChange((repoId, dir) => this.pulls.resyncRepo(repoId, dir));
+    this.branches.onChange((repoId, dir, actorId) => this.pulls.resyncRepo(repoId, dir, actorId));
   }
 }

@@ -69,6 +69,9 @@ import { repoCreatePullRequest } from './repository/repoCreatePullRequest.js';
 import { repoListPullRequests } from './repository/repoListPullRequests.js';
 import { repoGetPullRequest } from './repository/repoGetPullRequest.js';
 import { repoEditPullRequest } from './repository/repoEditPullRequest.js';
+import { orgListActivityFeeds } from './organization/orgListActivityFeeds.js';
+import { userListActivityFeeds } from './user/userListActivityFeeds.js';
+import { repoListActivityFeeds } from './repository/repoListActivityFeeds.js';
 
 const git = later('issue #4: git');
 const unscheduled = later('not scheduled yet');
@@ -145,6 +148,10 @@ export const registry: Registry = {
   repoCreatePullRequest,
   repoGetPullRequest,
   getGeneralAttachmentSettings,
+  // events
+  orgListActivityFeeds,
+  userListActivityFeeds,
+  repoListActivityFeeds,
   // not yet scheduled
   listAdminWorkflowJobs: unscheduled,
   getAdminRunners: unscheduled,
@@ -161,7 +168,6 @@ export const registry: Registry = {
   adminCreateHook: unscheduled,
   adminGetHook: unscheduled,
   orgCreateHook: unscheduled,
-  orgListActivityFeeds: unscheduled,
   orgCreateProjectColumn: unscheduled,
   orgGetProject: unscheduled,
   userCurrentPostGPGKey: unscheduled,

@@ -28,3 +28,50 @@ export const events = pgTable(
 );
 
 export type EventRow = typeof events.$inferSelect;
+
+/**
+ * The activity feed: one row per event that has one (not one per watcher, as Gitea writes: that is what
+ * makes its table grow without bound, gitea#21611). Each feed is one index range in (scope, created_at, id)
+ * order, so page 1 costs the same at five million rows as at ten.
+ */
+export const activities = pgTable(
+  'activities',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    opType: text('op_type').notNull(),
+    actUserId: bigint('act_user_id', { mode: 'number' }).notNull(),
+    /** No foreign keys (the feed keeps naming what is gone); a deleted repository's rows are deleted with it. */
+    repoId: bigint('repo_id', { mode: 'number' }),
+    ownerId: bigint('owner_id', { mode: 'number' }),
+    issueId: bigint('issue_id', { mode: 'number' }),
+    commentId: bigint('comment_id', { mode: 'number' }),
+    refName: text('ref_name').notNull().default(''),
+    content: text('content').notNull().default(''),
+    isPrivate: boolean('is_private').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('activities_owner_idx').on(t.ownerId, t.createdAt, t.id),
+    index('activities_repo_idx').on(t.repoId, t.createdAt, t.id),
+    index('activities_actor_idx').on(t.actUserId, t.createdAt, t.id),
+  ],
+);
+
+export type ActivityRow = typeof activities.$inferSelect;
+
+/**
+ * A push in progress: written before git-receive-pack runs, deleted in the transaction that records the
+ * push's events. A row left behind (the process died after git moved the refs) is reconciled later:
+ * the refs now in git are compared with `before` and the difference is recorded.
+ */
+export const pendingPushes = pgTable('pending_pushes', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  repoId: bigint('repo_id', { mode: 'number' }).notNull(),
+  actorId: bigint('actor_id', { mode: 'number' }).notNull(),
+  /** Full ref name → tip before the push. */
+  before: jsonb('before').$type<Record<string, string>>().notNull(),
+  /** `<hostname>:<pid>` of the process serving the push. */
+  holder: text('holder').notNull(),
+  startedAt: ts('started_at').notNull().defaultNow(),
+});

@@ -1,6 +1,13 @@
 // Branches: create (from a branch, tag or commit), list, get, delete — with Gitea's statuses.
 import { eq } from 'drizzle-orm';
-import { repositories, type RepoRow } from '../../db/schema/index.js';
+import { repositories, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
+import { withTx } from '../../db/tx.js';
+import { zeroId } from '../../git/commit.js';
+import type { RefChange } from '../../git/pushLog.js';
+import { recordEvent } from '../events/record.js';
+import { inRepo } from '../events/scope.js';
+import { refChangeEvents } from './refEvents.js';
 import { GitError } from '../../git/core.js';
 import { describeCommits, type DescribedCommit } from '../../git/describe.js';
 import { repoDir } from '../../git/paths.js';
@@ -21,7 +28,7 @@ export function requireCodeWriter(loaded: LoadedRepo): void {
 }
 
 /** Told after a repository's branches changed, e.g. to refresh pull-request statistics. */
-export type BranchesChanged = (repoId: number, dir: string) => Promise<void>;
+export type BranchesChanged = (repoId: number, dir: string, actorId?: number) => Promise<void>;
 
 export class BranchService {
   private readonly listeners: BranchesChanged[] = [];
@@ -33,9 +40,9 @@ export class BranchService {
   }
 
   /** Runs the listeners; their failure must not undo or fail the change that already happened. */
-  async changed(repoId: number, dir: string): Promise<void> {
+  async changed(repoId: number, dir: string, actorId?: number): Promise<void> {
     for (const listener of this.listeners) {
-      await listener(repoId, dir).catch((err: Error) => this.deps.log.warn({ err: err.message, repoId }, 'after-branch-change task failed'));
+      await listener(repoId, dir, actorId).catch((err: Error) => this.deps.log.warn({ err: err.message, repoId }, 'after-branch-change task failed'));
     }
   }
 
@@ -43,17 +50,28 @@ export class BranchService {
     return repoDir(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
   }
 
-  /** Keeps the branch count and emptiness of the row in step with git. */
-  async recount(repo: RepoRow, dir: string): Promise<void> {
+  /**
+   * After refs moved in git: the row's branch count and emptiness (and `patch`) follow git, and the changes
+   * are recorded as events, in one transaction; then the follow-up work runs. `known`: the tips that
+   * existed before (what a new branch's commits are counted against).
+   */
+  async refsChanged(
+    loaded: Pick<LoadedRepo, 'repo' | 'owner'>, actorId: number, changes: RefChange[], known: string[], patch: Partial<RepoRow> = {},
+    inTx?: (tx: Db) => Promise<void>,
+  ): Promise<void> {
+    const { repo, owner } = loaded;
+    const dir = repoDir(this.deps.config.dataDir, owner.name, repo.name);
     const n = (await listBranchTips(dir)).length;
-    await this.deps.db
-      .update(repositories)
-      .set({ numBranches: n, isEmpty: n === 0, updatedAt: new Date() })
-      .where(eq(repositories.id, repo.id));
-    await this.changed(repo.id, dir);
+    const events = await refChangeEvents(dir, inRepo(repo, actorId), `${owner.name}/${repo.name}`, changes, known);
+    await withTx(this.deps.db, async (tx) => {
+      await tx.update(repositories).set({ numBranches: n, isEmpty: n === 0, updatedAt: new Date(), ...patch }).where(eq(repositories.id, repo.id));
+      for (const event of events) await recordEvent(tx, event);
+      await inTx?.(tx);
+    });
+    await this.changed(repo.id, dir, actorId);
   }
 
-  async create(loaded: LoadedRepo, input: { name: string; oldBranch?: string; oldRef?: string }): Promise<BranchView> {
+  async create(loaded: LoadedRepo, actor: UserRow, input: { name: string; oldBranch?: string; oldRef?: string }): Promise<BranchView> {
     const { repo } = loaded;
     requireCodeWriter(loaded);
     if (repo.isArchived) throw new RepoArchived();
@@ -86,7 +104,7 @@ export class BranchService {
       if (err instanceof GitError) throw new Conflict('The branch already exists.');
       throw err;
     }
-    await this.recount(repo, dir);
+    await this.refsChanged(loaded, actor.id, [{ ref: wanted, before: await zeroId(dir), after: source }], [source]);
     const commit = (await describeCommits(dir, [source])).get(source)!;
     return { name: input.name, commit };
   }
@@ -108,7 +126,7 @@ export class BranchService {
     return { name, commit: (await describeCommits(dir, [tip])).get(tip)! };
   }
 
-  async delete(loaded: LoadedRepo, name: string): Promise<void> {
+  async delete(loaded: LoadedRepo, actor: UserRow, name: string): Promise<void> {
     const { repo } = loaded;
     requireCodeWriter(loaded);
     if (repo.isArchived) throw new RepoArchived();
@@ -118,17 +136,19 @@ export class BranchService {
     const dir = this.dir(loaded);
     const ref = `refs/heads/${name}`;
     // A concurrent delete makes this one a 404; a concurrent push moves the tip, and the new tip is deleted.
+    let deleted: string;
     for (let attempt = 0; ; attempt++) {
       const tip = await refTarget(dir, ref);
       if (!tip) throw new NotFound();
       try {
         await deleteRef(dir, ref, tip);
+        deleted = tip;
         break;
       } catch (err) {
         if (!(err instanceof GitError)) throw err;
         if (attempt === 2) throw new Conflict('the branch changed while it was being deleted');
       }
     }
-    await this.recount(repo, dir);
+    await this.refsChanged(loaded, actor.id, [{ ref, before: deleted, after: await zeroId(dir) }], []);
   }
 }

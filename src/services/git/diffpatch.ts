@@ -2,7 +2,7 @@
 // serialised by the ref's compare-and-swap: a loser re-applies on the new tip, so no commit is lost.
 import { commitPatch, PatchDoesNotApply } from '../../git/apply.js';
 import { GitError } from '../../git/core.js';
-import type { Signature } from '../../git/commit.js';
+import { zeroId, type Signature } from '../../git/commit.js';
 import { readCommit, type CommitData } from '../../git/objects.js';
 import { createRef, moveRef, refTarget } from '../../git/refs.js';
 import type { UserRow } from '../../db/schema/index.js';
@@ -70,18 +70,19 @@ export class DiffPatchService {
     if (input.signoff) message = `${message.replace(/\n+$/, '')}\n\nSigned-off-by: ${committer.name} <${committer.email}>`;
     if (!message.endsWith('\n')) message += '\n';
 
-    return withKeyLock(`${dir}\0${target}`, () => this.commitWithRetries(dir, { base, baseTip, target, newBranch, input, message, author, committer, repo }));
+    return withKeyLock(`${dir}\0${target}`, () => this.commitWithRetries(dir, { base, baseTip, target, newBranch, input, message, author, committer, loaded, actor }));
   }
 
   private async commitWithRetries(
     dir: string,
-    a: { base: string; baseTip: string; target: string; newBranch: boolean; input: DiffPatchInput; message: string; author: Signature; committer: Signature; repo: LoadedRepo['repo'] },
+    a: { base: string; baseTip: string; target: string; newBranch: boolean; input: DiffPatchInput; message: string; author: Signature; committer: Signature; loaded: LoadedRepo; actor: UserRow },
   ): Promise<CommitData> {
-    const { base, baseTip, target, newBranch, input, message, author, committer, repo } = a;
+    const { base, baseTip, target, newBranch, input, message, author, committer, loaded, actor } = a;
     for (let attempt = 0; attempt < attempts; attempt++) {
       // A patch onto the same branch builds on its current tip; a new branch starts from the base.
       const parent = newBranch ? baseTip : ((await refTarget(dir, `refs/heads/${base}`)) ?? baseTip);
       let id: string;
+      let before: string;
       try {
         id = await commitPatch(dir, { parent, patch: input.content, message, author, committer });
       } catch (err) {
@@ -93,15 +94,17 @@ export class DiffPatchService {
           const existing = await refTarget(dir, `refs/heads/${target}`);
           if (existing && input.forcePush) await moveRef(dir, `refs/heads/${target}`, id, existing);
           else await createRef(dir, `refs/heads/${target}`, id);
+          before = existing ?? (await zeroId(dir));
         } else {
           await moveRef(dir, `refs/heads/${target}`, id, parent);
+          before = parent;
         }
       } catch (err) {
         if (!(err instanceof GitError)) throw err;
         if (newBranch && !input.forcePush) throw new Invalid(`branch already exists [name: ${target}]`);
         continue; // the branch moved under us: rebuild on its new tip
       }
-      await this.branches.recount(repo, dir);
+      await this.branches.refsChanged(loaded, actor.id, [{ ref: `refs/heads/${target}`, before, after: id }], [baseTip]);
       return readCommit(dir, id);
     }
     throw new Conflict('the branch kept changing while the patch was applied; try again');

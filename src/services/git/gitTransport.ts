@@ -1,9 +1,11 @@
 // git over HTTP: who may fetch from or push to a repository (the API's permission model, read or write
 // on the code unit), and what a push changes in the repository's row.
 import type { Readable } from 'node:stream';
+import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
-import { repositories, type UserRow } from '../../db/schema/index.js';
-import { withTx } from '../../db/tx.js';
+import { pendingPushes, repositories, users, type UserRow } from '../../db/schema/index.js';
+import { zeroId } from '../../git/commit.js';
+import { listRefTips, refChanges } from '../../git/pushLog.js';
 import { repoDir } from '../../git/paths.js';
 import { listBranches, setHead } from '../../git/refs.js';
 import { advertiseRefs, serviceRpc, type GitService } from '../../git/smartHttp.js';
@@ -69,37 +71,88 @@ export class GitTransportService {
     return advertiseRefs(this.dir(loaded), service, stream);
   }
 
-  /** Runs `service` on the request body; after a push, the repository's row follows its branches. */
-  async rpc(loaded: LoadedRepo, service: GitService, input: Readable, stream: TransportStream = {}): Promise<Readable> {
+  /**
+   * Runs `service` on the request body. A push is announced first (a pending-push row with the refs as
+   * they were), so that what it changed is recorded even if this process dies once git has moved them:
+   * the client's answer ends only after the events are recorded, and a row left behind is reconciled.
+   */
+  async rpc(loaded: LoadedRepo, service: GitService, input: Readable, stream: TransportStream = {}, actor?: UserRow | null): Promise<Readable> {
     const dir = this.dir(loaded);
-    if (!isPush(service)) return serviceRpc(dir, service, input, stream);
-    const before = await listBranches(dir);
-    return serviceRpc(dir, service, input, { ...stream, afterExit: () => this.afterPush(loaded, before) });
+    if (!isPush(service) || !actor) return serviceRpc(dir, service, input, stream);
+    const before = await listRefTips(dir);
+    const [pending] = await this.deps.db
+      .insert(pendingPushes)
+      .values({ repoId: loaded.repo.id, actorId: actor.id, before: Object.fromEntries(before), holder: holderId() })
+      .returning({ id: pendingPushes.id });
+    return serviceRpc(dir, service, input, { ...stream, afterExit: () => this.afterPush(loaded, actor.id, before, pending!.id) });
   }
 
   /**
-   * Recounts the branches from git. A push that leaves HEAD on a missing branch (the first push into
-   * an empty repository) makes the configured default branch, if pushed, or else the first new branch
-   * the default.
+   * Records what the push changed and brings the row in step with git. A push that leaves HEAD on a
+   * missing branch (the first push into an empty repository) makes the configured default branch, if
+   * pushed, or else the first new branch the default.
    */
-  private async afterPush(loaded: LoadedRepo, before: string[]): Promise<void> {
+  private async afterPush(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, actorId: number, before: Map<string, string>, pendingId: number): Promise<void> {
     const dir = this.dir(loaded);
+    const after = await listRefTips(dir);
+    const changes = refChanges(before, after, await zeroId(dir));
     const branches = await listBranches(dir);
     let defaultBranch = loaded.repo.defaultBranch;
     if (branches.length && !branches.includes(defaultBranch)) {
-      defaultBranch = branches.find((b) => !before.includes(b)) ?? branches[0]!;
+      const had = new Set([...before.keys()]);
+      defaultBranch = branches.find((b) => !had.has(`refs/heads/${b}`)) ?? branches[0]!;
       await setHead(dir, defaultBranch);
     }
-    await withTx(this.deps.db, async (tx) => {
-      await tx
-        .update(repositories)
-        .set({ isEmpty: branches.length === 0, numBranches: branches.length, defaultBranch, updatedAt: new Date() })
-        .where(eq(repositories.id, loaded.repo.id));
+    await this.branches.refsChanged(loaded, actorId, changes, [...before.values()], { defaultBranch }, async (tx) => {
+      await tx.delete(pendingPushes).where(eq(pendingPushes.id, pendingId));
     });
-    await this.branches.changed(loaded.repo.id, dir);
   }
 
-  private dir(loaded: LoadedRepo): string {
+  /**
+   * Pushes whose process died after git moved the refs: those of dead processes on this host, and any
+   * older than an hour (no push takes that long). Each is recorded as the difference between its refs
+   * before and git's refs now.
+   */
+  async reconcilePendingPushes(): Promise<number> {
+    const { db } = this.deps;
+    const rows = await db
+      .select({ pending: pendingPushes, repo: repositories, owner: users })
+      .from(pendingPushes)
+      .leftJoin(repositories, eq(repositories.id, pendingPushes.repoId))
+      .leftJoin(users, eq(users.id, repositories.ownerId))
+      .orderBy(pendingPushes.id);
+    let done = 0;
+    for (const { pending, repo, owner } of rows) {
+      if (!isStale(pending.holder, pending.startedAt)) continue;
+      if (!repo || !owner) {
+        await db.delete(pendingPushes).where(eq(pendingPushes.id, pending.id));
+        continue;
+      }
+      await this.afterPush({ repo, owner }, pending.actorId, new Map(Object.entries(pending.before)), pending.id);
+      done++;
+    }
+    return done;
+  }
+
+  private dir(loaded: Pick<LoadedRepo, 'repo' | 'owner'>): string {
     return repoDir(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
   }
+}
+
+const holderId = () => `${hostname()}:${process.pid}`;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A pending push nobody is serving any more: its process on this host is gone, or it is over an hour old. */
+function isStale(holder: string, startedAt: Date): boolean {
+  if (Date.now() - startedAt.getTime() > 3600_000) return true;
+  const [host, pid] = holder.split(':');
+  return host === hostname() && Number(pid) !== process.pid && !alive(Number(pid));
 }

@@ -2,12 +2,17 @@
 import { and, asc, count, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
 import { attachments, comments, contentHistory, issues, users, type AttachmentRow, type CommentRow, type IssueRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
+import { recordEvent } from '../events/record.js';
+import { inRepo, issueContent } from '../events/scope.js';
 import { canRead } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { recountComments } from './counters.js';
 import { Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { canWriteIssue, issueUnit } from './issues.js';
 import type { LoadedRepo } from '../repos/repos.js';
+
+/** Gitea keeps the first 200 characters of a comment in the feed. */
+const excerpt = (body: string) => (body.length > 200 ? `${body.slice(0, 200)}…` : body);
 
 export class CommentService {
   constructor(private readonly deps: ServiceDeps) {}
@@ -21,6 +26,11 @@ export class CommentService {
       const [row] = await tx.insert(comments).values({ issueId: issue.id, repoId: issue.repoId, posterId: actor.id, body, createdAt: now, updatedAt: now }).returning();
       await recountComments(tx, issue.id);
       await tx.update(issues).set({ updatedAt: now }).where(eq(issues.id, issue.id));
+      await recordEvent(tx, {
+        type: issue.isPull ? 'pull_request_comment' : 'issue_comment', action: 'created', issueId: issue.id, commentId: row!.id,
+        ...inRepo(loaded.repo, actor.id),
+        activity: { opType: issue.isPull ? 'comment_pull' : 'comment_issue', issueId: issue.id, commentId: row!.id, content: issueContent(issue.index, excerpt(body)) },
+      });
       return row!;
     });
   }
@@ -76,6 +86,10 @@ export class CommentService {
         .where(eq(comments.id, comment.id))
         .returning();
       await tx.insert(contentHistory).values({ issueId: issue.id, commentId: comment.id, editorId: actor.id, content: body, createdAt: now });
+      await recordEvent(tx, {
+        type: issue.isPull ? 'pull_request_comment' : 'issue_comment', action: 'edited', issueId: issue.id, commentId: comment.id,
+        changes: { body: { from: comment.body } }, ...inRepo(loaded.repo, actor.id),
+      });
       return row!;
     });
   }
@@ -86,6 +100,11 @@ export class CommentService {
     // Events (title changes, closing, ...) are part of the issue's history: Gitea keeps them.
     if (comment.type !== 'comment') return;
     await withTx(this.deps.db, async (tx) => {
+      // Recorded while the comment still exists: the payload shows what was deleted.
+      await recordEvent(tx, {
+        type: issue.isPull ? 'pull_request_comment' : 'issue_comment', action: 'deleted', issueId: issue.id, commentId: comment.id,
+        ...inRepo(loaded.repo, actor.id),
+      });
       await tx.delete(comments).where(eq(comments.id, comment.id));
       await recountComments(tx, issue.id);
     });

@@ -7,6 +7,8 @@ import {
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
+import { recordEvent } from '../events/record.js';
+import { inRepo, issueContent } from '../events/scope.js';
 import { canRead, canWrite, type RepoPermission } from '../../permissions/repo.js';
 import { AccessService } from '../repos/access.js';
 import type { ServiceDeps } from '../context.js';
@@ -161,6 +163,13 @@ export class IssueService {
       await recountRepoIssues(tx, loaded.repo.id);
       await recountMilestones(tx, [milestoneId]);
       await recountLabels(tx, labelIds);
+      // A pull request's own event (pull_request opened) is recorded by the pull-request service.
+      if (!isPull) {
+        await recordEvent(tx, {
+          type: 'issues', action: 'opened', issueId: row!.id, ...inRepo(loaded.repo, actor.id),
+          activity: { opType: 'create_issue', issueId: row!.id, content: issueContent(index, input.title) },
+        });
+      }
       return row!;
     };
     return pull ? run(pull.tx) : withTx(this.deps.db, run);
@@ -254,15 +263,22 @@ export class IssueService {
         set.milestoneId = input.milestoneId ? await this.milestoneOf(tx, current.repoId, input.milestoneId) : null;
       }
       let labelChange: number[] = [];
+      let labelsChanged: { now: number } | undefined;
       if (writer && input.labelIds !== undefined) {
         const next = await this.knownLabels(tx, loaded, input.labelIds);
         const before = (await tx.select({ id: issueLabels.labelId }).from(issueLabels).where(eq(issueLabels.issueId, current.id))).map((r) => r.id);
+        const nextSet = new Set(next);
+        if (nextSet.size !== before.length || before.some((id) => !nextSet.has(id))) labelsChanged = { now: nextSet.size };
         await tx.delete(issueLabels).where(eq(issueLabels.issueId, current.id));
         if (next.length) await tx.insert(issueLabels).values([...new Set(next)].map((labelId) => ({ issueId: current.id, labelId })));
         labelChange = [...before, ...next];
       }
+      const assigneeChanges: Array<{ id: number; added: boolean }> = [];
       if (writer && input.assignees !== undefined) {
         const ids = await this.assignable(tx, loaded, input.assignees);
+        const before = (await tx.select({ id: issueAssignees.userId }).from(issueAssignees).where(eq(issueAssignees.issueId, current.id))).map((r) => r.id);
+        for (const id of new Set(ids)) if (!before.includes(id)) assigneeChanges.push({ id, added: true });
+        for (const id of before) if (!ids.includes(id)) assigneeChanges.push({ id, added: false });
         await tx.delete(issueAssignees).where(eq(issueAssignees.issueId, current.id));
         if (ids.length) await tx.insert(issueAssignees).values([...new Set(ids)].map((userId) => ({ issueId: current.id, userId })));
       }
@@ -281,9 +297,40 @@ export class IssueService {
       }
       await recountMilestones(tx, [oldMilestone, row!.milestoneId]);
       await recountLabels(tx, labelChange);
+      await this.recordEdit(tx, loaded, current, row!, actor, { stateChanged, labelsChanged, assigneeChanges, oldMilestone });
       return row!;
     };
     return opts.tx ? run(opts.tx) : withTx(this.deps.db, run);
   }
-}
 
+  /** The events of one edit, in Gitea's order: content, state, labels, milestone, assignees. */
+  private async recordEdit(
+    tx: Db, loaded: LoadedRepo, before: IssueRow, after: IssueRow, actor: UserRow,
+    c: { stateChanged: boolean; labelsChanged?: { now: number }; assigneeChanges: Array<{ id: number; added: boolean }>; oldMilestone: number | null },
+  ): Promise<void> {
+    const pull = after.isPull;
+    const base = { issueId: after.id, ...inRepo(loaded.repo, actor.id) };
+    const changes: { title?: { from: string }; body?: { from: string } } = {};
+    if (after.title !== before.title) changes.title = { from: before.title };
+    if (after.body !== before.body) changes.body = { from: before.body };
+    if (changes.title || changes.body) await recordEvent(tx, { type: pull ? 'pull_request' : 'issues', action: 'edited', changes, ...base });
+    if (c.stateChanged) {
+      const closed = after.isClosed;
+      const opType = pull ? (closed ? 'close_pull_request' : 'reopen_pull_request') : closed ? 'close_issue' : 'reopen_issue';
+      await recordEvent(tx, {
+        type: pull ? 'pull_request' : 'issues', action: closed ? 'closed' : 'reopened', ...base,
+        activity: { opType, issueId: after.id, content: issueContent(after.index, after.title) },
+      });
+    }
+    if (c.labelsChanged) {
+      await recordEvent(tx, { type: pull ? 'pull_request_label' : 'issue_label', action: c.labelsChanged.now ? 'label_updated' : 'label_cleared', ...base });
+    }
+    if ((after.milestoneId ?? null) !== (c.oldMilestone ?? null)) {
+      const milestoneId = after.milestoneId ?? c.oldMilestone!;
+      await recordEvent(tx, { type: pull ? 'pull_request_milestone' : 'issue_milestone', action: after.milestoneId ? 'milestoned' : 'demilestoned', milestoneId, ...base });
+    }
+    for (const a of c.assigneeChanges) {
+      await recordEvent(tx, { type: pull ? 'pull_request_assign' : 'issue_assign', action: a.added ? 'assigned' : 'unassigned', assigneeId: a.id, ...base });
+    }
+  }
+}

@@ -9,6 +9,8 @@ import {
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
+import { recordEvent } from '../events/record.js';
+import { inRepo, issueContent } from '../events/scope.js';
 import { compareCommits, type Comparison } from '../../git/compare.js';
 import { repoDir } from '../../git/paths.js';
 import { branchTipsOf } from '../../git/refs.js';
@@ -109,7 +111,7 @@ export class PullService {
    * changed (push, diff patch, branch creation or deletion): one git call for the tips, and a
    * comparison only for pull requests whose tips moved.
    */
-  async resyncRepo(repoId: number, dir: string): Promise<void> {
+  async resyncRepo(repoId: number, dir: string, actorId?: number): Promise<void> {
     const { db } = this.deps;
     const open = await db
       .select({ pull: pullRequests })
@@ -123,7 +125,17 @@ export class PullService {
       const headTip = tips.get(pull.headBranch);
       if (!baseTip || !headTip || (baseTip === pull.baseSha && headTip === pull.headSha)) continue;
       const stats = statsOf(baseTip, headTip, await compareCommits(dir, baseTip, headTip));
-      await db.update(pullRequests).set(stats).where(eq(pullRequests.id, pull.id));
+      await withTx(db, async (tx) => {
+        // Only the row still at the tips we compared from is updated (a concurrent resync may have won).
+        const moved = await tx.update(pullRequests).set(stats)
+          .where(and(eq(pullRequests.id, pull.id), eq(pullRequests.headSha, pull.headSha), eq(pullRequests.baseSha, pull.baseSha)))
+          .returning({ id: pullRequests.id });
+        // New commits on the head branch are a synchronize (Gitea's pull_request_sync); a moved base is not.
+        if (moved.length && headTip !== pull.headSha && actorId !== undefined) {
+          const repo = await this.repoRow(tx, repoId);
+          await recordEvent(tx, { type: 'pull_request_sync', action: 'synchronized', issueId: pull.issueId, before: pull.headSha, after: headTip, ...inRepo(repo, actorId) });
+        }
+      });
     }
   }
 
@@ -189,6 +201,10 @@ export class PullService {
         .returning();
       await recountMilestones(tx, [milestoneId]);
       await recountLabels(tx, labelIds);
+      await recordEvent(tx, {
+        type: 'pull_request', action: 'opened', issueId: issue.id, ...inRepo(repo, actor.id),
+        activity: { opType: 'create_pull_request', issueId: issue.id, content: issueContent(issue.index, issue.title) },
+      });
       return { issue, pull: pull!, repo: await this.repoRow(tx, repo.id) };
     });
   }

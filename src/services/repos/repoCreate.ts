@@ -14,6 +14,8 @@ import type { AccessService } from './access.js';
 import type { ServiceDeps } from '../context.js';
 import { signatureOf } from '../identity.js';
 import { Conflict, Invalid, isUniqueViolation } from '../errors.js';
+import { recordEvent } from '../events/record.js';
+import { inRepo } from '../events/scope.js';
 import { checkRepoName, isValidRefName } from '../names.js';
 
 export interface CreateRepoInput {
@@ -129,6 +131,9 @@ export async function createRepository(
           await tx.insert(collaborations).values({ repoId: row!.id, userId: actor.id, accessMode: 'admin' });
         }
       }
+      await recordEvent(tx, {
+        type: 'repository', action: 'created', repoName: row!.name, ...inRepo(row!, actor.id), activity: { opType: 'create_repo' },
+      });
       // The row holds the name (a concurrent creation waits on its unique key), so the move into
       // place cannot race; a leftover folder without a row is stale and goes.
       mkdirSync(dirname(final), { recursive: true });

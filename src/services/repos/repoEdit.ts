@@ -4,12 +4,15 @@ import { existsSync, renameSync } from 'node:fs';
 import { and, eq, not } from 'drizzle-orm';
 import { repositories, type ExternalTrackerConfig, type RepoRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
+import { recordEvent } from '../events/record.js';
+import { inRepo } from '../events/scope.js';
 import { listBranches, setHead } from '../../git/refs.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { isRepoAdmin } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, Invalid, RepoArchived, isUniqueViolation } from '../errors.js';
 import { checkRepoName, isValidRefName } from '../names.js';
+import type { UserRow } from '../../db/schema/index.js';
 import type { LoadedRepo } from './repos.js';
 
 export interface EditRepoInput {
@@ -56,7 +59,7 @@ const isHttpUrl = (u: string) => {
   }
 };
 
-export async function editRepository(deps: ServiceDeps, loaded: LoadedRepo, input: EditRepoInput): Promise<RepoRow> {
+export async function editRepository(deps: ServiceDeps, loaded: LoadedRepo, actor: UserRow, input: EditRepoInput): Promise<RepoRow> {
   const { repo, owner, perm } = loaded;
   if (!isRepoAdmin(perm)) throw new Forbidden('user should be an owner or a collaborator with admin write of a repository');
   // Un-archiving is always allowed (and the rest of its body applied); otherwise an archived repository changes nothing.
@@ -120,6 +123,14 @@ export async function editRepository(deps: ServiceDeps, loaded: LoadedRepo, inpu
     return await withTx(db, async (tx) => {
       if (await taken(tx)) throw conflict();
       const [row] = await tx.update(repositories).set(set).where(eq(repositories.id, repo.id)).returning();
+      if (rename !== undefined) {
+        await recordEvent(tx, {
+          type: 'repository', action: 'renamed', repoName: rename, oldName: repo.name, ...inRepo(row!, actor.id),
+          activity: { opType: 'rename_repo', content: repo.name },
+        });
+      } else {
+        await recordEvent(tx, { type: 'repository', action: 'edited', repoName: repo.name, ...inRepo(row!, actor.id) });
+      }
       if (to !== dir) {
         // The updated row holds the new name, so no one else can move into it meanwhile.
         renameSync(dir, to);

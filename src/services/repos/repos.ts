@@ -3,7 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, asc, count, desc, eq, ilike, not, sql, type SQL } from 'drizzle-orm';
-import { repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { activities, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
+import { recordEvent } from '../events/record.js';
+import { inRepo } from '../events/scope.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { canSeeRepo, type RepoPermission } from '../../permissions/repo.js';
 import type { AccessService } from './access.js';
@@ -75,12 +78,12 @@ export class RepoService {
     return owner!;
   }
 
-  edit(loaded: LoadedRepo, input: EditRepoInput): Promise<RepoRow> {
-    return editRepository(this.deps, loaded, input);
+  edit(loaded: LoadedRepo, actor: UserRow, input: EditRepoInput): Promise<RepoRow> {
+    return editRepository(this.deps, loaded, actor, input);
   }
 
   /** Owner, organization owner or site admin; the rows go first, then the folders (moved aside before, back on failure). */
-  async delete(loaded: LoadedRepo): Promise<void> {
+  async delete(loaded: LoadedRepo, actor: UserRow): Promise<void> {
     const { repo, owner, perm } = loaded;
     if (perm.mode !== 'owner') throw new Forbidden('user should be the owner of the repo');
     const { dataDir } = this.deps.config;
@@ -90,7 +93,12 @@ export class RepoService {
     const aside = folders.map((f, i) => [f, join(trash, String(i))] as const);
     for (const [f, t] of aside) renameSync(f, t);
     try {
-      await this.deps.db.delete(repositories).where(eq(repositories.id, repo.id));
+      await withTx(this.deps.db, async (tx) => {
+        // Recorded first, while the rows it describes exist; the repository's feed rows go with it.
+        await recordEvent(tx, { type: 'repository', action: 'deleted', repoName: repo.name, ...inRepo(repo, actor.id) });
+        await tx.delete(activities).where(eq(activities.repoId, repo.id));
+        await tx.delete(repositories).where(eq(repositories.id, repo.id));
+      });
     } catch (err) {
       for (const [f, t] of aside) renameSync(t, f);
       rmSync(trash, { recursive: true, force: true });

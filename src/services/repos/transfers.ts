@@ -10,6 +10,8 @@ import {
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
+import { recordEvent } from '../events/record.js';
+import { inRepo } from '../events/scope.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { canSeeRepo, type RepoPermission } from '../../permissions/repo.js';
 import type { AccessService } from './access.js';
@@ -68,7 +70,7 @@ export class TransferService {
     if (await this.pendingOf(repo.id)) throw inProgress(owner, repo);
     await this.checkNameFree(target, repo);
     if (direct) {
-      const row = await this.move(repo, owner, target, teamIds);
+      const row = await this.move(repo, owner, target, teamIds, actor);
       return { repo: row, owner: target, perm: adminPermission, pending: false };
     }
     // A user recipient who could not see the repository gets read access to look at it first;
@@ -125,7 +127,7 @@ export class TransferService {
     }
     const [target] = await this.deps.db.select().from(users).where(eq(users.id, pending.recipientId));
     await this.checkNameFree(target!, repo);
-    const row = await this.move(repo, owner, target!, pending.teamIds, pending.id);
+    const row = await this.move(repo, owner, target!, pending.teamIds, actor, pending.id);
     return { repo: row, owner: target!, perm: await this.access.repoPermission(row, target!, actor) };
   }
 
@@ -213,7 +215,7 @@ export class TransferService {
    * given teams of the new one get it), the collaborations of those who now own it, the pending row
    * (`pendingId`: it must still be there), and last the folders, put back if the transaction fails.
    */
-  private async move(repo: RepoRow, from: UserRow, to: UserRow, teamIds: number[], pendingId?: number): Promise<RepoRow> {
+  private async move(repo: RepoRow, from: UserRow, to: UserRow, teamIds: number[], actor: UserRow, pendingId?: number): Promise<RepoRow> {
     const { dataDir } = this.deps.config;
     const folders = [
       [repoDir(dataDir, from.name, repo.name), repoDir(dataDir, to.name, repo.name)],
@@ -242,6 +244,10 @@ export class TransferService {
           if (still.length) await tx.insert(teamRepos).values(still.map((t) => ({ teamId: t.id, repoId: repo.id, orgId: to.id })));
         }
         await tx.delete(collaborations).where(and(eq(collaborations.repoId, repo.id), inArray(collaborations.userId, newOwners(tx, to))));
+        await recordEvent(tx, {
+          type: 'repository', action: 'transferred', repoName: repo.name, oldOwnerName: from.name, ...inRepo(row, actor.id),
+          activity: { opType: 'transfer_repo', content: `${from.name}/${repo.name}` },
+        });
         for (const [src, dst] of folders) {
           if (!existsSync(src)) continue;
           mkdirSync(dirname(dst), { recursive: true });

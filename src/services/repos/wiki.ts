@@ -13,6 +13,9 @@ import { commitsTouching, entriesAt } from '../../git/pathHistory.js';
 import { wikiDir } from '../../git/paths.js';
 import { headBranch, refTarget } from '../../git/refs.js';
 import { canRead, canWrite } from '../../permissions/repo.js';
+import { withTx } from '../../db/tx.js';
+import { recordEvent } from '../events/record.js';
+import { inRepo } from '../events/scope.js';
 import type { ServiceDeps } from '../context.js';
 import { signatureOf } from '../identity.js';
 import { BadRequest, Conflict, Forbidden, NotFound, RepoArchived } from '../errors.js';
@@ -107,6 +110,7 @@ export class WikiService {
       }
       throw new Conflict('the wiki kept changing while the page was written; try again');
     });
+    await withTx(this.deps.db, (tx) => recordEvent(tx, { type: 'wiki', action: 'created', page: webPath, sha: id, ...inRepo(repo, actor.id) }));
     return (await this.readPage(dir, id, [gitPath]))!;
   }
 

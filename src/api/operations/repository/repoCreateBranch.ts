@@ -1,13 +1,13 @@
 import { toBranch } from '../../../convert/branch.js';
 import { repoUrls } from '../../../convert/repo.js';
 import { canWrite } from '../../../permissions/repo.js';
-import { loadRepo } from '../../load.js';
+import { actorOf, loadRepo } from '../../load.js';
 import type { Handler } from '../../types.js';
 
 export const repoCreateBranch: Handler<'repoCreateBranch'> = async (req) => {
   const loaded = await loadRepo(req, req.path.owner, req.path.repo);
   const b = req.body;
-  const branch = await req.services.branches.create(loaded, {
+  const branch = await req.services.branches.create(loaded, actorOf(req), {
     name: b.new_branch_name,
     oldBranch: b.old_branch_name ?? undefined,
     oldRef: b.old_ref_name ?? undefined,

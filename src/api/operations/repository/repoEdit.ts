@@ -1,6 +1,6 @@
 import { toRepository } from '../../../convert/repo.js';
 import type { EditRepoInput } from '../../../services/repos/repos.js';
-import { loadRepo } from '../../load.js';
+import { actorOf, loadRepo } from '../../load.js';
 import type { Handler, Request } from '../../types.js';
 
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
@@ -60,6 +60,6 @@ function editInput(b: Request<'repoEdit'>['body']): EditRepoInput {
 
 export const repoEdit: Handler<'repoEdit'> = async (req) => {
   const loaded = await loadRepo(req, req.path.owner, req.path.repo);
-  const repo = await req.services.repos.edit(loaded, editInput(req.body));
+  const repo = await req.services.repos.edit(loaded, actorOf(req), editInput(req.body));
   return { status: 200, body: toRepository(repo, loaded.owner, loaded.perm, req.auth.actor, req.config) };
 };

@@ -1,0 +1,85 @@
+// What a push changed: every branch and tag tip before and after, and the commits a moved ref brought,
+// with the files each commit added, removed and modified (the push payload's and the feed's view).
+import { git } from './core.js';
+
+/** Full ref name (refs/heads/x, refs/tags/y) → the object it points at. */
+export async function listRefTips(dir: string): Promise<Map<string, string>> {
+  const { stdout } = await git(dir, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/tags/']);
+  const tips = new Map<string, string>();
+  for (const line of stdout.split('\n').filter(Boolean)) {
+    const i = line.indexOf(' ');
+    tips.set(line.slice(i + 1), line.slice(0, i));
+  }
+  return tips;
+}
+
+export interface RefChange {
+  ref: string;
+  /** All zeros for a created ref. */
+  before: string;
+  /** All zeros for a deleted ref. */
+  after: string;
+}
+
+/** The refs whose tips differ between two snapshots, branches first, each group by name. */
+export function refChanges(before: Map<string, string>, after: Map<string, string>, zero: string): RefChange[] {
+  const names = new Set([...before.keys(), ...after.keys()]);
+  const changes: RefChange[] = [];
+  for (const ref of names) {
+    const b = before.get(ref) ?? zero;
+    const a = after.get(ref) ?? zero;
+    if (a !== b) changes.push({ ref, before: b, after: a });
+  }
+  const rank = (r: string) => (r.startsWith('refs/heads/') ? 0 : 1);
+  return changes.sort((x, y) => rank(x.ref) - rank(y.ref) || (x.ref < y.ref ? -1 : x.ref > y.ref ? 1 : 0));
+}
+
+export interface LoggedCommit {
+  id: string;
+  message: string;
+  author: { name: string; email: string; date: string };
+  committer: { name: string; email: string; date: string };
+  added: string[];
+  removed: string[];
+  modified: string[];
+}
+
+const RS = '\x1e';
+const US = '\x1f';
+
+/**
+ * The commits `after` brings over `exclude` (commits reachable from any of them are left out), newest
+ * first, at most `max` described, and how many there are in all. Two git calls whatever the count.
+ */
+export async function pushedCommits(dir: string, after: string, exclude: string[], max: number): Promise<{ commits: LoggedCommit[]; total: number }> {
+  const range = [after, '--not', ...exclude, '--'];
+  const counted = await git(dir, ['rev-list', '--count', ...range]);
+  const total = Number(counted.stdout.trim()) || 0;
+  if (total === 0 || max <= 0) return { commits: [], total };
+  const format = `${RS}%H${US}%an${US}%ae${US}%aI${US}%cn${US}%ce${US}%cI${US}%B${US}`;
+  const { stdout } = await git(dir, [
+    '-c', 'core.quotePath=false', 'log', `--format=${format}`, '--name-status', '--no-renames', `-n${max}`, ...range,
+  ]);
+  const commits: LoggedCommit[] = [];
+  for (const chunk of stdout.split(RS).slice(1)) {
+    const f = chunk.split(US);
+    const c: LoggedCommit = {
+      id: f[0]!,
+      author: { name: f[1]!, email: f[2]!, date: f[3]! },
+      committer: { name: f[4]!, email: f[5]!, date: f[6]! },
+      message: f[7]!,
+      added: [],
+      removed: [],
+      modified: [],
+    };
+    for (const line of (f[8] ?? '').split('\n')) {
+      const tab = line.indexOf('\t');
+      if (tab < 0) continue;
+      const status = line[0];
+      const path = line.slice(tab + 1);
+      (status === 'A' ? c.added : status === 'D' ? c.removed : c.modified).push(path);
+    }
+    commits.push(c);
+  }
+  return { commits, total };
+}
