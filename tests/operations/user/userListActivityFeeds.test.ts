@@ -1,0 +1,69 @@
+// GET /users/{username}/activities/feeds: what the user did and what happened in the user's repositories;
+// `only-performed-by` keeps the first; private repositories only for those who can read them.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startApp, type TestApp } from '../../helpers/harness.js';
+import { feed, opTypes } from '../../helpers/events.js';
+import { newComment, newIssue, type Repo } from '../../helpers/issues.js';
+import { assertSpecAnswer } from '../../helpers/spec-check.js';
+import { actor, pathOf, siteAdmin, userRepo, type Actor } from '../../helpers/repos.js';
+
+let app: TestApp;
+let alice: Actor;
+let bob: Actor;
+let hidden: Actor;
+let admin: Actor;
+
+test.before(async () => {
+  app = await startApp();
+  [alice, bob, hidden, admin] = await Promise.all([actor(app), actor(app), actor(app, { visibility: 'private' }), siteAdmin(app)]);
+  const open = await userRepo(app, alice, { name: 'open' });
+  await userRepo(app, alice, { name: 'closed', private: true });
+  const repo: Repo = { ...open, path: pathOf(open) };
+  const issue = await newIssue(app, repo, alice, { title: 'hello' });
+  await newComment(app, repo, issue.number, bob, 'hi alice');
+  await userRepo(app, hidden, { name: 'mine' });
+});
+test.after(async () => {
+  await app?.close();
+});
+
+async function ops(username: string, auth?: string, query: Record<string, string> = {}) {
+  const f = await feed(app, { username }, auth, query);
+  assertSpecAnswer('userListActivityFeeds', f.status, f.data ?? (f.text ? JSON.parse(f.text) : undefined));
+  assert.is(f.status, 200, f.text);
+  return { ops: opTypes(f.data), actors: f.data!.map((a) => a.act_user.login), total: f.total };
+}
+
+test("200: the user's actions and what others did in the user's repositories, newest first", async () => {
+  const r = await ops(alice.username);
+  assert.equal(r.ops, ['comment_issue', 'create_issue', 'create_repo']);
+  assert.equal(r.actors, [bob.username, alice.username, alice.username]);
+  assert.is(r.total, '3');
+});
+
+test('only-performed-by=true: the actions of the user alone', async () => {
+  assert.equal((await ops(alice.username, undefined, { 'only-performed-by': 'true' })).ops, ['create_issue', 'create_repo']);
+  assert.equal((await ops(bob.username)).ops, ['comment_issue'], "bob's comment in alice's repository is in bob's feed");
+});
+
+test('private repositories: the user and site admins see their rows, others do not', async () => {
+  for (const who of [alice, admin]) assert.equal((await ops(alice.username, who.auth)).ops, ['comment_issue', 'create_issue', 'create_repo', 'create_repo'], who.username);
+  assert.equal((await ops(alice.username, bob.auth)).ops.length, 3);
+});
+
+test('404: an unknown user, and a private user to anonymous callers and other users', async () => {
+  for (const [name, auth] of [['nobody-by-this-name', admin.auth], [hidden.username, undefined], [hidden.username, bob.auth]] as const) {
+    const f = await feed(app, { username: name }, auth);
+    assert.is(f.status, 404, `${name} ${auth ? 'signed in' : 'anonymous'}`);
+    assert.is(f.text, '');
+  }
+  assert.equal((await ops(hidden.username, hidden.auth)).ops, ['create_repo']);
+});
+
+test('422: a date that is not one', async () => {
+  const f = await feed(app, { username: alice.username }, undefined, { date: '2025-13-01' });
+  assert.is(f.status, 422);
+});
+
+test.run();
