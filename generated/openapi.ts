@@ -229,6 +229,74 @@ export interface paths {
         get: operations["adminGetHook"];
         put?: never;
         post?: never;
+        /**
+         * Delete a webhook
+         * @description Site administrators only; a webhook that belongs to a repository or an organization is 404 here. Its deliveries go with it.
+         */
+        delete: operations["adminDeleteHook"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a webhook
+         * @description Site administrators only; a webhook that belongs to a repository or an organization is 404 here. Only the fields given change; `config` keys merge into the stored ones, with the same checks as on creation (422; 400 for an invalid slack channel name).
+         */
+        patch: operations["adminEditHook"];
+        trace?: never;
+    };
+    "/admin/hooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a webhook
+         * @description Site administrators only; a webhook that belongs to a repository or an organization is 404 here. Beyond Gitea (gitea#4589, #17324; shaped after GitHub): newest first, with their state (`pending`, `delivered`, `failed`, `blocked`), attempts and last status.
+         */
+        get: operations["adminListHookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/hooks/{id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery with its attempts
+         * @description Site administrators only; a webhook that belongs to a repository or an organization is 404 here. The payload sent and every attempt: request headers (the Authorization header masked), status, response headers, the first 4 KiB of the answer, duration, or why no answer came.
+         */
+        get: operations["adminGetHookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/hooks/{id}/deliveries/{delivery_id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a payload again
+         * @description Site administrators only; a webhook that belongs to a repository or an organization is 404 here. Queues the same payload again as a new delivery (a new delivery id), sent now whatever became of the first; 202 with the new delivery.
+         */
+        post: operations["adminRedeliverHook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -343,13 +411,105 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the webhooks of an organization
+         * @description Organization owners and site administrators (403 for other members; 404 for an unknown or invisible organization). Oldest first; the secret is never shown.
+         */
+        get: operations["orgListHooks"];
         put?: never;
         /**
          * Create a webhook of an organization
          * @description Organization owners and site administrators. An unknown organization is 404 before any permission check; a caller who is not an owner is 403 (`Must be an organization owner`), as is any caller when webhooks are disabled by the administrator. The hook fires for every repository of the organization. Validation and defaults as for `POST /admin/hooks` (422; 400 for an invalid slack channel name); `active` defaults to false.
          */
         post: operations["orgCreateHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description Organization owners and site administrators (403 for other members; 404 for an unknown or invisible organization).
+         */
+        get: operations["orgGetHook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Organization owners and site administrators (403 for other members; 404 for an unknown or invisible organization). Its deliveries go with it.
+         */
+        delete: operations["orgDeleteHook"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a webhook
+         * @description Organization owners and site administrators (403 for other members; 404 for an unknown or invisible organization). Only the fields given change; `config` keys merge into the stored ones, with the same checks as on creation (422; 400 for an invalid slack channel name).
+         */
+        patch: operations["orgEditHook"];
+        trace?: never;
+    };
+    "/orgs/{org}/hooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a webhook
+         * @description Organization owners and site administrators (403 for other members; 404 for an unknown or invisible organization). Beyond Gitea (gitea#4589, #17324; shaped after GitHub): newest first, with their state (`pending`, `delivered`, `failed`, `blocked`), attempts and last status.
+         */
+        get: operations["orgListHookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/hooks/{id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery with its attempts
+         * @description Organization owners and site administrators (403 for other members; 404 for an unknown or invisible organization). The payload sent and every attempt: request headers (the Authorization header masked), status, response headers, the first 4 KiB of the answer, duration, or why no answer came.
+         */
+        get: operations["orgGetHookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/hooks/{id}/deliveries/{delivery_id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a payload again
+         * @description Organization owners and site administrators (403 for other members; 404 for an unknown or invisible organization). Queues the same payload again as a new delivery (a new delivery id), sent now whatever became of the first; 202 with the new delivery.
+         */
+        post: operations["orgRedeliverHook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -674,6 +834,138 @@ export interface paths {
         get: operations["GetAnnotatedTag"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhooks of a repository
+         * @description Repository administrators and site administrators; others who can see the repository get 403, others 404. Oldest first; the secret is never shown.
+         */
+        get: operations["repoListHooks"];
+        put?: never;
+        /**
+         * Create a webhook of a repository
+         * @description Repository administrators and site administrators; others who can see the repository get 403, others 404. Validation and defaults as for `POST /admin/hooks` (422; 400 for an invalid slack channel name); `active` defaults to false.
+         */
+        post: operations["repoCreateHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description Repository administrators and site administrators; others who can see the repository get 403, others 404.
+         */
+        get: operations["repoGetHook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Repository administrators and site administrators; others who can see the repository get 403, others 404. Its deliveries go with it.
+         */
+        delete: operations["repoDeleteHook"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a webhook
+         * @description Repository administrators and site administrators; others who can see the repository get 403, others 404. Only the fields given change; `config` keys merge into the stored ones, with the same checks as on creation (422; 400 for an invalid slack channel name).
+         */
+        patch: operations["repoEditHook"];
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/hooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a webhook
+         * @description Repository administrators and site administrators; others who can see the repository get 403, others 404. Beyond Gitea (gitea#4589, #17324; shaped after GitHub): newest first, with their state (`pending`, `delivered`, `failed`, `blocked`), attempts and last status.
+         */
+        get: operations["repoListHookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/hooks/{id}/deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery with its attempts
+         * @description Repository administrators and site administrators; others who can see the repository get 403, others 404. The payload sent and every attempt: request headers (the Authorization header masked), status, response headers, the first 4 KiB of the answer, duration, or why no answer came.
+         */
+        get: operations["repoGetHookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/hooks/{id}/deliveries/{delivery_id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a payload again
+         * @description Repository administrators and site administrators; others who can see the repository get 403, others 404. Queues the same payload again as a new delivery (a new delivery id), sent now whatever became of the first; 202 with the new delivery.
+         */
+        post: operations["repoRedeliverHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/hooks/{id}/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test delivery
+         * @description Repository administrators and site administrators; others who can see the repository get 403, others 404. Queues a push delivery of the default branch tip to this webhook now, active or not (Gitea's test). 204 once it is queued; its outcome is in the deliveries.
+         */
+        post: operations["repoTestHook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2374,6 +2666,23 @@ export interface components {
             /** @description new file name; empty keeps it */
             name?: string | null;
         };
+        /** @description changes to a webhook; what is absent stays */
+        EditHookOption: {
+            active?: boolean;
+            authorization_header?: string;
+            branch_filter?: string;
+            /** @description keys to change: `url`, `content_type`, `secret`, and the type's own (slack `channel`, ...) */
+            config?: {
+                /** @enum {string} */
+                content_type?: "json" | "form";
+                url?: string;
+            } & {
+                [key: string]: string;
+            };
+            /** @description replaces the events (expanded and filtered as on creation) */
+            events?: string[];
+            name?: string;
+        };
         /** @description the new content of a comment */
         EditIssueCommentOption: {
             body: string;
@@ -2680,6 +2989,77 @@ export interface components {
             type: "gitea" | "gogs" | "slack" | "discord" | "dingtalk" | "telegram" | "msteams" | "feishu" | "matrix" | "wechatwork" | "packagist";
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description one HTTP attempt of a delivery */
+        HookAttempt: {
+            duration_ms: number;
+            /** @description why no answer came (empty when one did) */
+            error: string;
+            /** Format: int64 */
+            id: number;
+            request_headers: {
+                [key: string]: string;
+            };
+            /** @description the first 4 KiB of the answer */
+            response_body: string;
+            response_headers: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            started_at: string;
+            /** @description 0 when no answer came */
+            status_code: number;
+            url: string;
+        };
+        /** @description one payload queued for a webhook (beyond Gitea) */
+        HookDelivery: {
+            attempts: number;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description when it ended (delivered, failed or blocked); null while pending
+             */
+            delivered_at: string | null;
+            /** @description the X-Gitea-Event header */
+            event: string;
+            /** @description the X-Gitea-Event-Type header */
+            event_type: string;
+            /** @description the X-Gitea-Delivery header of every attempt */
+            guid: string;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: date-time
+             * @description when it will be tried (again), while pending
+             */
+            next_attempt_at: string | null;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed" | "blocked";
+            /** @description the last answer's status; 0 when no answer came */
+            status_code: number;
+        };
+        /** @description a delivery with its payload and attempts */
+        HookDeliveryDetail: {
+            attempts: components["schemas"]["HookAttempt"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            delivered_at: string | null;
+            event: string;
+            event_type: string;
+            guid: string;
+            /** Format: int64 */
+            id: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            request: {
+                /** @description the body sent, exactly */
+                payload: string;
+            };
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed" | "blocked";
+            status_code: number;
         };
         /** @description a person's identity for a commit (author or committer). Empty strings mean "not given" (Gitea clients send empty identities). */
         Identity: {
@@ -4044,6 +4424,156 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    adminDeleteHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminEditHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditHookOption"];
+            };
+        };
+        responses: {
+            /** @description the edited webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminListHookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of deliveries */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookDelivery"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminGetHookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the delivery */
+                delivery_id: number;
+                /** @description id of the webhook */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookDeliveryDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminRedeliverHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the delivery */
+                delivery_id: number;
+                /** @description id of the webhook */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the new delivery, queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookDelivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     adminCreateUser: {
         parameters: {
             query?: never;
@@ -4206,6 +4736,40 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    orgListHooks: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of webhooks */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     orgCreateHook: {
         parameters: {
             query?: never;
@@ -4236,6 +4800,195 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgGetHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgDeleteHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgEditHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditHookOption"];
+            };
+        };
+        responses: {
+            /** @description the edited webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgListHookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of deliveries */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookDelivery"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgGetHookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the delivery */
+                delivery_id: number;
+                /** @description id of the webhook */
+                id: number;
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookDeliveryDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgRedeliverHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the delivery */
+                delivery_id: number;
+                /** @description id of the webhook */
+                id: number;
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the new delivery, queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookDelivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
         };
     };
@@ -4917,6 +5670,307 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoListHooks: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of webhooks */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoCreateHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateHookOption"];
+            };
+        };
+        responses: {
+            /** @description the created webhook */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoEditHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditHookOption"];
+            };
+        };
+        responses: {
+            /** @description the edited webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoListHookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of deliveries */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookDelivery"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetHookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the delivery */
+                delivery_id: number;
+                /** @description id of the webhook */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the delivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookDeliveryDetail"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoRedeliverHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the delivery */
+                delivery_id: number;
+                /** @description id of the webhook */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the new delivery, queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookDelivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoTestHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the test delivery is queued */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

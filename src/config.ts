@@ -20,6 +20,23 @@ export interface Config {
   /** Whether plain users may create organizations (admins always may). */
   allowCreateOrganization: boolean;
   attachment: AttachmentConfig;
+  webhook: WebhookConfig;
+}
+
+/** Webhook delivery (Gitea's `[webhook]` section, plus anvil's retries and retention). */
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOWED_HOST_LIST: `external`, `private`, `loopback`, `*`, host globs and CIDRs, comma-separated. */
+  allowedHostList: string;
+  deliverTimeoutMs: number;
+  /** First retry after this long, doubling up to `retryMaxMs`, for `retryWindowMs` after the delivery was made. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  retryWindowMs: number;
+  /** How often an idle worker looks for due deliveries. */
+  pollIntervalMs: number;
+  /** A delivery's lease: past it, another worker may take the delivery. */
+  leaseMs: number;
+  retentionDays: number;
 }
 
 /** Gitea's `[attachment]` section: uploads to issues and comments. */
@@ -86,6 +103,16 @@ export function loadConfig(env: Env = process.env): Config {
       allowedTypes: env.ATTACHMENT_ALLOWED_TYPES ?? defaultAllowedTypes,
       maxSizeMiB: int(env, 'ATTACHMENT_MAX_SIZE', 4, 1),
       maxFiles: int(env, 'ATTACHMENT_MAX_FILES', 5, 1),
+    },
+    webhook: {
+      allowedHostList: env.WEBHOOK_ALLOWED_HOST_LIST?.trim() || 'external',
+      deliverTimeoutMs: int(env, 'WEBHOOK_DELIVER_TIMEOUT', 5, 1) * 1000,
+      retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 1),
+      retryMaxMs: int(env, 'WEBHOOK_RETRY_MAX_MS', 6 * 3600_000, 1),
+      retryWindowMs: int(env, 'WEBHOOK_RETRY_WINDOW_HOURS', 24, 0) * 3600_000,
+      pollIntervalMs: int(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10),
+      leaseMs: int(env, 'WEBHOOK_LEASE_SECONDS', 60, 1) * 1000,
+      retentionDays: int(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 7, 0),
     },
   };
 }

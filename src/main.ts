@@ -6,6 +6,7 @@ import { openDatabase, pgliteDir } from './db/client.js';
 import { lockDataDir } from './db/lock.js';
 import { createLogger } from './log.js';
 import { ensureFirstAdmin } from './services/users/bootstrap.js';
+import { HookDeliveryWorker } from './jobs/hookDelivery.js';
 import { Services } from './services/index.js';
 
 const config = loadConfig();
@@ -22,6 +23,8 @@ async function start() {
   // Pushes this host's dead processes left half-recorded (git moved the refs, the events were not written yet).
   const reconciled = await services.gitTransport.reconcilePendingPushes();
   if (reconciled) log.warn({ pushes: reconciled }, 'recorded the events of interrupted pushes');
+  const webhooks = new HookDeliveryWorker(services.deps);
+  webhooks.start();
   const app = await buildApp({ config, services, log });
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((res, rej) => server.once('listening', res).once('error', rej));
@@ -38,6 +41,7 @@ async function start() {
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     await new Promise<void>((res) => server.once('close', () => res()));
     clearTimeout(force);
+    await webhooks.stop();
     await database.close();
     unlock();
     log.info('stopped');

@@ -15,7 +15,9 @@ import { CollaboratorService } from './repos/collaborators.js';
 import type { ServiceDeps } from './context.js';
 // Fan-outs register themselves when their module loads.
 import './events/activity.js';
+import './events/hookFanOut.js';
 import { FeedService } from './events/feeds.js';
+import { HookService } from './events/hooks.js';
 import { OrgService } from './orgs/orgs.js';
 import { RepoService } from './repos/repos.js';
 import { TeamService } from './orgs/teams.js';
@@ -46,6 +48,7 @@ export class Services {
   readonly labels: LabelService;
   readonly attachments: AttachmentService;
   readonly feeds: FeedService;
+  readonly hooks: HookService;
   constructor(readonly deps: ServiceDeps) {
     this.users = new UserService(deps);
     this.issues = new IssueService(deps);
@@ -68,6 +71,7 @@ export class Services {
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.pulls = new PullService(deps, this.issues, this.access);
     this.feeds = new FeedService(deps);
+    this.hooks = new HookService(deps);
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
     this.branches.onChange((repoId, dir, actorId) => this.pulls.resyncRepo(repoId, dir, actorId));
   }

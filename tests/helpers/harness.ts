@@ -14,6 +14,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { ensureFirstAdmin } from '../../src/services/users/bootstrap.js';
 import { Services } from '../../src/services/index.js';
+import { HookDeliveryWorker } from '../../src/jobs/hookDelivery.js';
 import { loadSpec } from '../../src/api/spec.js';
 import { maintenance, preparePostgresTemplate, readPgliteTemplate, withDatabase, writePgliteTemplate } from './template.js';
 
@@ -80,7 +81,8 @@ export interface TestApp {
 export const basic = (username: string, password: string) =>
   `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 
-export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** `workers`: also run the background workers (webhook delivery), as `make run` does. */
+export async function startApp(env: Record<string, string> = {}, opts: { workers?: boolean } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'anvil-test-'));
   // Node closes idle keep-alive connections after 5 s and fetch (undici) reuses them for up to 4 s,
   // checked on a coarse timer: on a loaded machine a request sent in that gap fails with "other side
@@ -104,6 +106,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   const services = new Services({ db: database.db, config, log });
   await ensureFirstAdmin(services, config, log);
   const app = await buildApp({ config, services, log, doc: loadSpec() });
+  const webhooks = opts.workers ? new HookDeliveryWorker(services.deps) : undefined;
+  webhooks?.start();
   server.on('request', app.callback());
   const url = `http://127.0.0.1:${port}`;
   const rootRow = (await services.users.byName(adminCredentials.username))!;
@@ -134,6 +138,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
       return `token ${token}`;
     },
     async close() {
+      await webhooks?.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
       await drop();

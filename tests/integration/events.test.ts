@@ -220,7 +220,7 @@ test('a rolled-back change records nothing', async () => {
   const repo = await repoOf();
   const before = (await eventsOf(app, repo.id)).rows.length;
   await withTx(app.services.deps.db, async (tx) => {
-    await recordEvent(tx, { type: 'issues', action: 'opened', issueId: 0, actorId: owner.id, repoId: repo.id, ownerId: owner.id, isPrivate: false, activity: { opType: 'create_issue' } });
+    await recordEvent(app.services.deps, tx, { type: 'issues', action: 'opened', issueId: 0, actorId: owner.id, repoId: repo.id, ownerId: owner.id, isPrivate: false, activity: { opType: 'create_issue' } });
     throw new Error('boom');
   }).catch(() => undefined);
   assert.is((await eventsOf(app, repo.id)).rows.length, before);

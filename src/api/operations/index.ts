@@ -69,6 +69,31 @@ import { repoCreatePullRequest } from './repository/repoCreatePullRequest.js';
 import { repoListPullRequests } from './repository/repoListPullRequests.js';
 import { repoGetPullRequest } from './repository/repoGetPullRequest.js';
 import { repoEditPullRequest } from './repository/repoEditPullRequest.js';
+import { repoListHooks } from './repository/repoListHooks.js';
+import { repoCreateHook } from './repository/repoCreateHook.js';
+import { repoGetHook } from './repository/repoGetHook.js';
+import { repoEditHook } from './repository/repoEditHook.js';
+import { repoDeleteHook } from './repository/repoDeleteHook.js';
+import { repoListHookDeliveries } from './repository/repoListHookDeliveries.js';
+import { repoGetHookDelivery } from './repository/repoGetHookDelivery.js';
+import { repoRedeliverHook } from './repository/repoRedeliverHook.js';
+import { orgListHooks } from './organization/orgListHooks.js';
+import { orgCreateHook } from './organization/orgCreateHook.js';
+import { orgGetHook } from './organization/orgGetHook.js';
+import { orgEditHook } from './organization/orgEditHook.js';
+import { orgDeleteHook } from './organization/orgDeleteHook.js';
+import { orgListHookDeliveries } from './organization/orgListHookDeliveries.js';
+import { orgGetHookDelivery } from './organization/orgGetHookDelivery.js';
+import { orgRedeliverHook } from './organization/orgRedeliverHook.js';
+import { adminListHooks } from './admin/adminListHooks.js';
+import { adminCreateHook } from './admin/adminCreateHook.js';
+import { adminGetHook } from './admin/adminGetHook.js';
+import { adminEditHook } from './admin/adminEditHook.js';
+import { adminDeleteHook } from './admin/adminDeleteHook.js';
+import { adminListHookDeliveries } from './admin/adminListHookDeliveries.js';
+import { adminGetHookDelivery } from './admin/adminGetHookDelivery.js';
+import { adminRedeliverHook } from './admin/adminRedeliverHook.js';
+import { repoTestHook } from './repository/repoTestHook.js';
 import { orgListActivityFeeds } from './organization/orgListActivityFeeds.js';
 import { userListActivityFeeds } from './user/userListActivityFeeds.js';
 import { repoListActivityFeeds } from './repository/repoListActivityFeeds.js';
@@ -152,6 +177,31 @@ export const registry: Registry = {
   orgListActivityFeeds,
   userListActivityFeeds,
   repoListActivityFeeds,
+  repoListHooks,
+  repoCreateHook,
+  repoGetHook,
+  repoEditHook,
+  repoDeleteHook,
+  repoListHookDeliveries,
+  repoGetHookDelivery,
+  repoRedeliverHook,
+  orgListHooks,
+  orgCreateHook,
+  orgGetHook,
+  orgEditHook,
+  orgDeleteHook,
+  orgListHookDeliveries,
+  orgGetHookDelivery,
+  orgRedeliverHook,
+  adminListHooks,
+  adminCreateHook,
+  adminGetHook,
+  adminEditHook,
+  adminDeleteHook,
+  adminListHookDeliveries,
+  adminGetHookDelivery,
+  adminRedeliverHook,
+  repoTestHook,
   // not yet scheduled
   listAdminWorkflowJobs: unscheduled,
   getAdminRunners: unscheduled,
@@ -164,10 +214,6 @@ export const registry: Registry = {
   adminCronRun: unscheduled,
   adminGetAllEmails: unscheduled,
   adminSearchEmails: unscheduled,
-  adminListHooks: unscheduled,
-  adminCreateHook: unscheduled,
-  adminGetHook: unscheduled,
-  orgCreateHook: unscheduled,
   orgCreateProjectColumn: unscheduled,
   orgGetProject: unscheduled,
   userCurrentPostGPGKey: unscheduled,

@@ -5,3 +5,4 @@ export * from './users.js';
 export * from './transfers.js';
 export * from './issues.js';
 export * from './events.js';
+export * from './hooks.js';

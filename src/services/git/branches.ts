@@ -65,7 +65,7 @@ export class BranchService {
     const events = await refChangeEvents(dir, inRepo(repo, actorId), `${owner.name}/${repo.name}`, changes, known);
     await withTx(this.deps.db, async (tx) => {
       await tx.update(repositories).set({ numBranches: n, isEmpty: n === 0, updatedAt: new Date(), ...patch }).where(eq(repositories.id, repo.id));
-      for (const event of events) await recordEvent(tx, event);
+      for (const event of events) await recordEvent(this.deps, tx, event);
       await inTx?.(tx);
     });
     await this.changed(repo.id, dir, actorId);

@@ -26,7 +26,7 @@ export class CommentService {
       const [row] = await tx.insert(comments).values({ issueId: issue.id, repoId: issue.repoId, posterId: actor.id, body, createdAt: now, updatedAt: now }).returning();
       await recountComments(tx, issue.id);
       await tx.update(issues).set({ updatedAt: now }).where(eq(issues.id, issue.id));
-      await recordEvent(tx, {
+      await recordEvent(this.deps, tx, {
         type: issue.isPull ? 'pull_request_comment' : 'issue_comment', action: 'created', issueId: issue.id, commentId: row!.id,
         ...inRepo(loaded.repo, actor.id),
         activity: { opType: issue.isPull ? 'comment_pull' : 'comment_issue', issueId: issue.id, commentId: row!.id, content: issueContent(issue.index, excerpt(body)) },
@@ -86,7 +86,7 @@ export class CommentService {
         .where(eq(comments.id, comment.id))
         .returning();
       await tx.insert(contentHistory).values({ issueId: issue.id, commentId: comment.id, editorId: actor.id, content: body, createdAt: now });
-      await recordEvent(tx, {
+      await recordEvent(this.deps, tx, {
         type: issue.isPull ? 'pull_request_comment' : 'issue_comment', action: 'edited', issueId: issue.id, commentId: comment.id,
         changes: { body: { from: comment.body } }, ...inRepo(loaded.repo, actor.id),
       });
@@ -101,7 +101,7 @@ export class CommentService {
     if (comment.type !== 'comment') return;
     await withTx(this.deps.db, async (tx) => {
       // Recorded while the comment still exists: the payload shows what was deleted.
-      await recordEvent(tx, {
+      await recordEvent(this.deps, tx, {
         type: issue.isPull ? 'pull_request_comment' : 'issue_comment', action: 'deleted', issueId: issue.id, commentId: comment.id,
         ...inRepo(loaded.repo, actor.id),
       });

@@ -165,7 +165,7 @@ export class IssueService {
       await recountLabels(tx, labelIds);
       // A pull request's own event (pull_request opened) is recorded by the pull-request service.
       if (!isPull) {
-        await recordEvent(tx, {
+        await recordEvent(this.deps, tx, {
           type: 'issues', action: 'opened', issueId: row!.id, ...inRepo(loaded.repo, actor.id),
           activity: { opType: 'create_issue', issueId: row!.id, content: issueContent(index, input.title) },
         });
@@ -313,24 +313,24 @@ export class IssueService {
     const changes: { title?: { from: string }; body?: { from: string } } = {};
     if (after.title !== before.title) changes.title = { from: before.title };
     if (after.body !== before.body) changes.body = { from: before.body };
-    if (changes.title || changes.body) await recordEvent(tx, { type: pull ? 'pull_request' : 'issues', action: 'edited', changes, ...base });
+    if (changes.title || changes.body) await recordEvent(this.deps, tx, { type: pull ? 'pull_request' : 'issues', action: 'edited', changes, ...base });
     if (c.stateChanged) {
       const closed = after.isClosed;
       const opType = pull ? (closed ? 'close_pull_request' : 'reopen_pull_request') : closed ? 'close_issue' : 'reopen_issue';
-      await recordEvent(tx, {
+      await recordEvent(this.deps, tx, {
         type: pull ? 'pull_request' : 'issues', action: closed ? 'closed' : 'reopened', ...base,
         activity: { opType, issueId: after.id, content: issueContent(after.index, after.title) },
       });
     }
     if (c.labelsChanged) {
-      await recordEvent(tx, { type: pull ? 'pull_request_label' : 'issue_label', action: c.labelsChanged.now ? 'label_updated' : 'label_cleared', ...base });
+      await recordEvent(this.deps, tx, { type: pull ? 'pull_request_label' : 'issue_label', action: c.labelsChanged.now ? 'label_updated' : 'label_cleared', ...base });
     }
     if ((after.milestoneId ?? null) !== (c.oldMilestone ?? null)) {
       const milestoneId = after.milestoneId ?? c.oldMilestone!;
-      await recordEvent(tx, { type: pull ? 'pull_request_milestone' : 'issue_milestone', action: after.milestoneId ? 'milestoned' : 'demilestoned', milestoneId, ...base });
+      await recordEvent(this.deps, tx, { type: pull ? 'pull_request_milestone' : 'issue_milestone', action: after.milestoneId ? 'milestoned' : 'demilestoned', milestoneId, ...base });
     }
     for (const a of c.assigneeChanges) {
-      await recordEvent(tx, { type: pull ? 'pull_request_assign' : 'issue_assign', action: a.added ? 'assigned' : 'unassigned', assigneeId: a.id, ...base });
+      await recordEvent(this.deps, tx, { type: pull ? 'pull_request_assign' : 'issue_assign', action: a.added ? 'assigned' : 'unassigned', assigneeId: a.id, ...base });
     }
   }
 }

@@ -133,7 +133,7 @@ export class PullService {
         // New commits on the head branch are a synchronize (Gitea's pull_request_sync); a moved base is not.
         if (moved.length && headTip !== pull.headSha && actorId !== undefined) {
           const repo = await this.repoRow(tx, repoId);
-          await recordEvent(tx, { type: 'pull_request_sync', action: 'synchronized', issueId: pull.issueId, before: pull.headSha, after: headTip, ...inRepo(repo, actorId) });
+          await recordEvent(this.deps, tx, { type: 'pull_request_sync', action: 'synchronized', issueId: pull.issueId, before: pull.headSha, after: headTip, ...inRepo(repo, actorId) });
         }
       });
     }
@@ -201,7 +201,7 @@ export class PullService {
         .returning();
       await recountMilestones(tx, [milestoneId]);
       await recountLabels(tx, labelIds);
-      await recordEvent(tx, {
+      await recordEvent(this.deps, tx, {
         type: 'pull_request', action: 'opened', issueId: issue.id, ...inRepo(repo, actor.id),
         activity: { opType: 'create_pull_request', issueId: issue.id, content: issueContent(issue.index, issue.title) },
       });

@@ -131,7 +131,7 @@ export async function createRepository(
           await tx.insert(collaborations).values({ repoId: row!.id, userId: actor.id, accessMode: 'admin' });
         }
       }
-      await recordEvent(tx, {
+      await recordEvent(deps, tx, {
         type: 'repository', action: 'created', repoName: row!.name, ...inRepo(row!, actor.id), activity: { opType: 'create_repo' },
       });
       // The row holds the name (a concurrent creation waits on its unique key), so the move into

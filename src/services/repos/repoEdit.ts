@@ -124,12 +124,12 @@ export async function editRepository(deps: ServiceDeps, loaded: LoadedRepo, acto
       if (await taken(tx)) throw conflict();
       const [row] = await tx.update(repositories).set(set).where(eq(repositories.id, repo.id)).returning();
       if (rename !== undefined) {
-        await recordEvent(tx, {
+        await recordEvent(deps, tx, {
           type: 'repository', action: 'renamed', repoName: rename, oldName: repo.name, ...inRepo(row!, actor.id),
           activity: { opType: 'rename_repo', content: repo.name },
         });
       } else {
-        await recordEvent(tx, { type: 'repository', action: 'edited', repoName: repo.name, ...inRepo(row!, actor.id) });
+        await recordEvent(deps, tx, { type: 'repository', action: 'edited', repoName: repo.name, ...inRepo(row!, actor.id) });
       }
       if (to !== dir) {
         // The updated row holds the new name, so no one else can move into it meanwhile.

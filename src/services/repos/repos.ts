@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, asc, count, desc, eq, ilike, not, sql, type SQL } from 'drizzle-orm';
-import { activities, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { activities, hooks, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
@@ -95,8 +95,9 @@ export class RepoService {
     try {
       await withTx(this.deps.db, async (tx) => {
         // Recorded first, while the rows it describes exist; the repository's feed rows go with it.
-        await recordEvent(tx, { type: 'repository', action: 'deleted', repoName: repo.name, ...inRepo(repo, actor.id) });
+        await recordEvent(this.deps, tx, { type: 'repository', action: 'deleted', repoName: repo.name, ...inRepo(repo, actor.id) });
         await tx.delete(activities).where(eq(activities.repoId, repo.id));
+        await tx.delete(hooks).where(eq(hooks.repoId, repo.id));
         await tx.delete(repositories).where(eq(repositories.id, repo.id));
       });
     } catch (err) {

@@ -244,7 +244,7 @@ export class TransferService {
           if (still.length) await tx.insert(teamRepos).values(still.map((t) => ({ teamId: t.id, repoId: repo.id, orgId: to.id })));
         }
         await tx.delete(collaborations).where(and(eq(collaborations.repoId, repo.id), inArray(collaborations.userId, newOwners(tx, to))));
-        await recordEvent(tx, {
+        await recordEvent(this.deps, tx, {
           type: 'repository', action: 'transferred', repoName: repo.name, oldOwnerName: from.name, ...inRepo(row, actor.id),
           activity: { opType: 'transfer_repo', content: `${from.name}/${repo.name}` },
         });

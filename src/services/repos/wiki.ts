@@ -110,7 +110,7 @@ export class WikiService {
       }
       throw new Conflict('the wiki kept changing while the page was written; try again');
     });
-    await withTx(this.deps.db, (tx) => recordEvent(tx, { type: 'wiki', action: 'created', page: webPath, sha: id, ...inRepo(repo, actor.id) }));
+    await withTx(this.deps.db, (tx) => recordEvent(this.deps, tx, { type: 'wiki', action: 'created', page: webPath, sha: id, ...inRepo(repo, actor.id) }));
     return (await this.readPage(dir, id, [gitPath]))!;
   }
 

@@ -1,0 +1,76 @@
+// The webhook fan-out: for a recorded event, one delivery row per active hook that wants it (the
+// repository's hooks, its organisation's, the system hooks), in the event's transaction. The payload is
+// built only when some hook matches.
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { hookMessage } from '../../convert/hookMessages.js';
+import type { Db } from '../../db/client.js';
+import { hookDeliveries, hooks, type HookRow } from '../../db/schema/index.js';
+import type { ServiceDeps } from '../context.js';
+import { branchMatches } from './hookOptions.js';
+import { buildPayload, type BuiltPayload } from './payloads.js';
+import { addFanOut } from './record.js';
+import type { RecordedEvent } from './types.js';
+
+/** Told when deliveries were queued, so an idle worker in this process looks soon (the row is the guarantee). */
+export const deliveryQueued = new EventEmitter();
+
+/** The branch an event concerns, when the branch filter applies to it (pushes, creations and deletions of branches). */
+function filteredBranch(e: RecordedEvent): string | undefined {
+  if (e.type === 'push' && e.ref.startsWith('refs/heads/')) return e.ref.slice('refs/heads/'.length);
+  if ((e.type === 'create' || e.type === 'delete') && e.refType === 'branch') return e.ref;
+  return undefined;
+}
+
+/** The body as sent: JSON, or `payload=<json>` for form hooks. */
+export function encodeBody(hook: Pick<HookRow, 'type' | 'config' | 'contentType'>, built: Pick<BuiltPayload, 'body' | 'summary'>): string {
+  const json = JSON.stringify(hookMessage(hook, built.body, built.summary));
+  return hook.contentType === 'form' ? `payload=${encodeURIComponent(json)}` : json;
+}
+
+export async function queueDeliveries(tx: Db, hookRows: HookRow[], eventId: number, eventType: string, built: BuiltPayload): Promise<number[]> {
+  if (hookRows.length === 0) return [];
+  const rows = await tx
+    .insert(hookDeliveries)
+    .values(hookRows.map((h) => ({ hookId: h.id, eventId, guid: randomUUID(), event: built.event, eventType, payload: encodeBody(h, built) })))
+    .returning({ id: hookDeliveries.id });
+  deliveryQueued.emit('queued');
+  return rows.map((r) => r.id);
+}
+
+async function copyDefaultHooks(tx: Db, repoId: number): Promise<void> {
+  const defaults = await tx.select().from(hooks).where(and(isNull(hooks.repoId), isNull(hooks.ownerId), eq(hooks.isSystem, false)));
+  if (defaults.length === 0) return;
+  const now = new Date();
+  await tx.insert(hooks).values(defaults.map(({ id: _id, ...h }) => ({ ...h, repoId, createdAt: now, updatedAt: now })));
+}
+
+export async function deliverToHooks(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promise<void> {
+  if (e.repoId === undefined) return;
+  if (e.type === 'repository' && e.action === 'created') await copyDefaultHooks(tx, e.repoId);
+  const candidates = await tx
+    .select()
+    .from(hooks)
+    .where(
+      and(
+        eq(hooks.active, true),
+        or(
+          eq(hooks.repoId, e.repoId),
+          e.ownerId !== undefined ? and(isNull(hooks.repoId), eq(hooks.ownerId, e.ownerId)) : undefined,
+          and(isNull(hooks.repoId), isNull(hooks.ownerId), eq(hooks.isSystem, true)),
+        ),
+        sql`${hooks.events} @> ${JSON.stringify([e.type])}::jsonb`,
+      ),
+    );
+  const branch = filteredBranch(e);
+  const matching = candidates.filter((h) => branch === undefined || branchMatches(h.branchFilter, branch));
+  // Packagist is told about pushes only (Gitea's rule).
+  const wanted = matching.filter((h) => h.type !== 'packagist' || e.type === 'push');
+  if (wanted.length === 0) return;
+  const built = await buildPayload(tx, e, deps.config);
+  if (!built) return;
+  await queueDeliveries(tx, wanted, e.id, e.type, built);
+}
+
+addFanOut(deliverToHooks);

@@ -1,0 +1,164 @@
+// Gitea's webhook payloads, built inside the recording transaction from the event and the rows it names
+// (so they show the state of that moment, and a deleted comment or repository can still be described).
+import { eq } from 'drizzle-orm';
+import type { components } from '../../../generated/openapi.js';
+import type { Config } from '../../config.js';
+import { toComment, toIssue } from '../../convert/issue.js';
+import { toPullRequest } from '../../convert/pull.js';
+import { repoUrls, toRepository } from '../../convert/repo.js';
+import { iso } from '../../convert/time.js';
+import { toUser } from '../../convert/user.js';
+import type { Db } from '../../db/client.js';
+import { comments, issues, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { repoPermission } from '../../permissions/repo.js';
+import { loadIssueDetails } from '../issues/issueDetails.js';
+import { enabledUnits } from '../repos/access.js';
+import type { HookEventType, RecordedEvent } from './types.js';
+
+type Schemas = components['schemas'];
+
+/** What a delivery carries: the X-Gitea-Event name, the JSON payload, and a one-line summary for chat hooks. */
+export interface BuiltPayload {
+  event: string;
+  body: Record<string, unknown>;
+  summary: { title: string; text: string; url: string; actor: string; repo: string };
+}
+
+/** X-Gitea-Event for each HookEventType (the sub-events of issues and pull requests share their group's). */
+export function headerEvent(type: HookEventType): string {
+  if (type === 'issue_comment' || type === 'pull_request_comment') return 'issue_comment';
+  if (type.startsWith('issue')) return 'issues';
+  if (type.startsWith('pull_request_review') && type !== 'pull_request_review_request') return 'pull_request_review';
+  if (type.startsWith('pull_request')) return 'pull_request';
+  return type;
+}
+
+/** Hooks see a repository as its owner does (Gitea converts with owner access). */
+const ownerPerm = (repo: RepoRow) => repoPermission({
+  signedIn: true, siteAdmin: false, restricted: false, owner: true, ownerVisible: true, repoPrivate: repo.isPrivate, teams: [], enabledUnits: enabledUnits(repo),
+});
+
+function repoJson(repo: RepoRow, owner: UserRow, config: Config): Schemas['Repository'] {
+  return toRepository(repo, owner, ownerPerm(repo), owner, config);
+}
+
+const zeroSha = (sha: string) => /^0+$/.test(sha);
+
+export async function buildPayload(tx: Db, e: RecordedEvent, config: Config): Promise<BuiltPayload | undefined> {
+  if (e.repoId === undefined) return undefined;
+  const [row] = await tx.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(eq(repositories.id, e.repoId));
+  const [actor] = await tx.select().from(users).where(eq(users.id, e.actorId));
+  if (!row || !actor) return undefined;
+  const { repo, owner } = row;
+  const repository = repoJson(repo, owner, config);
+  const sender = toUser(actor, owner, config);
+  const urls = repoUrls(config, owner.name, repo.name);
+  const summary = (title: string, text = '', url = urls.html) => ({ title, text, url, actor: actor.name, repo: `${owner.name}/${repo.name}` });
+  const base = { repository, sender };
+
+  switch (e.type) {
+    case 'push': {
+      const branch = e.ref.replace(/^refs\/(heads|tags)\//, '');
+      const commits = e.commits.map((c) => ({
+        id: c.id, message: c.message, url: `${urls.html}/commit/${c.id}`,
+        author: { name: c.author.name, email: c.author.email, username: '' },
+        committer: { name: c.committer.name, email: c.committer.email, username: '' },
+        verification: null, timestamp: c.committer.date, added: c.added, removed: c.removed, modified: c.modified,
+      }));
+      const compare = zeroSha(e.before) ? '' : `${urls.html}/compare/${e.before}...${e.after}`;
+      return {
+        event: 'push',
+        body: { ref: e.ref, before: e.before, after: e.after, compare_url: compare, commits, total_commits: e.totalCommits, head_commit: commits[0] ?? null, pusher: sender, ...base },
+        summary: summary(`[${repo.name}:${branch}] ${e.totalCommits} new commit${e.totalCommits === 1 ? '' : 's'}`, commits.map((c) => `${c.id.slice(0, 10)}: ${c.message.split('\n')[0]}`).join('\n'), compare || urls.html),
+      };
+    }
+    case 'create':
+      return {
+        event: 'create',
+        body: { ref: e.ref, ref_type: e.refType, sha: e.sha, ...base },
+        summary: summary(`[${repo.name}] ${e.refType} ${e.ref} created`),
+      };
+    case 'delete':
+      return {
+        event: 'delete',
+        body: { ref: e.ref, ref_type: e.refType, pusher_type: 'user', ...base },
+        summary: summary(`[${repo.name}] ${e.refType} ${e.ref} deleted`),
+      };
+    case 'repository':
+      return {
+        event: 'repository',
+        body: { action: e.action, ...base, organization: owner.type === 'Organization' ? toUser(owner, owner, config) : null },
+        summary: summary(`[${owner.name}/${repo.name}] repository ${e.action}`),
+      };
+    case 'wiki':
+      return {
+        event: 'wiki',
+        body: { action: e.action, ...base, page: e.page, comment: '' },
+        summary: summary(`[${repo.name}] wiki page '${e.page}' ${e.action}`, '', `${urls.html}/wiki/${encodeURIComponent(e.page)}`),
+      };
+    case 'status':
+      return undefined;
+    default:
+      break;
+  }
+
+  // Issue and pull-request events.
+  const [issue] = await tx.select().from(issues).where(eq(issues.id, e.issueId));
+  if (!issue) return undefined;
+  const details = (await loadIssueDetails(tx, [issue])).get(issue.id)!;
+  const issueJson = toIssue(issue, details, owner, repo, owner, config);
+  const pull = issue.isPull && details.pull ? toPullRequest(issue, details.pull, details, { owner, repo, perm: ownerPerm(repo) }, owner, config) : undefined;
+  const kind = issue.isPull ? 'pull request' : 'issue';
+  const subject = issue.isPull
+    ? { number: issue.index, pull_request: pull, requested_reviewer: null, commit_id: '' }
+    : { number: issue.index, issue: issueJson };
+  const title = (what: string) => summary(`[${repo.name}] ${kind} ${what}: #${issue.index} ${issue.title}`, '', issueJson.html_url);
+  switch (e.type) {
+    case 'issues':
+    case 'pull_request':
+      return { event: headerEvent(e.type), body: { action: e.action, ...subject, ...(e.changes ? { changes: e.changes } : {}), ...base }, summary: title(e.action) };
+    case 'issue_label':
+    case 'pull_request_label':
+      return { event: headerEvent(e.type), body: { action: e.action, ...subject, ...base }, summary: title('labels updated') };
+    case 'issue_assign':
+    case 'pull_request_assign':
+      return { event: headerEvent(e.type), body: { action: e.action, ...subject, ...base }, summary: title(e.action) };
+    case 'issue_milestone':
+    case 'pull_request_milestone':
+      return { event: headerEvent(e.type), body: { action: e.action, ...subject, ...base }, summary: title(e.action) };
+    case 'pull_request_sync':
+      return { event: 'pull_request', body: { action: 'synchronized', ...subject, ...base }, summary: title('synchronized') };
+    case 'issue_comment':
+    case 'pull_request_comment': {
+      const [c] = await tx.select().from(comments).where(eq(comments.id, e.commentId));
+      if (!c) return undefined;
+      const [poster] = await tx.select().from(users).where(eq(users.id, c.posterId));
+      const comment = toComment(c, issue, poster, [], owner, repo, owner, config);
+      return {
+        event: 'issue_comment',
+        body: { action: e.action, issue: issueJson, ...(pull ? { pull_request: pull } : {}), comment, ...(e.changes ? { changes: e.changes } : {}), is_pull: issue.isPull, ...base },
+        summary: summary(`[${repo.name}] comment ${e.action} on ${kind} #${issue.index} ${issue.title}`, c.body, comment.html_url),
+      };
+    }
+  }
+  return undefined;
+}
+
+/** The payload of `POST .../hooks/{id}/tests`: a push of the default branch's tip, as Gitea sends it. */
+export function testPushPayload(repo: RepoRow, owner: UserRow, actor: UserRow, tip: { id: string; message: string; date: Date } | undefined, config: Config): BuiltPayload {
+  const urls = repoUrls(config, owner.name, repo.name);
+  const repository = repoJson(repo, owner, config);
+  const sender = toUser(actor, owner, config);
+  const who = { name: actor.fullName || actor.name, email: actor.email, username: actor.name };
+  const commit = tip
+    ? { id: tip.id, message: tip.message, url: `${urls.html}/commit/${tip.id}`, author: who, committer: who, verification: null, timestamp: iso(tip.date), added: [], removed: [], modified: [] }
+    : undefined;
+  return {
+    event: 'push',
+    body: {
+      ref: `refs/heads/${repo.defaultBranch}`, before: tip?.id ?? '', after: tip?.id ?? '', compare_url: '',
+      commits: commit ? [commit] : [], total_commits: commit ? 1 : 0, head_commit: commit ?? null, pusher: sender, repository, sender,
+    },
+    summary: { title: `[${repo.name}:${repo.defaultBranch}] test delivery`, text: tip?.message ?? '', url: urls.html, actor: actor.name, repo: `${owner.name}/${repo.name}` },
+  };
+}
