@@ -6,7 +6,8 @@
 // consumed is put back, so success paths stay reachable and a shrunk request replays against about the
 // same state.
 import fc from 'fast-check';
-import type { UserRow } from '../../src/db/schema/index.js';
+import { randomUUID } from 'node:crypto';
+import { hookDeliveries, type UserRow } from '../../src/db/schema/index.js';
 import { basic, type TestApp, type TestUser } from '../helpers/harness.js';
 import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from './arbitraries.js';
 
@@ -76,6 +77,8 @@ interface RepoData {
   milestoneId?: number;
   issueAssetId?: number;
   commentAssetId?: number;
+  hookId?: number;
+  hookDeliveryId?: number;
 }
 
 export interface SentRequest {
@@ -128,6 +131,8 @@ export class World {
   private spareIds = new Map<string, number>(); // `${lowerName}/${spare}` → id
   private teamIds: number[] = [];
   private repoData = new Map<string, RepoData>(); // `${owner}/${repo}` lower case → ids and shas
+  /** Hooks (with one delivery each) of the organisations (by lower-case name) and of the site (''). */
+  private hookFixtures = new Map<string, { hookId: number; deliveryId: number }>();
   /** Restores owed since the last run: each a request path that changed state. */
   private owed: Array<{ specPath: string; method: string; path: Record<string, string>; body: unknown }> = [];
   /** Setup steps that failed (an operation not built yet, or broken): shown once. */
@@ -165,6 +170,7 @@ export class World {
       await world.restoreRepo(owner, victimRepo);
     }
     await world.restoreTransfer();
+    for (const scope of [org.name, privateOrg.name, '']) await world.restoreHook(scope);
     return world;
   }
 
@@ -197,6 +203,8 @@ export class World {
       'comments/id': ['$comment-id'],
       'milestones/id': ['$milestone-id', 'm1'],
       'assets/attachment_id': ['$comment-asset-id', '$issue-asset-id'],
+      'hooks/id': [specPath.startsWith('/repos/') ? '$repo-hook-id' : specPath.startsWith('/orgs/') ? '$org-hook-id' : '$site-hook-id'],
+      'deliveries/delivery_id': [specPath.startsWith('/repos/') ? '$repo-delivery-id' : specPath.startsWith('/orgs/') ? '$org-delivery-id' : '$site-delivery-id'],
     };
     // Transfers are answered by the recipient of a pending one, which only one fixture has.
     const byOperation: Record<string, Record<string, string[]>> = {
@@ -286,6 +294,27 @@ export class World {
       await this.step('create a wiki page', 'POST', `${base}/wiki/new`, { title, content_base64: b64(`# ${title}\n`) });
     }
     await this.restoreCollaborator(owner, name);
+    await this.restoreRepoHook(owner, name);
+  }
+
+  /** A repository hook to a closed port (no worker runs here) with one queued test delivery. */
+  private async restoreRepoHook(owner: string, name: string): Promise<void> {
+    const base = `/repos/${owner}/${name}/hooks`;
+    const h = await this.step('create a repository hook', 'POST', base, { type: 'gitea', config: { url: 'http://127.0.0.1:9/', content_type: 'json' }, events: ['create'] });
+    if (!h) return;
+    await this.step('queue a test delivery', 'POST', `${base}/${h.json.id}/tests`);
+    const list = await this.step('list deliveries', 'GET', `${base}/${h.json.id}/deliveries`);
+    Object.assign(this.data(owner, name), { hookId: h.json.id, hookDeliveryId: list?.json?.[0]?.id });
+  }
+
+  /** An organisation's hook (`scope` its name) or a system hook (`scope` ''), with one delivery. */
+  private async restoreHook(scope: string): Promise<void> {
+    const { hooks } = this.app.services;
+    const body = { type: 'gitea', config: { url: 'http://127.0.0.1:9/', content_type: 'json', is_system_webhook: 'true' }, events: ['repository'], active: true };
+    const org = scope ? await this.app.services.orgs.byName(scope) : undefined;
+    const hook = await hooks.create(org ? { kind: 'org', orgId: org.id } : { kind: 'admin' }, body);
+    const [d] = await this.app.services.deps.db.insert(hookDeliveries).values({ hookId: hook.id, eventId: 0, guid: randomUUID(), event: 'push', eventType: 'push', payload: '{}' }).returning();
+    this.hookFixtures.set(scope.toLowerCase(), { hookId: hook.id, deliveryId: d!.id });
   }
 
   private async restoreBranches(owner: string, name: string): Promise<void> {
@@ -395,6 +424,11 @@ export class World {
         await this.restoreRepo(owner, repo);
         if (specPath.includes('/transfer')) await this.restoreTransfer();
       }
+      if (/\/hooks\/\{id\}$/.test(specPath) && method === 'delete') {
+        if (specPath.startsWith('/repos/')) {
+          if (this.isFixtureRepo(owner, repo)) await this.restoreRepoHook(owner, repo);
+        } else await this.restoreHook(specPath.startsWith('/orgs/') ? (path.org ?? '') : '');
+      }
       if (!this.isFixtureRepo(owner, repo)) continue;
       // A new pull request is closed again, so that the next one for the same branches can be opened.
       const number = (body as { number?: number } | undefined)?.number;
@@ -446,6 +480,12 @@ export class World {
         'milestone-id': d.milestoneId,
         'issue-asset-id': d.issueAssetId,
         'comment-asset-id': d.commentAssetId,
+        'repo-hook-id': d.hookId,
+        'repo-delivery-id': d.hookDeliveryId,
+        'org-hook-id': this.hookFixtures.get((path.org ?? '').toLowerCase())?.hookId,
+        'org-delivery-id': this.hookFixtures.get((path.org ?? '').toLowerCase())?.deliveryId,
+        'site-hook-id': this.hookFixtures.get('')?.hookId,
+        'site-delivery-id': this.hookFixtures.get('')?.deliveryId,
       }[kind!];
       out[k] = String(value ?? v);
     }

@@ -1,0 +1,65 @@
+// repoGetHookDelivery: get a delivery with its attempts, for every role that matters.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startApp, type TestApp } from '../../helpers/harness.js';
+import { deadUrl, hookWorld, rolesOf, type HookWorld } from '../../helpers/hookRoles.js';
+import { hookBody } from '../../helpers/hooks.js';
+import { assertSpec } from '../../helpers/spec-check.js';
+
+let app: TestApp;
+let w: HookWorld;
+test.before(async () => {
+  app = await startApp();
+  w = await hookWorld(app);
+});
+test.after(async () => {
+  await app?.close();
+});
+void hookBody;
+void deadUrl;
+
+const call = (auth: string | undefined, id = w.hooks.repo.id, delivery_id = w.deliveries.repo) =>
+  app.client(auth).GET('/repos/{owner}/{repo}/hooks/{id}/deliveries/{delivery_id}', { params: { path: { ...w.path, id, delivery_id } } });
+
+test('200: the delivery with its payload and attempts', async () => {
+  for (const who of rolesOf(w, 'repo').allowed) {
+    const r = await call(who.auth);
+    assert.is(r.response.status, 200, who.username);
+    assertSpec('repoGetHookDelivery', r);
+    assert.is(r.data!.id, w.deliveries.repo);
+    assert.ok(JSON.parse(r.data!.request.payload).repository, 'the payload sent');
+    assert.equal(r.data!.attempts, []);
+  }
+});
+
+test('404: an unknown delivery, and a delivery of another hook', async () => {
+  for (const d of [987654, w.deliveries.org]) {
+    const r = await call(w.owner.auth, w.hooks.repo.id, d);
+    assert.is(r.response.status, 404, String(d));
+    assertSpec('repoGetHookDelivery', r);
+  }
+});
+
+test('401: anonymous callers', async () => {
+  const r = await call(undefined);
+  assert.is(r.response.status, 401);
+  assertSpec('repoGetHookDelivery', r);
+});
+
+test('403: signed in without the right to manage the hooks of a repository', async () => {
+  for (const who of rolesOf(w, 'repo').forbidden) {
+    const r = await call(who.auth);
+    assert.is(r.response.status, 403, who.username);
+    assertSpec('repoGetHookDelivery', r);
+  }
+});
+
+test('404: a private repository the caller cannot see', async () => {
+  for (const who of rolesOf(w, 'repo').hidden) {
+    const r = await call(who.auth);
+    assert.is(r.response.status, 404);
+    assertSpec('repoGetHookDelivery', r);
+  }
+});
+
+test.run();

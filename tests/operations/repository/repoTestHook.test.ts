@@ -1,0 +1,66 @@
+// repoTestHook: queue a test delivery, for every role that matters.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startApp, type TestApp } from '../../helpers/harness.js';
+import { deadUrl, hookWorld, rolesOf, type HookWorld } from '../../helpers/hookRoles.js';
+import { hookBody } from '../../helpers/hooks.js';
+import { assertSpec } from '../../helpers/spec-check.js';
+
+let app: TestApp;
+let w: HookWorld;
+test.before(async () => {
+  app = await startApp();
+  w = await hookWorld(app);
+});
+test.after(async () => {
+  await app?.close();
+});
+void hookBody;
+void deadUrl;
+
+const call = (auth: string | undefined, id = w.hooks.repo.id) =>
+  app.client(auth).POST('/repos/{owner}/{repo}/hooks/{id}/tests', { params: { path: { ...w.path, id } } });
+
+test('204: a push delivery is queued for the hook', async () => {
+  for (const who of rolesOf(w, 'repo').allowed) {
+    const before = (await app.client(w.owner.auth).GET('/repos/{owner}/{repo}/hooks/{id}/deliveries', { params: { path: { ...w.path, id: w.hooks.repo.id } } })).data!.length;
+    const r = await call(who.auth);
+    assert.is(r.response.status, 204, who.username);
+    assertSpec('repoTestHook', r);
+    const after = (await app.client(w.owner.auth).GET('/repos/{owner}/{repo}/hooks/{id}/deliveries', { params: { path: { ...w.path, id: w.hooks.repo.id } } })).data!;
+    assert.is(after.length, before + 1);
+    assert.is(after[0]!.event, 'push');
+  }
+});
+
+test('404: an unknown hook, and a hook of another repository', async () => {
+  for (const id of [987654, w.hooks.otherRepo.id]) {
+    const r = await call(w.owner.auth, id);
+    assert.is(r.response.status, 404, String(id));
+    assertSpec('repoTestHook', r);
+  }
+});
+
+test('401: anonymous callers', async () => {
+  const r = await call(undefined);
+  assert.is(r.response.status, 401);
+  assertSpec('repoTestHook', r);
+});
+
+test('403: signed in without the right to manage the hooks of a repository', async () => {
+  for (const who of rolesOf(w, 'repo').forbidden) {
+    const r = await call(who.auth);
+    assert.is(r.response.status, 403, who.username);
+    assertSpec('repoTestHook', r);
+  }
+});
+
+test('404: a private repository the caller cannot see', async () => {
+  for (const who of rolesOf(w, 'repo').hidden) {
+    const r = await call(who.auth);
+    assert.is(r.response.status, 404);
+    assertSpec('repoTestHook', r);
+  }
+});
+
+test.run();
