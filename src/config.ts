@@ -37,6 +37,8 @@ export interface WebhookConfig {
   /** A delivery's lease: past it, another worker may take the delivery. */
   leaseMs: number;
   retentionDays: number;
+  /** WEBHOOK_DELIVERY_ENABLED: whether this process runs the delivery worker (several may; none delivers if all are off). */
+  deliveryEnabled: boolean;
 }
 
 /** Gitea's `[attachment]` section: uploads to issues and comments. */
@@ -113,6 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
       pollIntervalMs: int(env, 'WEBHOOK_POLL_INTERVAL_MS', 1000, 10),
       leaseMs: int(env, 'WEBHOOK_LEASE_SECONDS', 60, 1) * 1000,
       retentionDays: int(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 7, 0),
+      deliveryEnabled: bool(env, 'WEBHOOK_DELIVERY_ENABLED', true),
     },
   };
 }

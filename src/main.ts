@@ -24,7 +24,7 @@ async function start() {
   const reconciled = await services.gitTransport.reconcilePendingPushes();
   if (reconciled) log.warn({ pushes: reconciled }, 'recorded the events of interrupted pushes');
   const webhooks = new HookDeliveryWorker(services.deps);
-  webhooks.start();
+  if (config.webhook.deliveryEnabled) webhooks.start();
   const app = await buildApp({ config, services, log });
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((res, rej) => server.once('listening', res).once('error', rej));
