@@ -198,6 +198,23 @@ test('chat hooks get their system\'s format: slack', async () => {
   assert.match(msg.text, /branch chatty created/);
 });
 
+test('retention: finished deliveries older than WEBHOOK_DELIVERY_RETENTION_DAYS go, pending ones stay', async () => {
+  const repo = await newRepo();
+  const hook = await repoHook(app, owner.auth, repo.path, hookBody(rx.url, { events: ['create'] }));
+  const { db } = app.services.deps;
+  const old = new Date(Date.now() - 8 * 86_400_000);
+  const rows = await db.insert(hookDeliveries).values([
+    { hookId: hook.id, eventId: 0, guid: 'old-done', event: 'push', eventType: 'push', payload: '{}', state: 'delivered', createdAt: old },
+    { hookId: hook.id, eventId: 0, guid: 'old-failed', event: 'push', eventType: 'push', payload: '{}', state: 'failed', createdAt: old },
+    { hookId: hook.id, eventId: 0, guid: 'old-pending', event: 'push', eventType: 'push', payload: '{}', state: 'pending', createdAt: old, dueAt: new Date(Date.now() + 86_400_000) },
+    { hookId: hook.id, eventId: 0, guid: 'new-done', event: 'push', eventType: 'push', payload: '{}', state: 'delivered' },
+  ]).returning();
+  assert.is(await app.services.hooks.cleanupDeliveries(), 2);
+  const left = await db.select().from(hookDeliveries).where(eq(hookDeliveries.hookId, hook.id));
+  assert.equal(left.map((d) => d.guid).sort(), ['new-done', 'old-pending']);
+  assert.is(rows.length, 4);
+});
+
 test('the default allow list (external) refuses 127.0.0.1: the delivery is blocked, recorded and not retried', async () => {
   const strict = await startApp({ ...fastHooks, WEBHOOK_ALLOWED_HOST_LIST: '' }, { workers: true });
   try {
