@@ -6,7 +6,8 @@ import { join } from 'node:path';
 
 export class DataDirBusy extends Error {}
 
-function alive(pid: number): boolean {
+/** Whether a process with this id runs on this host. */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -30,7 +31,7 @@ export function lockDataDir(dataDir: string, role: string): () => void {
       } catch {
         // A half-written lock of a process that died while writing it: stale.
       }
-      if (holder.pid && holder.pid !== process.pid && alive(holder.pid)) {
+      if (holder.pid && holder.pid !== process.pid && processAlive(holder.pid)) {
         throw new DataDirBusy(
           `the data folder ${dataDir} is in use by ${holder.role ?? 'another anvil process'} (pid ${holder.pid}); ` +
             'stop it first, or use the HTTP API while it runs',

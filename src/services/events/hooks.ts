@@ -2,7 +2,6 @@
 // deliveries and attempts; redelivery; the test delivery; and the retention of old deliveries.
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, isNull, lt, ne, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
 import { hookAttempts, hookDeliveries, hooks, type HookAttemptRow, type HookDeliveryRow, type HookRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { readCommit } from '../../git/objects.js';
@@ -87,11 +86,6 @@ export class HookService {
   async delete(scope: HookScope, id: number): Promise<void> {
     const gone = await this.deps.db.delete(hooks).where(and(eq(hooks.id, id), scopeWhere(scope))).returning({ id: hooks.id });
     if (gone.length === 0) throw new NotFound();
-  }
-
-  /** A repository's hooks go with it (inside the deletion's transaction, after its last event was recorded). */
-  async deleteOfRepo(tx: Db, repoId: number): Promise<void> {
-    await tx.delete(hooks).where(eq(hooks.repoId, repoId));
   }
 
   async deliveries(scope: HookScope, hookId: number, page: { limit: number; offset: number }): Promise<{ rows: HookDeliveryRow[]; total: number }> {

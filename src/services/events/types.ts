@@ -1,6 +1,7 @@
 // The events anvil records. One union member per Gitea webhook event type; `data` holds what the
 // payload builders, the activity feed and the notifier need, as ids and git facts (never API JSON:
 // payloads are built from these inside the recording transaction, so they show the state of that moment).
+import type { LoggedCommit } from '../../git/pushLog.js';
 
 /** Gitea's HookEventType names: the `X-Gitea-Event-Type` header and a hook's `events`. */
 export const hookEventTypes = [
@@ -24,15 +25,7 @@ export const activityOpTypes = [
 export type ActivityOpType = (typeof activityOpTypes)[number];
 
 /** One pushed commit as the push payload and the commit_repo activity show it. */
-export interface PushCommit {
-  id: string;
-  message: string;
-  author: { name: string; email: string; date: string };
-  committer: { name: string; email: string; date: string };
-  added: string[];
-  removed: string[];
-  modified: string[];
-}
+export type PushCommit = LoggedCommit;
 
 export type EventData =
   /** A ref moved to a new commit (smart-HTTP push, diffpatch, and a new branch's first commit). `before` is all zeros for a new ref. */

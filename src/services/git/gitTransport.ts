@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { pendingPushes, repositories, users, type UserRow } from '../../db/schema/index.js';
+import { processAlive } from '../../db/lock.js';
 import { zeroId } from '../../git/commit.js';
 import { listRefTips, refChanges } from '../../git/pushLog.js';
 import { repoDir } from '../../git/paths.js';
@@ -141,18 +142,9 @@ export class GitTransportService {
 
 const holderId = () => `${hostname()}:${process.pid}`;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** A pending push nobody is serving any more: its process on this host is gone, or it is over an hour old. */
 function isStale(holder: string, startedAt: Date): boolean {
   if (Date.now() - startedAt.getTime() > 3600_000) return true;
   const [host, pid] = holder.split(':');
-  return host === hostname() && Number(pid) !== process.pid && !alive(Number(pid));
+  return host === hostname() && Number(pid) !== process.pid && !processAlive(Number(pid));
 }
