@@ -198,6 +198,45 @@ test('chat hooks get their system\'s format: slack', async () => {
   assert.match(msg.text, /branch chatty created/);
 });
 
+test('every event type reaches a hook that chose it, each with its payload', async () => {
+  const all = await receiver();
+  const repo = await newRepo();
+  await repoHook(app, owner.auth, repo.path, hookBody(all.url, { events: ['push', 'create', 'delete', 'issues', 'pull_request', 'wiki', 'repository'] }));
+  const label = (await app.client(owner.auth).POST('/repos/{owner}/{repo}/labels', { params: { path: repo.path }, body: { name: 'bug', color: '#ff0000' } })).data!;
+  const milestone = (await app.client(owner.auth).POST('/repos/{owner}/{repo}/milestones', { params: { path: repo.path }, body: { title: 'm1' } })).data!;
+  const issue = await newIssue(app, repo, owner, { title: 'one' });
+  const edit = (body: object) => app.client(owner.auth).PATCH('/repos/{owner}/{repo}/issues/{index}', { params: { path: { ...repo.path, index: issue.number } }, body });
+  await edit({ title: 'one!' });
+  await edit({ milestone: milestone.id });
+  await edit({ assignees: [owner.username] });
+  await edit({ state: 'closed' });
+  await patch(app, repo, owner, addFile('p.txt', ['p']), { newBranch: 'topic' });
+  const pr = (await app.client(owner.auth).POST('/repos/{owner}/{repo}/pulls', { params: { path: repo.path }, body: { head: 'topic', base: 'main', title: 'pr' } })).data!;
+  await app.client(owner.auth).PATCH('/repos/{owner}/{repo}/pulls/{index}', { params: { path: { ...repo.path, index: pr.number } }, body: { labels: [label.id] } });
+  await patch(app, repo, owner, addFile('q.txt', ['q']), { branch: 'topic' });
+  await app.client(owner.auth).POST('/repos/{owner}/{repo}/wiki/new', { params: { path: repo.path }, body: { title: 'Page', content_base64: Buffer.from('x').toString('base64') } });
+  await app.client(owner.auth).DELETE('/repos/{owner}/{repo}/branches/{branch}', { params: { path: { ...repo.path, branch: 'topic' } } });
+  await app.client(owner.auth).PATCH('/repos/{owner}/{repo}', { params: { path: repo.path }, body: { description: 'changed' } });
+  const expected = ['issues', 'issue_milestone', 'issue_assign', 'create', 'push', 'pull_request', 'pull_request_label', 'pull_request_sync', 'wiki', 'delete', 'repository'];
+  await eventually(() => expected.every((t) => all.of(t).length > 0), `deliveries of ${expected.join(', ')}`);
+  const body = (t: string, i = 0) => json(all.of(t)[i]!);
+  assert.equal(all.of('issues').map((r) => json(r).action), ['opened', 'edited', 'closed']);
+  assert.equal(body('issues', 1).changes, { title: { from: 'one' } });
+  assert.equal([body('issue_milestone').action, body('issue_milestone').issue.milestone.title], ['milestoned', 'm1']);
+  assert.equal([body('issue_assign').action, body('issue_assign').issue.assignees[0].login], ['assigned', owner.username]);
+  assert.is(all.of('issue_assign')[0]!.headers['x-gitea-event'], 'issues');
+  assert.equal([body('pull_request').action, body('pull_request').number, body('pull_request').pull_request.head.ref], ['opened', pr.number, 'topic']);
+  assert.equal([body('pull_request_label').action, body('pull_request_label').pull_request.labels[0].name], ['label_updated', 'bug']);
+  assert.is(all.of('pull_request_label')[0]!.headers['x-gitea-event'], 'pull_request');
+  assert.is(body('pull_request_sync').action, 'synchronized');
+  assert.equal([body('wiki').action, body('wiki').page], ['created', 'Page']);
+  assert.equal([body('delete').ref, body('delete').ref_type, body('delete').pusher_type], ['topic', 'branch', 'user']);
+  assert.equal([body('create').ref, body('create').ref_type], ['topic', 'branch']);
+  assert.is(body('repository').action, 'edited');
+  for (const r of all.received) assert.is(json(r).sender.login, owner.username, String(r.headers['x-gitea-event-type']));
+  await all.close();
+});
+
 test('retention: finished deliveries older than WEBHOOK_DELIVERY_RETENTION_DAYS go, pending ones stay', async () => {
   const repo = await newRepo();
   const hook = await repoHook(app, owner.auth, repo.path, hookBody(rx.url, { events: ['create'] }));
