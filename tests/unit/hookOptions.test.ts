@@ -21,6 +21,7 @@ test('events: groups expand, names are case-insensitive, unknown ones are ignore
   assert.equal(expandEvents([]), ['push']);
   assert.equal(expandEvents(undefined), ['push']);
   assert.equal(expandEvents(['bogus']), ['push']);
+  assert.equal(expandEvents(['__proto__', 'constructor', 'toString', 'hasOwnProperty']), ['push'], 'names of Object.prototype are unknown names');
   assert.equal(expandEvents(['ISSUES']), ['issues', 'issue_assign', 'issue_label', 'issue_milestone', 'issue_comment']);
   assert.equal(expandEvents(['issues_only', 'push']), ['push', 'issues']);
   assert.ok(expandEvents(['pull_request']).includes('pull_request_sync'));

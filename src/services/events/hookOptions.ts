@@ -12,20 +12,21 @@ const pullGroup: HookEventType[] = [
   'pull_request', 'pull_request_assign', 'pull_request_label', 'pull_request_milestone', 'pull_request_comment',
   'pull_request_review_approved', 'pull_request_review_rejected', 'pull_request_review_comment', 'pull_request_sync', 'pull_request_review_request',
 ];
-const groups: Record<string, HookEventType[]> = {
-  issues: issueGroup,
-  issues_only: ['issues'],
-  pull_request: pullGroup,
-  pull_request_only: ['pull_request'],
-  pull_request_review: ['pull_request_review_approved', 'pull_request_review_rejected', 'pull_request_review_comment'],
-};
+// A Map, not an object: request names such as `__proto__` or `constructor` must find nothing.
+const groups = new Map<string, HookEventType[]>([
+  ['issues', issueGroup],
+  ['issues_only', ['issues']],
+  ['pull_request', pullGroup],
+  ['pull_request_only', ['pull_request']],
+  ['pull_request_review', ['pull_request_review_approved', 'pull_request_review_rejected', 'pull_request_review_comment']],
+]);
 
 /** The HookEventType names a request's `events` selects, in a fixed order; unknown names are ignored, none selects push. */
 export function expandEvents(names: readonly string[] | null | undefined): HookEventType[] {
   const picked = new Set<HookEventType>();
   for (const raw of names ?? []) {
     const name = raw.trim().toLowerCase();
-    for (const t of groups[name] ?? ((hookEventTypes as readonly string[]).includes(name) ? [name as HookEventType] : [])) picked.add(t);
+    for (const t of groups.get(name) ?? ((hookEventTypes as readonly string[]).includes(name) ? [name as HookEventType] : [])) picked.add(t);
   }
   if (picked.size === 0) picked.add('push');
   return hookEventTypes.filter((t) => picked.has(t));
