@@ -46,6 +46,12 @@ export async function authenticate(ctx: Context, services: Services): Promise<Au
         const secret = decoded.slice(colon + 1);
         // No account has a NUL in its name or password, and PostgreSQL cannot even compare one.
         if (decoded.includes('\0')) throw new Unauthorized('user does not exist or password is incorrect');
+        // Renovate and GitHub-style clients send the token as the username, with an empty password or
+        // `x-oauth-basic` (Gitea accepts both).
+        if ((secret === '' || secret === 'x-oauth-basic') && looksLikeToken(login)) {
+          auth = await byToken(services, login);
+          break;
+        }
         const user = await services.users.authenticate(login, secret);
         if (user) {
           auth = { actor: user, signedIn: user, method: 'password' };

@@ -47,17 +47,37 @@ async function readText(ctx: Context, limit: number): Promise<string> {
   });
 }
 
+/** Deepest nesting of arrays and objects a body may have: validation recurses, and no operation needs more. */
+export const maxJsonDepth = 64;
+
+/** The nesting depth of a parsed JSON value, counted without recursion (the value may be thousands deep). */
+export function jsonDepth(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > maxJsonDepth) return max;
+    for (const child of Object.values(v as Record<string, unknown>)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
 /** The parsed body, or undefined when there is none. Malformed JSON is a 400 naming the problem. */
 export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
   const text = await readText(ctx, limit);
   if (text.trim() === '') return undefined;
   const type = (ctx.get('Content-Type').split(';')[0] ?? '').trim().toLowerCase();
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch (err) {
     if (type === 'application/x-www-form-urlencoded') {
       return Object.fromEntries(new URLSearchParams(text));
     }
     throw new HttpError(400, `invalid JSON body: ${(err as Error).message}`);
   }
+  if (jsonDepth(parsed) > maxJsonDepth) throw new HttpError(400, `invalid JSON body: nested deeper than ${maxJsonDepth} levels`);
+  return parsed;
 }

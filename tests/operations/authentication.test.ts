@@ -49,6 +49,39 @@ test('Basic with a token as the password: the username, the e-mail or "oauth2" a
   assert.is(messageOf(wrongLogin.error), 'user does not exist or token is invalid');
 });
 
+test('Basic with the token as the username and an empty password or x-oauth-basic (Renovate, GitHub-style clients)', async () => {
+  for (const password of ['', 'x-oauth-basic']) {
+    const result = await app.client(basic(secret, password)).GET('/user');
+    assert.is(result.response.status, 200, JSON.stringify(password));
+    assert.is(result.data!.id, me.id);
+  }
+  const unknown = await app.client(basic('f'.repeat(40), '')).GET('/user');
+  assert.is(unknown.response.status, 401);
+  assert.is(messageOf(unknown.error), 'user does not exist or token is invalid');
+  const notAToken = await app.client(basic(me.username, '')).GET('/user');
+  assert.is(notAToken.response.status, 401, 'a username with an empty password is no token');
+  // git over HTTP reads the same credentials.
+  const repo = await app.client(`token ${secret}`).POST('/user/repos', { body: { name: 'token-user', private: true } });
+  assert.is(repo.response.status, 403, 'a read:user token may not create repositories');
+  const admin = await app.token(app.admin, ['all']);
+  const made = await app.client(admin).POST('/user/repos', { body: { name: 'token-user-git', private: true } });
+  assert.is(made.response.status, 201);
+  const refs = await fetch(`${app.url}/${app.admin.username}/token-user-git.git/info/refs?service=git-upload-pack`, { headers: { Authorization: basic(admin.slice('token '.length), '') } });
+  assert.is(refs.status, 200, 'git accepts the token as the username');
+});
+
+test('a JSON body nested deeper than 64 levels is 400 with a message, never a 500', async () => {
+  const auth = await app.token(me, ['all']);
+  const deep = `${'['.repeat(8000)}${']'.repeat(8000)}`;
+  for (const body of [deep, `{"name":"x","description":${deep}}`]) {
+    const res = await raw('/api/v1/user/repos', { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body });
+    assert.is(res.response.status, 400);
+    assert.is(res.body.message, 'invalid JSON body: nested deeper than 64 levels');
+  }
+  const ok = await raw('/api/v1/user/repos', { method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'shallow', nested: [[[[{ a: [1] }]]]] }) });
+  assert.is(ok.response.status, 201, 'a shallow body is read as usual');
+});
+
 test('Basic: wrong password, unknown user, no colon, garbage', async () => {
   const cases: Array<[string, string]> = [
     [basic(me.username, 'wrong-password'), 'user does not exist or password is incorrect'],
