@@ -2,10 +2,10 @@
 // body and the secret, each event's payload; failures are retried and recorded; 4xx is final; filters,
 // org, system and default hooks; redelivery and the test delivery; the default allow list refuses loopback.
 import { createHmac } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { hookDeliveries } from '../../src/db/schema/index.js';
+import { hookAttempts, hookDeliveries } from '../../src/db/schema/index.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { adminHook, eventually, fastHooks, hookBody, orgHook, receiver, repoHook, type Receiver } from '../helpers/hooks.js';
 import { newComment, newIssue, type Repo } from '../helpers/issues.js';
@@ -112,8 +112,11 @@ test('a receiver that fails, then recovers: retried with backoff until delivered
   const detail = await app.client(owner.auth).GET('/repos/{owner}/{repo}/hooks/{id}/deliveries/{delivery_id}', { params: { path: { ...repo.path, id: hook.id, delivery_id: deliveries[0]!.id } } });
   assert.equal(detail.data!.attempts.map((a) => a.status_code), [503, 500, 429, 200]);
   assert.is(JSON.parse(detail.data!.request.payload).ref, 'retry-me');
-  const times = detail.data!.attempts.map((a) => Date.parse(a.started_at));
-  assert.ok(times[3]! - times[2]! >= times[1]! - times[0]!, 'the waits grow');
+  // Attempt n+1 is not taken before attempt n started plus its backoff (40 ms doubling: fastHooks); the
+  // API shows whole seconds, the rows keep milliseconds.
+  const rows = await app.services.deps.db.select().from(hookAttempts).where(eq(hookAttempts.deliveryId, deliveries[0]!.id)).orderBy(asc(hookAttempts.id));
+  const times = rows.map((a) => a.startedAt.getTime());
+  for (let i = 0; i < 3; i++) assert.ok(times[i + 1]! - times[i]! >= 40 * 2 ** i - 2, `wait ${i + 1} is at least ${40 * 2 ** i} ms`);
 });
 
 test('a receiver that is down (connection refused) gets everything once it is back', async () => {
@@ -235,6 +238,25 @@ test('every event type reaches a hook that chose it, each with its payload', asy
   assert.is(body('repository').action, 'edited');
   for (const r of all.received) assert.is(json(r).sender.login, owner.username, String(r.headers['x-gitea-event-type']));
   await all.close();
+});
+
+test('a delivery whose worker died mid-attempt is taken again when its lease ends, and not before', async () => {
+  const repo = await newRepo();
+  const hook = await repoHook(app, owner.auth, repo.path, hookBody(rx.url, { events: ['create'] }));
+  const { db } = app.services.deps;
+  const now = Date.now();
+  // Claimed by a worker that died: one with its lease still running, one whose lease has ended.
+  await db.insert(hookDeliveries).values([
+    { hookId: hook.id, eventId: 0, guid: 'lease-running', event: 'create', eventType: 'create', payload: '{"n":"running"}', attempts: 1, leaseUntil: new Date(now + 3_600_000) },
+    { hookId: hook.id, eventId: 0, guid: 'lease-ended', event: 'create', eventType: 'create', payload: '{"n":"ended"}', attempts: 1, leaseUntil: new Date(now - 1000) },
+  ]);
+  const got = await eventually(() => rx.received.find((r) => r.headers['x-gitea-delivery'] === 'lease-ended'), 'the delivery whose lease ended');
+  assert.is(got.body, '{"n":"ended"}');
+  const after = await eventually(async () => { const d = await stateOf('lease-ended'); return d.state === 'delivered' && d; }, 'delivered');
+  assert.is(after.attempts, 2, 'the dead attempt counts');
+  const held = await stateOf('lease-running');
+  assert.equal([held.state, held.attempts], ['pending', 1], 'a running lease is left alone');
+  assert.not.ok(rx.received.some((r) => r.headers['x-gitea-delivery'] === 'lease-running'));
 });
 
 test('retention: finished deliveries older than WEBHOOK_DELIVERY_RETENTION_DAYS go, pending ones stay', async () => {

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { BadRequest, Invalid } from '../../src/services/errors.js';
 import { parseAllowList } from '../../src/services/events/allowList.js';
 import { branchMatches, expandEvents, hookFromCreate, hookFromEdit } from '../../src/services/events/hookOptions.js';
+import { backoff } from '../../src/jobs/hookDelivery.js';
 
 const cfg = { url: 'https://example.com/hook', content_type: 'json' };
 const throws = (fn: () => unknown, kind: typeof Invalid | typeof BadRequest, message: string) => {
@@ -78,6 +79,16 @@ test('allow list: external, private, loopback, *, CIDRs and host globs, judged o
   assert.not.ok(parseAllowList('10.0.0.0/8').allows('h', '11.0.0.1'));
   assert.ok(parseAllowList('*.internal.example').allows('ci.internal.example', '10.0.0.5'));
   assert.not.ok(parseAllowList('*.internal.example').allows('ci.example', '10.0.0.5'));
+});
+
+test('backoff: 10 s doubling, at most 6 h', () => {
+  const base = 10_000;
+  const max = 6 * 3600_000;
+  assert.equal([1, 2, 3, 4].map((n) => backoff(n, base, max)), [10_000, 20_000, 40_000, 80_000]);
+  assert.is(backoff(11, base, max), 10_240_000);
+  assert.is(backoff(12, base, max), 20_480_000);
+  assert.is(backoff(13, base, max), max);
+  assert.is(backoff(1000, base, max), max, 'no overflow');
 });
 
 test.run();
