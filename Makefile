@@ -9,11 +9,17 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-install: node_modules/.installed
+# What production runs: src/ and its libraries bundled into dist/ (see scripts/build.ts).
+BUILD_INPUTS := $(shell find src generated spec -type f 2>/dev/null) scripts/build.ts package-lock.json
+dist/.built: node_modules/.installed $(BUILD_INPUTS)
+	$(NODE) scripts/build.ts
+	@touch $@
+
+install: node_modules/.installed dist/.built
 
 ## Start the server (embedded PGlite in $DATA_DIR unless DATABASE_URL is set).
 run: install
-	$(NODE) src/main.ts
+	node dist/main.js
 
 ## Type-check, then run every test file (PGlite, or PostgreSQL when DATABASE_URL is set).
 test: install typecheck

@@ -2,7 +2,6 @@
 // Everything above this file sees only `Db`, so the same queries and tests run on both.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -10,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/postgres-js';
 import { migrate as migratePg } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { fromRoot } from '../paths.js';
 import * as schema from './schema/index.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -23,7 +23,7 @@ export interface Database {
   pglite?: PGlite;
 }
 
-export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+export const migrationsFolder = fromRoot('src', 'db', 'migrations');
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string }
@@ -33,7 +33,7 @@ export type DatabaseTarget =
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'postgres') {
     const client = postgres(target.url, { max: 10, onnotice: () => {} });
-    const db = drizzlePg(client, { schema }) as unknown as Db;
+    const db = drizzlePg(client, { schema, logger: !!process.env.ANVIL_SQL_LOG }) as unknown as Db;
     return {
       db,
       engine: 'postgres',

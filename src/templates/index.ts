@@ -2,8 +2,10 @@
 // five licenses (from spdx-license-list), the README, and two issue-label sets.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fromRoot } from '../paths.js';
 
-const here = (p: string) => new URL(p, import.meta.url);
+const here = (p: string) => join(fromRoot('src', 'templates'), p);
 const require = createRequire(import.meta.url);
 
 export const gitignoreNames = readdirSync(here('./gitignore/')).map((f) => f.replace(/\.gitignore$/, '')).sort();

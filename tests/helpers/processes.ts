@@ -1,11 +1,12 @@
-// Real anvil processes (`node --import tsx src/main.ts`) for the tests that kill one or run two on one
+// Real anvil processes (the built `dist/main.js`) for the tests that kill one or run two on one
 // database: each gets its own port and data folder; on PostgreSQL they share a fresh clone of the run's
 // migrated template, on PGlite a data folder (one process at a time).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fromRoot } from '../../src/paths.js';
 import { maintenance, withDatabase } from './template.js';
 import { adminCredentials, basic } from './harness.js';
 
@@ -59,7 +60,9 @@ export async function spawnAnvil(opts: { dataDir: string; databaseUrl?: string; 
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...opts.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The production bundle `make test` builds first (so these tests check it); src/ when run without make.
+  const args = existsSync(fromRoot('dist', 'main.js')) ? [fromRoot('dist', 'main.js')] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

@@ -1,0 +1,27 @@
+// `make install` builds what production runs: src/ and its libraries bundled into dist/main.js (no
+// TypeScript compiled and no module tree resolved at start) and the spec as JSON (no YAML parsed at start).
+// Tests run src/ through tsx, except the ones that start real processes: those run this bundle.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { build } from 'esbuild';
+import { parse } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { compiledSpecPath, specPath } from '../src/api/spec.js';
+import { fromRoot } from '../src/paths.js';
+
+mkdirSync(fromRoot('dist'), { recursive: true });
+writeFileSync(compiledSpecPath, JSON.stringify(parse(readFileSync(specPath, 'utf8'))));
+await build({
+  entryPoints: [fromRoot('src', 'main.ts'), fromRoot('src', 'cli.ts')],
+  outdir: fromRoot('dist'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  // Libraries that find files beside their own modules (PGlite's wasm, dugite's git, pino's workers)
+  // stay in node_modules; everything else is one file.
+  external: ['@electric-sql/pglite', 'dugite', 'pino'],
+  // Bundled CommonJS libraries call require().
+  banner: { js: "import { createRequire as __anvilRequire } from 'node:module'; const require = __anvilRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
