@@ -42,6 +42,7 @@ async function start() {
     await new Promise<void>((res) => server.once('close', () => res()));
     clearTimeout(force);
     await webhooks.stop();
+    await services.close();
     await database.close();
     unlock();
     log.info('stopped');

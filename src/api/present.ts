@@ -4,6 +4,7 @@ import { toAttachment } from '../convert/attachment.js';
 import { toComment, toIssue } from '../convert/issue.js';
 import type { CommentRow, IssueRow } from '../db/schema/index.js';
 import type { LoadedRepo } from '../services/repos/repos.js';
+import type { IssueDetails } from '../services/issues/issueDetails.js';
 import type { Auth } from './auth.js';
 import type { Services } from '../services/index.js';
 import type { Config } from '../config.js';
@@ -17,6 +18,11 @@ export async function presentIssues(req: Ctx, loaded: LoadedRepo, rows: IssueRow
 
 export async function presentIssue(req: Ctx, loaded: LoadedRepo, row: IssueRow) {
   return (await presentIssues(req, loaded, [row]))[0]!;
+}
+
+/** An issue whose details were read with it (`issues.loadWithDetails`). */
+export function presentLoadedIssue(req: Ctx, loaded: LoadedRepo, { issue, details }: { issue: IssueRow; details: IssueDetails }) {
+  return toIssue(issue, details, loaded.owner, loaded.repo, req.auth.actor, req.config);
 }
 
 export async function presentComments(req: Ctx, loaded: LoadedRepo, issue: IssueRow, rows: CommentRow[]) {

@@ -75,4 +75,9 @@ export class Services {
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
     this.branches.onChange((repoId, dir, actorId) => this.pulls.resyncRepo(repoId, dir, actorId));
   }
+
+  /** Writes what is batched in memory (token uses); called before the database closes. */
+  async close(): Promise<void> {
+    await this.tokens.flushUses();
+  }
 }

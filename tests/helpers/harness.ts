@@ -141,6 +141,7 @@ export async function startApp(env: Record<string, string> = {}, opts: { workers
       await webhooks?.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
+      await services.close();
       await drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

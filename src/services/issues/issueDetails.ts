@@ -1,11 +1,13 @@
-// Everything an Issue or PullRequest answer shows besides the row, for a whole page in a fixed number
-// of queries (labels, assignees, milestones, posters, attachments, pull requests).
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+// Everything an Issue or PullRequest answer shows besides the row (poster, labels, assignees, milestone,
+// attachments, pull request), for one issue or a whole page, in one query: each part is a JSON
+// subquery on the issue's own indexes, turned back into rows by db/jsonRows.ts.
+import { eq, and, sql, type SQL } from 'drizzle-orm';
 import {
-  attachments, issueAssignees, issueLabels, labels, milestones, pullRequests, users,
+  attachments, issueAssignees, issueLabels, issues, labels, milestones, pullRequests, users,
   type AttachmentRow, type IssueRow, type LabelRow, type MilestoneRow, type PullRequestRow, type UserRow,
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
+import { rowFromJson, rowsFromJson } from '../../db/jsonRows.js';
 
 export interface IssueDetails {
   poster: UserRow | undefined;
@@ -16,31 +18,59 @@ export interface IssueDetails {
   pull: PullRequestRow | undefined;
 }
 
+type Json = Record<string, unknown>;
+
+// Drizzle writes a one-table select's columns unqualified, which inside a subquery would name the
+// subquery's own table: the outer issue's columns are spelled out.
+const outer = (column: string) => sql.raw(`"issues"."${column}"`);
+
+/** The detail columns of an issue row `issues` of the enclosing query. */
+function detailFields() {
+  return {
+    poster: sql<Json | null>`(select row_to_json(u) from ${users} u where u.id = ${outer('poster_id')})`,
+    labels: sql<Json[]>`(select coalesce(json_agg(row_to_json(l) order by l.name), '[]'::json)
+      from ${issueLabels} il join ${labels} l on l.id = il.label_id where il.issue_id = ${outer('id')})`,
+    assignees: sql<Json[]>`(select coalesce(json_agg(row_to_json(u) order by ia.created_at, u.id), '[]'::json)
+      from ${issueAssignees} ia join ${users} u on u.id = ia.user_id where ia.issue_id = ${outer('id')})`,
+    milestone: sql<Json | null>`(select row_to_json(m) from ${milestones} m where m.id = ${outer('milestone_id')})`,
+    assets: sql<Json[]>`(select coalesce(json_agg(row_to_json(a) order by a.id), '[]'::json)
+      from ${attachments} a where a.issue_id = ${outer('id')} and a.comment_id is null)`,
+    pull: sql<Json | null>`(select row_to_json(p) from ${pullRequests} p where p.issue_id = ${outer('id')})`,
+  };
+}
+
+/** Issues with their details: select `{ issue, ...details }` from issues where `where`. */
+export function issuesWithDetails(db: Db, where: SQL | undefined) {
+  return db.select({ issue: issues, ...detailFields() }).from(issues).where(where);
+}
+
+type DetailColumns = { poster: Json | null; labels: Json[]; assignees: Json[]; milestone: Json | null; assets: Json[]; pull: Json | null };
+
+export function detailsFromColumns(c: DetailColumns): IssueDetails {
+  return {
+    poster: c.poster ? rowFromJson(users, c.poster) : undefined,
+    labels: rowsFromJson(labels, c.labels),
+    assignees: rowsFromJson(users, c.assignees),
+    milestone: c.milestone ? rowFromJson(milestones, c.milestone) : undefined,
+    assets: rowsFromJson(attachments, c.assets),
+    pull: c.pull ? rowFromJson(pullRequests, c.pull) : undefined,
+  };
+}
+
+/** By id; `db` may be a transaction. */
 export async function loadIssueDetails(db: Db, rows: IssueRow[]): Promise<Map<number, IssueDetails>> {
-  const ids = rows.map((r) => r.id);
   const out = new Map<number, IssueDetails>();
-  if (ids.length === 0) return out;
-  const milestoneIds = [...new Set(rows.map((r) => r.milestoneId).filter((m): m is number => !!m))];
-  const posterIds = [...new Set(rows.map((r) => r.posterId))];
-  const [labelRows, assigneeRows, milestoneRows, posters, assets, pulls] = await Promise.all([
-    db.select({ issueId: issueLabels.issueId, label: labels }).from(issueLabels).innerJoin(labels, eq(labels.id, issueLabels.labelId))
-      .where(inArray(issueLabels.issueId, ids)).orderBy(asc(labels.name)),
-    db.select({ issueId: issueAssignees.issueId, user: users }).from(issueAssignees).innerJoin(users, eq(users.id, issueAssignees.userId))
-      .where(inArray(issueAssignees.issueId, ids)).orderBy(asc(issueAssignees.createdAt), asc(users.id)),
-    milestoneIds.length ? db.select().from(milestones).where(inArray(milestones.id, milestoneIds)) : Promise.resolve([]),
-    db.select().from(users).where(inArray(users.id, posterIds)),
-    db.select().from(attachments).where(and(inArray(attachments.issueId, ids), isNull(attachments.commentId))).orderBy(asc(attachments.id)),
-    db.select().from(pullRequests).where(inArray(pullRequests.issueId, ids)),
-  ]);
-  for (const r of rows) {
-    out.set(r.id, {
-      poster: posters.find((p) => p.id === r.posterId),
-      labels: labelRows.filter((l) => l.issueId === r.id).map((l) => l.label),
-      assignees: assigneeRows.filter((a) => a.issueId === r.id).map((a) => a.user),
-      milestone: milestoneRows.find((m) => m.id === r.milestoneId),
-      assets: assets.filter((a) => a.issueId === r.id),
-      pull: pulls.find((p) => p.issueId === r.id),
-    });
-  }
+  if (rows.length === 0) return out;
+  const found = await issuesWithDetails(db, sql`${issues.id} = any(${sql.param(rows.map((r) => r.id))}::bigint[])`);
+  for (const r of found) out.set(r.issue.id, detailsFromColumns(r));
   return out;
+}
+
+/** The prepared forms of the hot paths (GET an issue or a pull request, a page of them). */
+export function prepareIssueDetailQueries(db: Db) {
+  return {
+    byIndex: issuesWithDetails(db, and(eq(issues.repoId, sql.placeholder('repo')), eq(issues.index, sql.placeholder('index'))))
+      .prepare('issue_with_details_by_index'),
+    byIds: issuesWithDetails(db, sql`${issues.id} = any(${sql.placeholder('ids')}::bigint[])`).prepare('issue_details_by_ids'),
+  };
 }

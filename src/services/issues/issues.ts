@@ -15,7 +15,7 @@ import type { ServiceDeps } from '../context.js';
 import { recountLabels, recountMilestones, recountRepoIssues } from './counters.js';
 import { endOfDay } from './dueDate.js';
 import { BadRequest, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RepoArchived } from '../errors.js';
-import { loadIssueDetails } from './issueDetails.js';
+import { detailsFromColumns, prepareIssueDetailQueries, type IssueDetails } from './issueDetails.js';
 import { containsPattern } from '../like.js';
 import { nextIssueIndex } from './issueIndex.js';
 import type { LoadedRepo } from '../repos/repos.js';
@@ -65,9 +65,24 @@ export class IssueService {
     this.access = new AccessService(deps);
   }
 
-  /** Labels, assignees, milestone, poster, assets and pull request of a page of issues, in six queries. */
-  details(rows: IssueRow[]) {
-    return loadIssueDetails(this.deps.db, rows);
+  private prepared: ReturnType<typeof prepareIssueDetailQueries> | undefined;
+  private get queries() {
+    return (this.prepared ??= prepareIssueDetailQueries(this.deps.db));
+  }
+
+  /** Labels, assignees, milestone, poster, assets and pull request of a page of issues, in one query. */
+  async details(rows: IssueRow[]): Promise<Map<number, IssueDetails>> {
+    const out = new Map<number, IssueDetails>();
+    if (rows.length === 0) return out;
+    for (const r of await this.queries.byIds.execute({ ids: rows.map((i) => i.id) })) out.set(r.issue.id, detailsFromColumns(r));
+    return out;
+  }
+
+  /** `load` and `details` in one query: GET of an issue or a pull request. */
+  async loadWithDetails(loaded: LoadedRepo, index: number): Promise<{ issue: IssueRow; details: IssueDetails }> {
+    const [row] = await this.queries.byIndex.execute({ repo: loaded.repo.id, index });
+    if (!row || !canRead(loaded.perm, issueUnit(row.issue.isPull))) throw new NotFound();
+    return { issue: row.issue, details: detailsFromColumns(row) };
   }
 
   async byIndex(repoId: number, index: number): Promise<IssueRow | undefined> {

@@ -2,7 +2,7 @@
 // whatever the number of repositories — and hands it to the pure policies in permissions/.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import {
-  collaborations, orgMembers, teamMembers, teamRepos, teams, teamUnits, units,
+  collaborations, orgMembers, repositories, teamMembers, teamRepos, teams, teamUnits, units, users,
   type AccessMode, type RepoRow, type Unit, type UserRow,
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
@@ -84,22 +84,8 @@ export class AccessService {
     }
     const out = new Map<number, RepoPermission>();
     for (const { repo, owner } of items) {
-      const isOrg = owner.type === 'Organization';
-      const viewer = isOrg ? viewers.get(owner.id)! : selfViewer(owner, actor);
-      out.set(
-        repo.id,
-        repoPermission({
-          signedIn: !!actor,
-          siteAdmin: !!actor?.isAdmin,
-          restricted: !!actor?.isRestricted,
-          repoPrivate: repo.isPrivate,
-          enabledUnits: enabledUnits(repo),
-          owner: isOrg ? viewer.isOwner : !!actor && owner.id === actor.id,
-          ownerVisible: canSeeOwner(owner.visibility, viewer),
-          teams: grants.get(repo.id) ?? [],
-          collaboration: collabs.get(repo.id),
-        }),
-      );
+      const viewer = owner.type === 'Organization' ? viewers.get(owner.id)! : selfViewer(owner, actor);
+      out.set(repo.id, permissionFrom(repo, owner, actor, viewer, grants.get(repo.id) ?? [], collabs.get(repo.id)));
     }
     return out;
   }
@@ -134,6 +120,60 @@ export class AccessService {
       if (list.length) into.set(repo.id, list);
     }
   }
+}
+
+/** The caller's grants on one repository, read by the same query that reads it (see `repoGrantFields`). */
+export interface RepoGrantColumns {
+  collab: AccessMode | null;
+  member: boolean;
+  orgOwner: boolean;
+  teams: TeamGrant[] | null;
+}
+
+/**
+ * Select fields giving the caller's grants on the repository `repo` of owner `owner` (the tables of the
+ * enclosing query) in that query's one round trip; the caller's id is the placeholder `actor` (0: nobody).
+ */
+export function repoGrantFields() {
+  // Spelled out: Drizzle leaves a one-table select's columns unqualified, which a subquery would rebind.
+  const actor = sql.placeholder('actor');
+  return {
+    collab: sql<AccessMode | null>`(select c.access_mode from ${collaborations} c where c.repo_id = ${sql.raw('"repositories"."id"')} and c.user_id = ${actor})`,
+    member: sql<boolean>`exists (select 1 from ${orgMembers} m where m.org_id = ${sql.raw('"users"."id"')} and m.user_id = ${actor})`,
+    orgOwner: sql<boolean>`exists (select 1 from ${teamMembers} tm join ${teams} t on t.id = tm.team_id
+      where tm.user_id = ${actor} and t.org_id = ${sql.raw('"users"."id"')} and t.access_mode = 'owner')`,
+    teams: sql<TeamGrant[] | null>`(select json_agg(json_build_object('mode', t.access_mode, 'units',
+        coalesce((select json_object_agg(u.unit, u.access_mode) from ${teamUnits} u where u.team_id = t.id), '{}'::json)))
+      from ${teams} t join ${teamMembers} tm on tm.team_id = t.id and tm.user_id = ${actor}
+      where t.org_id = ${sql.raw('"users"."id"')} and (t.includes_all_repositories
+        or exists (select 1 from ${teamRepos} tr where tr.team_id = t.id and tr.repo_id = ${sql.raw('"repositories"."id"')})))`,
+  };
+}
+
+/** The permission from grants read with `repoGrantFields`. */
+export function permissionFromColumns(repo: RepoRow, owner: UserRow, actor: UserRow | null, g: RepoGrantColumns): RepoPermission {
+  if (!actor) return permissionFrom(repo, owner, null, { user: null, isMember: false, isOwner: false }, [], undefined);
+  const isOrg = owner.type === 'Organization';
+  const viewer: OrgViewer = isOrg ? { user: actor, isMember: g.member, isOwner: g.member && g.orgOwner } : selfViewer(owner, actor);
+  // Team grants count only for members, as in `repoPermissions`.
+  const teamGrants = isOrg && g.member ? (g.teams ?? []) : [];
+  return permissionFrom(repo, owner, actor, viewer, teamGrants, g.collab ?? undefined);
+}
+
+function permissionFrom(
+  repo: RepoRow, owner: UserRow, actor: UserRow | null, viewer: OrgViewer, teams: TeamGrant[], collaboration: AccessMode | undefined,
+): RepoPermission {
+  return repoPermission({
+    signedIn: !!actor,
+    siteAdmin: !!actor?.isAdmin,
+    restricted: !!actor?.isRestricted,
+    repoPrivate: repo.isPrivate,
+    enabledUnits: enabledUnits(repo),
+    owner: owner.type === 'Organization' ? viewer.isOwner : !!actor && owner.id === actor.id,
+    ownerVisible: canSeeOwner(owner.visibility, viewer),
+    teams,
+    collaboration,
+  });
 }
 
 /** For a user-owned repository the "organization" viewer is the owner themselves. */

@@ -9,7 +9,7 @@ import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { canSeeRepo, type RepoPermission } from '../../permissions/repo.js';
-import type { AccessService } from './access.js';
+import { permissionFromColumns, repoGrantFields, type AccessService } from './access.js';
 import type { ServiceDeps } from '../context.js';
 import { containsPattern } from '../like.js';
 import { Forbidden, NotFound } from '../errors.js';
@@ -61,16 +61,27 @@ export class RepoService {
   }
 
   /** The repository with its owner and the caller's permission; 404 when missing or invisible. */
+  /** The repository, its owner and the caller's permission: one prepared query, the hot path of most requests. */
   async load(ownerName: string, name: string, actor: UserRow | null): Promise<LoadedRepo> {
-    const [row] = await this.deps.db
-      .select({ repo: repositories, owner: users })
+    const [row] = await this.byName.execute({ owner: ownerName.toLowerCase(), name: name.toLowerCase(), actor: actor?.id ?? 0 });
+    if (!row) throw new NotFound();
+    const perm = permissionFromColumns(row.repo, row.owner, actor, row);
+    if (!canSeeRepo(perm)) throw new NotFound();
+    return { repo: row.repo, owner: row.owner, perm };
+  }
+
+  private byNameQuery: ReturnType<RepoService['prepareByName']> | undefined;
+  private get byName() {
+    return (this.byNameQuery ??= this.prepareByName());
+  }
+
+  private prepareByName() {
+    return this.deps.db
+      .select({ repo: repositories, owner: users, ...repoGrantFields() })
       .from(repositories)
       .innerJoin(users, eq(users.id, repositories.ownerId))
-      .where(and(eq(users.lowerName, ownerName.toLowerCase()), eq(repositories.lowerName, name.toLowerCase())));
-    if (!row) throw new NotFound();
-    const perm = await this.access.repoPermission(row.repo, row.owner, actor);
-    if (!canSeeRepo(perm)) throw new NotFound();
-    return { ...row, perm };
+      .where(and(eq(users.lowerName, sql.placeholder('owner')), eq(repositories.lowerName, sql.placeholder('name'))))
+      .prepare('repo_by_name');
   }
 
   async ownerOf(repo: RepoRow): Promise<UserRow> {

@@ -1,6 +1,6 @@
 // Personal access tokens: 40 hex characters shown once, stored as SHA-256, with Gitea's scopes.
 import { createHash, randomBytes } from 'node:crypto';
-import { and, count, desc, eq, lt, or, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { accessTokens, users, type AccessTokenRow, type UserRow } from '../../db/schema/index.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Invalid, NotFound, isUniqueViolation } from '../errors.js';
@@ -18,8 +18,31 @@ export function scopesAllow(scopes: readonly string[], category: ScopeCategory, 
   return scopes.includes(`write:${category}`) || (!write && scopes.includes(`read:${category}`));
 }
 
+/** How often the uses of tokens are written: `last_used_at` is at most this stale, and never written on a request's path. */
+export const tokenUseFlushMs = 60_000;
+
 export class TokenService {
+  /** Uses seen since the last flush: token id → when. */
+  private readonly uses = new Map<number, Date>();
+  private flushing: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
   constructor(private readonly deps: ServiceDeps) {}
+
+  /** The hot query of every token-authenticated request, built once. */
+  private byHashQuery: ReturnType<TokenService['prepareByHash']> | undefined;
+  private get byHash() {
+    return (this.byHashQuery ??= this.prepareByHash());
+  }
+
+  private prepareByHash() {
+    return this.deps.db
+    .select({ user: users, token: accessTokens })
+    .from(accessTokens)
+    .innerJoin(users, eq(users.id, accessTokens.userId))
+    .where(eq(accessTokens.tokenHash, sql.placeholder('hash')))
+    .prepare('token_by_hash');
+  }
 
   async create(userId: number, name: string, scopes: string[]): Promise<{ row: AccessTokenRow; token: string }> {
     const trimmed = name.trim();
@@ -41,6 +64,7 @@ export class TokenService {
 
   async list(userId: number, page: { limit: number; offset: number }): Promise<{ rows: AccessTokenRow[]; total: number }> {
     const { db } = this.deps;
+    await this.flushUses();
     const where = eq(accessTokens.userId, userId);
     const [rows, [total]] = await Promise.all([
       db.select().from(accessTokens).where(where).orderBy(desc(accessTokens.id)).limit(page.limit).offset(page.offset),
@@ -69,27 +93,42 @@ export class TokenService {
     await db.delete(accessTokens).where(eq(accessTokens.id, target.id));
   }
 
-  /** The token's owner and row, or undefined. Records the use at most once a minute. */
+  /** The token's owner and row, or undefined. The use is remembered and written by `flushUses`. */
   async resolve(token: string): Promise<{ user: UserRow; token: AccessTokenRow } | undefined> {
-    const { db } = this.deps;
-    const [hit] = await db
-      .select({ user: users, token: accessTokens })
-      .from(accessTokens)
-      .innerJoin(users, eq(users.id, accessTokens.userId))
-      .where(eq(accessTokens.tokenHash, hashToken(token)));
+    const [hit] = await this.byHash.execute({ hash: hashToken(token) });
     if (!hit) return undefined;
     const now = new Date();
-    if (!hit.token.lastUsedAt || now.getTime() - hit.token.lastUsedAt.getTime() > 60_000) {
-      await db
-        .update(accessTokens)
-        .set({ lastUsedAt: now })
-        .where(
-          and(
-            eq(accessTokens.id, hit.token.id),
-            or(isNull(accessTokens.lastUsedAt), lt(accessTokens.lastUsedAt, new Date(now.getTime() - 60_000))),
-          ),
-        );
+    const last = this.uses.get(hit.token.id) ?? hit.token.lastUsedAt;
+    if (!last || now.getTime() - last.getTime() > tokenUseFlushMs) {
+      this.uses.set(hit.token.id, now);
+      this.timer ??= setTimeout(() => void this.flushUses().catch((err) => this.deps.log.warn({ err }, 'recording token uses failed')), tokenUseFlushMs).unref();
     }
     return hit;
+  }
+
+  /** Writes the remembered uses in one statement per distinct time (a minute's worth at a time). */
+  async flushUses(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flushing;
+    if (this.uses.size === 0) return;
+    const batch = [...this.uses];
+    this.uses.clear();
+    const byTime = new Map<number, number[]>();
+    for (const [id, at] of batch) byTime.set(at.getTime(), [...(byTime.get(at.getTime()) ?? []), id]);
+    this.flushing = (async () => {
+      for (const [at, ids] of byTime) {
+        const when = new Date(at);
+        await this.deps.db
+          .update(accessTokens)
+          .set({ lastUsedAt: when })
+          .where(and(inArray(accessTokens.id, ids), or(isNull(accessTokens.lastUsedAt), lt(accessTokens.lastUsedAt, when))));
+      }
+    })();
+    try {
+      await this.flushing;
+    } finally {
+      this.flushing = undefined;
+    }
   }
 }

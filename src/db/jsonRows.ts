@@ -1,0 +1,30 @@
+// Rows that come back from PostgreSQL as JSON (`row_to_json`, `json_agg`) keyed by column name,
+// turned into the same objects Drizzle's own selects return (property names, Dates, numbers). This is
+// how one query returns an object together with its related rows.
+import { getTableColumns, type InferSelectModel, type Table } from 'drizzle-orm';
+
+type Mapper = Array<[column: string, property: string, map: (v: unknown) => unknown]>;
+const mappers = new WeakMap<Table, Mapper>();
+
+function mapperOf(table: Table): Mapper {
+  let m = mappers.get(table);
+  if (!m) {
+    m = Object.entries(getTableColumns(table)).map(([prop, col]) => [col.name, prop, (v: unknown) => col.mapFromDriverValue(v)]);
+    mappers.set(table, m);
+  }
+  return m;
+}
+
+/** One JSON row (column names as keys) as the table's select model. */
+export function rowFromJson<T extends Table>(table: T, json: Record<string, unknown>): InferSelectModel<T> {
+  const out: Record<string, unknown> = {};
+  for (const [column, prop, map] of mapperOf(table)) {
+    const v = json[column];
+    out[prop] = v === null || v === undefined ? null : map(v);
+  }
+  return out as InferSelectModel<T>;
+}
+
+export function rowsFromJson<T extends Table>(table: T, json: Array<Record<string, unknown>> | null | undefined): Array<InferSelectModel<T>> {
+  return (json ?? []).map((r) => rowFromJson(table, r));
+}
