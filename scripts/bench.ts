@@ -1,64 +1,306 @@
-// `make bench`: throughput and memory of a few hot read paths against an in-process server on a
-// fresh embedded database. Bounded: a fixed number of requests per scenario on loopback only.
-// Results go to stdout and bench/last.json; compare with bench/baseline.json when it exists.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { startApp } from '../tests/helpers/harness.js';
+// `make bench`: anvil (the production bundle, its own process) against the hand-written reference
+// (bench/reference.ts) and a constant-JSON ceiling (bench/ceiling.ts), on one seeded database:
+// PostgreSQL when DATABASE_URL is set (a fresh database beside the one it names, dropped afterwards),
+// PGlite otherwise. Servers run one at a time, interleaved (A/B/A/B), BENCH_ROUNDS rounds (3); each
+// figure is the median. Prints req/s, p50, p99 and anvil ÷ reference per scenario, then the git,
+// upload and start-up figures, and writes bench/results/<engine>-<date>.json. Loopback only; bounded.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { PGlite } from '@electric-sql/pglite';
+import postgres from 'postgres';
+import { fromRoot } from '../src/paths.js';
 
-const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const baseUrl = process.env.DATABASE_URL || undefined;
+const engine = baseUrl ? 'postgres' : 'pglite';
+const issueRows = Number(process.env.BENCH_ISSUES ?? 100_000);
+const orgRepos = Number(process.env.BENCH_ORG_REPOS ?? 1_000);
+const feedRows = Number(process.env.BENCH_FEED_ROWS ?? (baseUrl ? 5_000_000 : 500_000));
+const historyCommits = Number(process.env.BENCH_COMMITS ?? 10_000);
+const deadline = Date.now() + 10 * 60_000;
 
-const app = await startApp();
-const admin = app.admin.basic;
-const token = await app.token(app.admin);
-const api = `${app.url}/api/v1`;
-const post = (path: string, body: unknown) =>
-  fetch(`${api}${path}`, { method: 'POST', headers: { Authorization: token, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-await post('/user/repos', { name: 'bench', auto_init: true });
-for (let i = 0; i < 60; i++) await post('/repos/root/bench/issues', { title: `issue ${i}`, body: 'x'.repeat(200) });
+const work = mkdtempSync(join(tmpdir(), 'anvil-bench-'));
+const dataDir = join(work, 'data');
+const dbName = `anvil_bench_${process.pid}`;
+const dbUrl = baseUrl ? Object.assign(new URL(baseUrl), { pathname: `/${dbName}` }).toString() : undefined;
+const admin = { username: 'root', password: 'bench-password-1', email: 'root@example.com' };
+const log = (...a: unknown[]) => console.error('bench:', ...a);
 
-async function scenario(name: string, path: string, headers: Record<string, string> = {}) {
-  let next = 0;
-  const latencies: number[] = [];
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < requests) {
-        next++;
-        const t0 = performance.now();
-        const res = await fetch(`${api}${path}`, { headers });
-        await res.arrayBuffer();
-        if (res.status >= 400) throw new Error(`${name}: ${res.status}`);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const result = {
-    name,
-    rps: Math.round(requests / seconds),
-    p50ms: Number(latencies[Math.floor(latencies.length / 2)]!.toFixed(2)),
-    p99ms: Number(latencies[Math.floor(latencies.length * 0.99)]!.toFixed(2)),
-  };
-  console.log(`${name.padEnd(28)} ${String(result.rps).padStart(6)} req/s  p50 ${result.p50ms} ms  p99 ${result.p99ms} ms`);
-  return result;
+function checkDeadline() {
+  if (Date.now() > deadline) throw new Error('make bench ran past its 10 minutes');
 }
 
-const results = [
-  await scenario('GET /version', '/version'),
-  await scenario('GET /repos/{o}/{r} (token)', '/repos/root/bench', { Authorization: token }),
-  await scenario('GET issues page (token)', '/repos/root/bench/issues?limit=30', { Authorization: token }),
-  await scenario('GET /user (basic)', '/user', { Authorization: admin }),
-];
-const rssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
-console.log(`rss after run: ${rssMb} MB`);
-const out = { date: new Date().toISOString(), requests, concurrency, results, rssMb };
-writeFileSync('bench/last.json', JSON.stringify(out, null, 2) + '\n');
-if (existsSync('bench/baseline.json')) {
-  const base = JSON.parse(readFileSync('bench/baseline.json', 'utf8')) as typeof out;
-  for (const r of results) {
-    const b = base.results.find((x) => x.name === r.name);
-    if (b) console.log(`${r.name.padEnd(28)} ${((r.rps / b.rps - 1) * 100).toFixed(0)}% vs baseline`);
+function freePort(): Promise<number> {
+  return new Promise((res) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => res(port));
+    });
+  });
+}
+
+interface Server { url: string; child: ChildProcess; startMs: number; pid: number }
+
+async function start(kind: 'anvil' | 'reference' | 'ceiling', extra: Record<string, string> = {}): Promise<Server> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? work, PORT: String(port), HOST: '127.0.0.1', ROOT_URL: `${url}/`,
+    DATA_DIR: dataDir, LOG_LEVEL: 'warn', ATTACHMENT_MAX_SIZE: '200', ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password, ADMIN_EMAIL: admin.email,
+    ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
+    BENCH_TARGET: dbUrl ?? join(dataDir, 'pg'),
+    ...extra,
+  };
+  const args = kind === 'anvil' ? [fromRoot('dist', 'main.js')] : ['--import', 'tsx', fromRoot('bench', `${kind}.ts`)];
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'], cwd: fromRoot() });
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  const probe = kind === 'anvil' ? '/api/v1/version' : kind === 'reference' ? '/api/v1/nothing' : '/';
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${kind} exited: ${err}`);
+    const ok = await fetch(url + probe).then((r) => r.status < 500, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return { url, child, pid: child.pid!, startMs: performance.now() - t0 };
+}
+
+async function stop(s: Server) {
+  const exited = new Promise((r) => s.child.once('exit', r));
+  s.child.kill('SIGTERM');
+  await exited;
+}
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+async function api(s: Server, method: string, path: string, auth: string, body?: unknown) {
+  const res = await fetch(`${s.url}/api/v1${path}`, {
+    method, headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+const git = (args: string[], opts: { cwd?: string; input?: string | Buffer } = {}) =>
+  execFileSync('git', args, { cwd: opts.cwd, input: opts.input, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 1 << 30 }).toString();
+
+/** A repository of `n` commits written by fast-import (one file changed per commit). */
+function historyRepo(n: number): string {
+  const dir = join(work, 'history');
+  git(['init', '-q', '-b', 'main', dir]);
+  const lines: string[] = [];
+  for (let i = 1; i <= n; i++) {
+    const content = `line ${i}\n`;
+    lines.push('commit refs/heads/main', `committer Bench <bench@example.com> ${1_700_000_000 + i} +0000`, `data ${`commit ${i}`.length}`, `commit ${i}`);
+    lines.push(`M 100644 inline f${i % 100}.txt`, `data ${Buffer.byteLength(content)}`, content);
+  }
+  git(['fast-import', '--quiet'], { cwd: dir, input: lines.join('\n') + '\n' });
+  return dir;
+}
+
+// ---- seed -----------------------------------------------------------------------------------------
+if (dbUrl) {
+  const maint = postgres(baseUrl!, { max: 1, onnotice: () => {} });
+  await maint.unsafe(`create database ${dbName}`);
+  await maint.end();
+}
+let anvil: Server | undefined;
+try {
+  log(`seeding (${engine}): ${issueRows} issues, ${orgRepos} org repositories, ${feedRows} feed rows, ${historyCommits} commits`);
+  anvil = await start('anvil');
+  const basicAuth = `Basic ${Buffer.from(`${admin.username}:${admin.password}`).toString('base64')}`;
+  const token = `token ${(await api(anvil, 'POST', `/users/${admin.username}/tokens`, basicAuth, { name: 'bench', scopes: ['all'] })).sha1}`;
+  await api(anvil, 'POST', '/orgs', token, { username: 'bench-org' });
+  await api(anvil, 'POST', '/orgs/bench-org/repos', token, { name: 'repo-00000' });
+  await api(anvil, 'POST', '/user/repos', token, { name: 'bench', auto_init: true });
+  await api(anvil, 'POST', '/user/repos', token, { name: 'big' });
+  await api(anvil, 'POST', '/user/repos', token, { name: 'history' });
+  await api(anvil, 'POST', '/repos/root/bench/issues', token, { title: 'one issue', body: 'with no labels' });
+  const pushed = historyRepo(historyCommits);
+  git(['push', '-q', `${anvil.url.replace('http://', `http://${admin.username}:${token.slice(6)}@`)}/root/history.git`, 'main'], { cwd: pushed });
+  await stop(anvil);
+
+  {
+    const bulk = `
+      insert into issues (repo_id, index, poster_id, title, body, created_at, updated_at)
+        select r.id, g, 1, 'issue ' || g, repeat('x', 200), now() - (${issueRows} - g) * interval '1 second', now()
+        from repositories r, generate_series(1, ${issueRows}) g where r.lower_name = 'big';
+      insert into issue_counters (repo_id, last_index) select id, ${issueRows} from repositories where lower_name = 'big';
+      update repositories set num_issues = ${issueRows} where lower_name = 'big';
+      insert into repositories (owner_id, name, lower_name, is_empty)
+        select u.id, 'repo-' || lpad(g::text, 5, '0'), 'repo-' || lpad(g::text, 5, '0'), true
+        from users u, generate_series(1, ${orgRepos - 1}) g where u.lower_name = 'bench-org';
+      insert into activities (event_id, op_type, act_user_id, repo_id, owner_id, content, created_at)
+        select 0, 'create_issue', 1, r.id, r.owner_id, g || '|issue', now() - (${feedRows} - g) * interval '10 millisecond'
+        from (select id, owner_id, row_number() over (order by id) - 1 as k from repositories
+              where owner_id = (select id from users where lower_name = 'bench-org')) r,
+             generate_series(1, ${feedRows}) g where r.k = g % ${orgRepos};
+      analyze;`;
+    const t0 = performance.now();
+    if (dbUrl) {
+      const sql = postgres(dbUrl, { max: 1, onnotice: () => {} });
+      await sql.unsafe(bulk);
+      await sql.end();
+    } else {
+      const pg = await PGlite.create(join(dataDir, 'pg'));
+      await pg.exec(bulk);
+      await pg.close();
+    }
+    log(`bulk rows written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  checkDeadline();
+
+  // ---- HTTP scenarios ---------------------------------------------------------------------------------
+  interface Scenario { name: string; path: string; method?: 'POST'; body?: unknown; ceiling?: boolean }
+  const deepest = Math.ceil(issueRows / 50);
+  const scenarios: Scenario[] = [
+    { name: 'GET issue', path: '/repos/root/bench/issues/1', ceiling: true },
+    { name: 'GET repository', path: '/repos/root/bench' },
+    { name: 'GET /user', path: '/user' },
+    { name: 'list issues, page 1', path: '/repos/root/big/issues?state=all&type=issues&limit=50&page=1' },
+    { name: `list issues, page ${deepest}`, path: `/repos/root/big/issues?state=all&type=issues&limit=50&page=${deepest}` },
+    { name: `list repositories (${orgRepos + 3})`, path: '/user/repos?limit=50' },
+    { name: `org feed (${feedRows} rows)`, path: '/orgs/bench-org/activities/feeds?limit=30' },
+    { name: 'create issue', path: '/repos/root/bench/issues', method: 'POST', body: { title: 'bench write', body: 'text' } },
+  ];
+  interface Figure { rps: number; p50: number; p99: number; bytes: number; errors: number }
+  const figures = new Map<string, Figure[]>(); // `${server}|${scenario}`
+
+  async function load(s: Server, sc: Scenario, server: string) {
+    const r = await autocannon({
+      url: `${s.url}/api/v1${sc.path}`, connections, duration: seconds, method: sc.method ?? 'GET',
+      headers: { authorization: token, 'content-type': 'application/json' }, body: sc.body ? JSON.stringify(sc.body) : undefined,
+    });
+    const key = `${server}|${sc.name}`;
+    const f = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bytes: r.throughput.total / Math.max(1, r.requests.total), errors: r.errors + r.non2xx };
+    figures.set(key, [...(figures.get(key) ?? []), f]);
+    if (f.errors) {
+    const res = await fetch(`${s.url}/api/v1${sc.path}`, { method: sc.method ?? 'GET', headers: { authorization: token, 'content-type': 'application/json' }, body: sc.body ? JSON.stringify(sc.body) : undefined });
+    log(`${key}: ${f.errors} errors or non-2xx answers, e.g. ${res.status} ${(await res.text()).slice(0, 300)}`);
+  }
+  }
+
+  const issueBody = join(work, 'issue.json');
+  const startups: number[] = [];
+  const idle: number[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    log(`round ${round}/${rounds}`);
+    anvil = await start('anvil');
+    startups.push(anvil.startMs);
+    await new Promise((r) => setTimeout(r, 1000));
+    idle.push(rssMb(anvil.pid));
+    if (round === 1) writeFileSync(issueBody, await (await fetch(`${anvil.url}/api/v1/repos/root/bench/issues/1`, { headers: { Authorization: token } })).text());
+    for (const sc of scenarios) await load(anvil, sc, 'anvil');
+    await stop(anvil);
+    const ref = await start('reference');
+    for (const sc of scenarios) await load(ref, sc, 'reference');
+    await stop(ref);
+    const ceil = await start('ceiling', { BENCH_BODY_FILE: issueBody });
+    for (const sc of scenarios.filter((x) => x.ceiling)) await load(ceil, sc, 'ceiling');
+    await stop(ceil);
+    checkDeadline();
+  }
+
+  // ---- git and upload (anvil against the bare plumbing) -------------------------------------------------
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  async function timed(n: number, fn: (i: number) => Promise<unknown> | unknown): Promise<number> {
+    const ms: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      await fn(i);
+      ms.push(performance.now() - t0);
+    }
+    return median(ms);
+  }
+  const live = await start('anvil');
+  anvil = live;
+  const bare = join(dataDir, 'repositories', 'root', 'bench.git');
+  const headSha = git(['rev-parse', 'main'], { cwd: bare }).trim();
+  const gitOps = {
+    'create branch': {
+      anvil: await timed(30, (i) => api(live, 'POST', '/repos/root/bench/branches', token, { new_branch_name: `b-${i}`, old_ref_name: 'main' })),
+      plumbing: await timed(30, (i) => {
+        git(['rev-parse', '--verify', 'main^{commit}'], { cwd: bare });
+        git(['update-ref', `refs/heads/p-${i}`, headSha, '0'.repeat(40)], { cwd: bare });
+      }),
+    },
+    diffpatch: {
+      anvil: await timed(20, (i) => api(live, 'POST', '/repos/root/bench/diffpatch', token, {
+        branch: 'main', message: `patch ${i}`, content: `--- /dev/null\n+++ b/a${i}.txt\n@@ -0,0 +1 @@\n+${i}\n`,
+      })),
+      plumbing: await timed(20, (i) => {
+        const index = join(work, `index-${i}`);
+        const env = { ...process.env, GIT_INDEX_FILE: index };
+        const run = (args: string[], input?: string) =>
+          execFileSync('git', args, { cwd: bare, env, input, stdio: ['pipe', 'pipe', 'pipe'] }).toString().trim();
+        const parent = run(['rev-parse', 'refs/heads/p-0']);
+        run(['read-tree', parent]);
+        run(['apply', '--cached', '--recount', '-'], `--- /dev/null\n+++ b/p${i}.txt\n@@ -0,0 +1 @@\n+${i}\n`);
+        const tree = run(['write-tree']);
+        const commit = run(['-c', 'user.name=b', '-c', 'user.email=b@example.com', 'commit-tree', tree, '-p', parent, '-m', `p ${i}`]);
+        run(['update-ref', 'refs/heads/p-0', commit, parent]);
+      }),
+    },
+    [`clone of ${historyCommits} commits`]: {
+      anvil: await timed(3, (i) => git(['clone', '-q', '--bare', `${live.url}/root/history.git`, join(work, `clone-http-${i}`)])),
+      plumbing: await timed(3, (i) => git(['clone', '-q', '--bare', `file://${join(dataDir, 'repositories', 'root', 'history.git')}`, join(work, `clone-file-${i}`)])),
+    },
+  };
+  // 100 MB upload: RSS before and after (the file streams to disk; the server must not hold it).
+  const before = rssMb(live.pid);
+  {
+    const file = join(work, 'upload.bin');
+    writeFileSync(file, Buffer.alloc(100 * 1024 * 1024, 7));
+    // The upload itself goes through curl, so this process's memory does not matter and the server reads a real stream.
+    execFileSync('curl', ['-sf', '-o', '/dev/null', '-H', `Authorization: ${token}`, '-F', `attachment=@${file};filename=upload.zip`,
+      `${live.url}/api/v1/repos/root/bench/issues/1/assets`]);
+  }
+  const uploadGrowth = rssMb(live.pid) - before;
+  await stop(live);
+
+  // ---- report ---------------------------------------------------------------------------------------
+  const med = (key: string) => {
+    const fs = figures.get(key);
+    if (!fs) return undefined;
+    return { rps: median(fs.map((f) => f.rps)), p50: median(fs.map((f) => f.p50)), p99: median(fs.map((f) => f.p99)), bytes: Math.round(median(fs.map((f) => f.bytes))), errors: fs.reduce((a, f) => a + f.errors, 0) };
+  };
+  const rows = scenarios.map((sc) => {
+    const a = med(`anvil|${sc.name}`)!;
+    const r = med(`reference|${sc.name}`)!;
+    const c = med(`ceiling|${sc.name}`);
+    return { scenario: sc.name, anvil: a, reference: r, ceiling: c, ratio: Number((a.rps / r.rps).toFixed(2)), p99Ratio: Number((a.p99 / r.p99).toFixed(2)) };
+  });
+  const pad = (s: string | number, n: number) => String(s).padStart(n);
+  console.log(`\nanvil ÷ reference on ${engine} (${connections} connections, ${seconds} s per run, median of ${rounds} rounds)\n`);
+  console.log(`| scenario | anvil req/s | p50 | p99 | reference req/s | p50 | p99 | anvil ÷ reference | bytes (anvil/ref) |`);
+  console.log(`|---|---|---|---|---|---|---|---|---|`);
+  for (const r of rows) {
+    console.log(`| ${r.scenario} | ${Math.round(r.anvil.rps)} | ${r.anvil.p50} ms | ${r.anvil.p99} ms | ${Math.round(r.reference.rps)} | ${r.reference.p50} ms | ${r.reference.p99} ms | **${r.ratio}** (p99 ${r.p99Ratio}×) | ${r.anvil.bytes}/${r.reference.bytes} |`);
+    if (r.ceiling) console.log(`| ↳ constant JSON ceiling | ${Math.round(r.ceiling.rps)} | ${r.ceiling.p50} ms | ${r.ceiling.p99} ms | | | | | ${r.ceiling.bytes} |`);
+  }
+  console.log(`\n| git and upload | anvil | bare | anvil ÷ bare |\n|---|---|---|---|`);
+  for (const [name, v] of Object.entries(gitOps)) console.log(`| ${name} | ${v.anvil.toFixed(1)} ms | ${v.plumbing.toFixed(1)} ms | **${(v.anvil / v.plumbing).toFixed(2)}** |`);
+  console.log(`| 100 MB upload: RSS growth | ${uploadGrowth.toFixed(1)} MB | | |`);
+  console.log(`\nstart to first 200: ${pad(Math.round(median(startups)), 4)} ms (median of ${rounds}); idle RSS ${median(idle).toFixed(0)} MB`);
+
+  mkdirSync(fromRoot('bench', 'results'), { recursive: true });
+  const out = { date: new Date().toISOString(), engine, connections, seconds, rounds, issueRows, orgRepos, feedRows, historyCommits,
+    http: rows, git: gitOps, uploadRssGrowthMb: uploadGrowth, startupMs: median(startups), idleRssMb: median(idle) };
+  writeFileSync(fromRoot('bench', 'results', `${engine}-${out.date.slice(0, 10)}.json`), JSON.stringify(out, null, 2) + '\n');
+} finally {
+  if (anvil && anvil.child.exitCode === null) anvil.child.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+  if (dbUrl) {
+    const maint = postgres(baseUrl!, { max: 1, onnotice: () => {} });
+    await maint.unsafe(`drop database if exists ${dbName} with (force)`);
+    await maint.end();
   }
 }
-await app.close();

@@ -46,8 +46,12 @@ export async function createValidator(doc: OpenApiDocument) {
     customizeAjv: (_ajv, ajvOpts) => newAjv(ajvOpts as Record<string, unknown>) as never,
   });
   await api.init();
+  // By operation object, not id: openapi-backend finds an id by flattening every path of the spec again.
+  const operations = new Map(api.router.getOperations().map((o) => [o.operationId!, o]));
   return (operationId: string, req: ValidationInput): ValidationOutcome => {
-    const result = api.validateRequest(req as never, operationId);
+    const operation = operations.get(operationId);
+    if (!operation) throw new Error(`no operation ${operationId} in the spec`);
+    const result = api.validateRequest(req as never, operation);
     if (result.valid) {
       return { ok: true, path: result.coerced?.params as never, query: result.coerced?.query as never };
     }

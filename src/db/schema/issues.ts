@@ -66,7 +66,9 @@ export const issues = pgTable(
   },
   (t) => [
     uniqueIndex('issues_repo_index_key').on(t.repoId, t.index),
-    index('issues_repo_list_idx').on(t.repoId, t.isPull, t.isClosed, t.createdAt),
+    // Lists read in index order (newest first, id breaking ties), with or without a state: no sort of the repository's issues.
+    index('issues_repo_list_idx').on(t.repoId, t.isPull, t.isClosed, t.createdAt, t.id),
+    index('issues_repo_all_idx').on(t.repoId, t.isPull, t.createdAt, t.id),
     index('issues_milestone_idx').on(t.milestoneId),
     index('issues_poster_idx').on(t.posterId),
   ],

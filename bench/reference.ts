@@ -1,0 +1,212 @@
+// The reference `make bench` holds anvil against: the hot reads written by hand on Koa and the bare
+// driver (postgres.js, or PGlite on the same data folder), the fewest round trips, the same rows and
+// the same JSON fields. It knows only what the bench data needs (public repositories, a site admin's
+// token), which is what makes it a ceiling for the database path, not a second implementation.
+// Run as its own process: BENCH_TARGET=postgres://… or a PGlite folder, PORT, ROOT_URL.
+import { createHash } from 'node:crypto';
+import Koa from 'koa';
+import Router from '@koa/router';
+
+type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Query = (text: string, params: unknown[]) => Promise<Row[]>;
+
+const target = process.env.BENCH_TARGET!;
+const root = process.env.ROOT_URL!;
+const noReply = 'noreply.localhost';
+
+async function connect(): Promise<{ q: Query; tx: <T>(fn: (q: Query) => Promise<T>) => Promise<T> }> {
+  if (target.startsWith('postgres')) {
+    const { default: postgres } = await import('postgres');
+    const sql = postgres(target, { max: 10, onnotice: () => {} });
+    const q: Query = (text, params) => sql.unsafe(text, params as never[], { prepare: true }) as unknown as Promise<Row[]>;
+    return {
+      q,
+      tx: (fn) => sql.begin((t) => fn((text, params) => t.unsafe(text, params as never[], { prepare: true }) as unknown as Promise<Row[]>)) as never,
+    };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pg = await PGlite.create(target);
+  const q: Query = async (text, params) => (await pg.query<Row>(text, params)).rows;
+  return { q, tx: (fn) => pg.transaction((t) => fn(async (text, params) => (await t.query<Row>(text, params)).rows)) };
+}
+
+const { q, tx } = await connect();
+const n = (v: unknown) => Number(v);
+const iso = (d: unknown) => (d ? new Date(d as string).toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
+
+function userJson(u: Row, authed: boolean) {
+  return {
+    id: n(u.id), login: u.name, username: u.name, login_name: authed ? u.login_name : '', source_id: authed ? n(u.login_source) : 0,
+    full_name: u.full_name, email: authed && u.email ? u.email : `${u.lower_name}@${noReply}`, avatar_url: `${root}avatars/${u.id}`,
+    html_url: `${root}${encodeURIComponent(u.name)}`, language: authed ? u.language : '', is_admin: authed ? u.is_admin : false,
+    last_login: authed && u.last_login_at ? iso(u.last_login_at) : '0001-01-01T00:00:00Z', created: iso(u.created_at),
+    restricted: u.is_restricted, active: authed ? u.is_active : false, prohibit_login: authed ? u.prohibit_login : false,
+    location: u.location, website: u.website, description: u.description, visibility: u.visibility, type: u.type,
+    followers_count: u.num_followers, following_count: u.num_following, starred_repos_count: u.num_stars,
+  };
+}
+
+function repoJson(r: Row, owner: Row, admin: boolean, host: string) {
+  const path = `${encodeURIComponent(owner.name)}/${encodeURIComponent(r.name)}`;
+  const api = `${root}api/v1/repos/${path}`;
+  return {
+    id: n(r.id), owner: userJson(owner, admin), name: r.name, full_name: `${owner.name}/${r.name}`, description: r.description,
+    empty: r.is_empty, private: r.is_private, fork: false, template: r.is_template, parent: null, mirror: r.is_mirror,
+    size: Math.round(n(r.size_bytes) / 1024), language: '', languages_url: `${api}/languages`, html_url: `${root}${path}`, url: api,
+    link: '', ssh_url: `ssh://git@${host}/${path}.git`, clone_url: `${root}${path}.git`, original_url: '', website: r.website,
+    stars_count: r.num_stars, forks_count: r.num_forks, watchers_count: r.num_watches, open_issues_count: r.num_issues - r.num_closed_issues,
+    open_pr_counter: r.num_pulls - r.num_closed_pulls, release_counter: r.num_releases, branch_count: r.num_branches,
+    default_branch: r.default_branch, default_target_branch: r.default_branch, archived: r.is_archived, created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at), archived_at: iso(r.archived_at), permissions: { admin, push: admin, pull: true },
+    has_code: r.has_code, has_issues: r.has_issues,
+    internal_tracker: { enable_time_tracker: r.enable_time_tracker, allow_only_contributors_to_track_time: r.allow_only_contributors_to_track_time, enable_issue_dependencies: r.enable_issue_dependencies },
+    external_tracker: r.external_tracker, has_wiki: r.has_wiki, external_wiki: r.external_wiki_url ? { external_wiki_url: r.external_wiki_url } : null,
+    has_pull_requests: r.has_pull_requests, has_projects: r.has_projects, projects_mode: r.projects_mode, has_releases: r.has_releases,
+    has_packages: r.has_packages, has_actions: r.has_actions, ignore_whitespace_conflicts: r.ignore_whitespace_conflicts,
+    allow_merge_commits: r.allow_merge_commits, allow_rebase: r.allow_rebase, allow_rebase_explicit: r.allow_rebase_explicit,
+    allow_squash_merge: r.allow_squash_merge, allow_fast_forward_only_merge: r.allow_fast_forward_only_merge,
+    allow_rebase_update: r.allow_rebase_update, allow_merge_update: true, allow_manual_merge: r.allow_manual_merge,
+    autodetect_manual_merge: r.autodetect_manual_merge, default_delete_branch_after_merge: r.default_delete_branch_after_merge,
+    default_merge_style: r.default_merge_style, default_update_style: 'merge', default_allow_maintainer_edit: r.default_allow_maintainer_edit,
+    avatar_url: '', internal: false, mirror_interval: '', mirror_updated: null, mirror_last_sync_at: null, object_format_name: r.object_format,
+    repo_transfer: null, topics: r.topics, licenses: r.licenses,
+  };
+}
+
+function issueJson(i: Row, owner: Row, repo: Row, viewer: Row) {
+  const path = `${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}`;
+  const authed = viewer.is_admin;
+  const assignees = (i.assignees ?? []).map((u: Row) => userJson(u, authed));
+  return {
+    id: n(i.id), url: `${root}api/v1/repos/${path}/issues/${i.index}`, html_url: `${root}${path}/issues/${i.index}`, number: n(i.index),
+    user: userJson(i.poster, authed), original_author: i.original_author, original_author_id: n(i.original_author_id), title: i.title,
+    body: i.body, ref: i.ref, assets: [], labels: (i.labels ?? []).map((l: Row) => ({ id: l.id, name: l.name, exclusive: l.exclusive, is_archived: l.is_archived, color: l.color, description: l.description, url: `${root}api/v1/repos/${path}/labels/${l.id}` })),
+    milestone: null, assignee: assignees[0] ?? null, assignees, state: i.is_closed ? 'closed' : 'open', is_locked: i.is_locked,
+    comments: i.num_comments, created_at: iso(i.created_at), updated_at: iso(i.updated_at), closed_at: iso(i.closed_at),
+    due_date: iso(i.due_date), time_estimate: n(i.time_estimate), pull_request: null,
+    repository: { id: n(repo.id), name: repo.name, owner: owner.name, full_name: `${owner.name}/${repo.name}` },
+    pin_order: i.pin_order, content_version: i.content_version, projects: [],
+  };
+}
+
+const host = new URL(root).hostname;
+
+async function caller(ctx: Koa.Context): Promise<Row> {
+  const token = ctx.get('Authorization').replace(/^token\s+/i, '');
+  const hash = createHash('sha256').update(token).digest('hex');
+  const [u] = await q('select u.* from access_tokens t join users u on u.id = t.user_id where t.token_hash = $1', [hash]);
+  if (!u) ctx.throw(401);
+  return u!;
+}
+
+async function repoOf(owner: string, name: string): Promise<{ repo: Row; owner: Row }> {
+  const [r] = await q(
+    `select row_to_json(r) as repo, row_to_json(o) as owner from repositories r join users o on o.id = r.owner_id
+     where o.lower_name = $1 and r.lower_name = $2 and not r.is_private`, [owner.toLowerCase(), name.toLowerCase()]);
+  if (!r) throw Object.assign(new Error('not found'), { status: 404 });
+  return { repo: r.repo, owner: r.owner };
+}
+
+const issueDetails = `(select row_to_json(p) from users p where p.id = i.poster_id) as poster,
+  (select json_agg(row_to_json(l) order by l.name) from issue_labels il join labels l on l.id = il.label_id where il.issue_id = i.id) as labels,
+  (select json_agg(row_to_json(u)) from issue_assignees ia join users u on u.id = ia.user_id where ia.issue_id = i.id) as assignees`;
+
+function page(ctx: Koa.Context) {
+  const limit = Math.min(Number(ctx.query.limit ?? 30) || 30, 50);
+  const p = Math.max(Number(ctx.query.page ?? 1) || 1, 1);
+  return { limit, offset: (p - 1) * limit };
+}
+
+const router = new Router({ prefix: '/api/v1' });
+router.get('/user', async (ctx) => {
+  ctx.body = userJson(await caller(ctx), true);
+});
+router.get('/repos/:owner/:repo', async (ctx) => {
+  const me = await caller(ctx);
+  const { repo, owner } = await repoOf(ctx.params.owner!, ctx.params.repo!);
+  ctx.body = repoJson(repo, owner, me.is_admin, host);
+});
+router.get('/repos/:owner/:repo/issues/:index', async (ctx) => {
+  const me = await caller(ctx);
+  const { repo, owner } = await repoOf(ctx.params.owner!, ctx.params.repo!);
+  const [i] = await q(`select i.*, ${issueDetails} from issues i where i.repo_id = $1 and i.index = $2`, [repo.id, Number(ctx.params.index)]);
+  if (!i) ctx.throw(404);
+  ctx.body = issueJson(i!, owner, repo, me);
+});
+router.get('/repos/:owner/:repo/issues', async (ctx) => {
+  const me = await caller(ctx);
+  const { repo, owner } = await repoOf(ctx.params.owner!, ctx.params.repo!);
+  const { limit, offset } = page(ctx);
+  const [rows, [total]] = await Promise.all([
+    q(`select i.*, ${issueDetails} from issues i where i.repo_id = $1 and not i.is_pull
+       order by i.created_at desc, i.id desc limit $2 offset $3`, [repo.id, limit, offset]),
+    q('select count(*) as n from issues where repo_id = $1 and not is_pull', [repo.id]),
+  ]);
+  ctx.set('X-Total-Count', String(total!.n));
+  ctx.body = rows.map((i) => issueJson(i, owner, repo, me));
+});
+// The caller's own repositories and those of the organizations whose all-repository teams they are in.
+const reachable = `(r.owner_id = $1 or r.owner_id in (select t.org_id from teams t join team_members tm on tm.team_id = t.id
+  where tm.user_id = $1 and t.includes_all_repositories))`;
+router.get('/user/repos', async (ctx) => {
+  const me = await caller(ctx);
+  const { limit, offset } = page(ctx);
+  const [rows, [total]] = await Promise.all([
+    q(`select row_to_json(r) as repo, row_to_json(o) as owner from repositories r join users o on o.id = r.owner_id
+       where ${reachable} order by r.lower_name limit $2 offset $3`, [me.id, limit, offset]),
+    q(`select count(*) as n from repositories r where ${reachable}`, [me.id]),
+  ]);
+  ctx.set('X-Total-Count', String(total!.n));
+  ctx.body = rows.map((r) => repoJson(r.repo, r.owner, me.is_admin, host));
+});
+router.get('/orgs/:org/activities/feeds', async (ctx) => {
+  const me = await caller(ctx);
+  const { limit, offset } = page(ctx);
+  const [org] = await q('select * from users where lower_name = $1', [ctx.params.org!.toLowerCase()]);
+  if (!org) ctx.throw(404);
+  const [rows, [total]] = await Promise.all([
+    q(`select a.*, row_to_json(u) as actor, row_to_json(r) as repo from activities a
+       join users u on u.id = a.act_user_id join repositories r on r.id = a.repo_id
+       where a.owner_id = $1 order by a.created_at desc, a.id desc limit $2 offset $3`, [org!.id, limit, offset]),
+    q('select count(*) as n from activities where owner_id = $1', [org!.id]),
+  ]);
+  ctx.set('X-Total-Count', String(total!.n));
+  ctx.body = rows.map((a) => ({
+    id: n(a.id), act_user: userJson(a.actor, me.is_admin), act_user_id: n(a.act_user_id), op_type: a.op_type, comment: null, comment_id: 0,
+    content: a.content, created: iso(a.created_at), is_private: a.is_private, ref_name: a.ref_name,
+    repo: repoJson(a.repo, org!, me.is_admin, host), repo_id: n(a.repo_id), user_id: n(org!.id),
+  }));
+});
+router.post('/repos/:owner/:repo/issues', async (ctx) => {
+  const me = await caller(ctx);
+  const { repo, owner } = await repoOf(ctx.params.owner!, ctx.params.repo!);
+  const chunks: Buffer[] = [];
+  for await (const c of ctx.req) chunks.push(c as Buffer);
+  const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { title: string; body?: string };
+  const issue = await tx(async (t) => {
+    const [c] = await t(`insert into issue_counters (repo_id, last_index) values ($1, 1)
+      on conflict (repo_id) do update set last_index = issue_counters.last_index + 1 returning last_index`, [repo.id]);
+    const [i] = await t(`insert into issues (repo_id, index, poster_id, title, body) values ($1, $2, $3, $4, $5) returning *`,
+      [repo.id, c!.last_index, me.id, body.title, body.body ?? '']);
+    await t('update repositories set num_issues = num_issues + 1 where id = $1', [repo.id]);
+    const [e] = await t(`insert into events (type, action, actor_id, repo_id, owner_id, data) values ('issues', 'opened', $1, $2, $3, '{}') returning id`,
+      [me.id, repo.id, owner.id]);
+    await t(`insert into activities (event_id, op_type, act_user_id, repo_id, owner_id, issue_id, content)
+      values ($1, 'create_issue', $2, $3, $4, $5, $6)`, [e!.id, me.id, repo.id, owner.id, i!.id, `${i!.index}|${body.title}`]);
+    return i!;
+  });
+  ctx.status = 201;
+  ctx.body = issueJson({ ...issue, poster: me, labels: [], assignees: [] }, owner, repo, me);
+});
+
+const app = new Koa();
+app.use(async (ctx, next) => {
+  try {
+    await next();
+  } catch (err) {
+    ctx.status = (err as { status?: number }).status ?? 500;
+    ctx.body = { message: (err as Error).message };
+  }
+});
+app.use(router.routes());
+app.listen(Number(process.env.PORT), '127.0.0.1');
