@@ -138,8 +138,11 @@ router.get('/repos/:owner/:repo/issues', async (ctx) => {
   const { repo, owner } = await repoOf(ctx.params.owner!, ctx.params.repo!);
   const { limit, offset } = page(ctx);
   const [rows, [total]] = await Promise.all([
-    q(`select i.*, ${issueDetails} from issues i where i.repo_id = $1 and not i.is_pull
-       order by i.created_at desc, i.id desc limit $2 offset $3`, [repo.id, limit, offset]),
+    // The page's ids first (an index-only walk), then the details of those rows alone.
+    q(`with page as (select id from issues where repo_id = $1 and not is_pull
+         order by created_at desc, id desc limit $2 offset $3)
+       select i.*, ${issueDetails} from page join issues i on i.id = page.id
+       order by i.created_at desc, i.id desc`, [repo.id, limit, offset]),
     q('select count(*) as n from issues where repo_id = $1 and not is_pull', [repo.id]),
   ]);
   ctx.set('X-Total-Count', String(total!.n));

@@ -176,16 +176,23 @@ try {
 
   async function load(s: Server, sc: Scenario, server: string) {
     const r = await autocannon({
-      url: `${s.url}/api/v1${sc.path}`, connections, duration: seconds, method: sc.method ?? 'GET',
+      url: `${s.url}/api/v1${sc.path}`, connections, duration: seconds, method: sc.method ?? 'GET', timeout: 10,
       headers: { authorization: token, 'content-type': 'application/json' }, body: sc.body ? JSON.stringify(sc.body) : undefined,
     });
+    // Requests still running when the run ends would slow the next scenario: wait until the server is idle.
+    for (let i = 0; i < 60; i++) {
+      const t0 = performance.now();
+      await fetch(`${s.url}/api/v1/user`, { headers: { authorization: token } }).then((x) => x.arrayBuffer(), () => undefined);
+      if (performance.now() - t0 < 50) break;
+      await new Promise((res) => setTimeout(res, 500));
+    }
     const key = `${server}|${sc.name}`;
-    const f = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bytes: r.throughput.total / Math.max(1, r.requests.total), errors: r.errors + r.non2xx };
+    const f = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bytes: r.throughput.total / Math.max(1, r.requests.total), errors: r.errors + r.non2xx + r.timeouts };
     figures.set(key, [...(figures.get(key) ?? []), f]);
     if (f.errors) {
-    const res = await fetch(`${s.url}/api/v1${sc.path}`, { method: sc.method ?? 'GET', headers: { authorization: token, 'content-type': 'application/json' }, body: sc.body ? JSON.stringify(sc.body) : undefined });
-    log(`${key}: ${f.errors} errors or non-2xx answers, e.g. ${res.status} ${(await res.text()).slice(0, 300)}`);
-  }
+      const res = await fetch(`${s.url}/api/v1${sc.path}`, { method: sc.method ?? 'GET', headers: { authorization: token, 'content-type': 'application/json' }, body: sc.body ? JSON.stringify(sc.body) : undefined });
+      log(`${key}: ${f.errors} errors or non-2xx answers, e.g. ${res.status} ${(await res.text()).slice(0, 300)}`);
+    }
   }
 
   const issueBody = join(work, 'issue.json');

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, asc, count, desc, eq, ilike, not, sql, type SQL } from 'drizzle-orm';
-import { activities, hooks, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { activities, hooks, repoTransfers, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
@@ -23,6 +23,8 @@ export interface LoadedRepo {
   repo: RepoRow;
   owner: UserRow;
   perm: RepoPermission;
+  /** Whether a transfer is pending (read with the repository by `load`; undefined where not read). */
+  transferPending?: boolean;
 }
 
 export interface SearchInput {
@@ -67,7 +69,7 @@ export class RepoService {
     if (!row) throw new NotFound();
     const perm = permissionFromColumns(row.repo, row.owner, actor, row);
     if (!canSeeRepo(perm)) throw new NotFound();
-    return { repo: row.repo, owner: row.owner, perm };
+    return { repo: row.repo, owner: row.owner, perm, transferPending: row.transferPending };
   }
 
   private byNameQuery: ReturnType<RepoService['prepareByName']> | undefined;
@@ -77,7 +79,10 @@ export class RepoService {
 
   private prepareByName() {
     return this.deps.db
-      .select({ repo: repositories, owner: users, ...repoGrantFields() })
+      .select({
+        repo: repositories, owner: users, ...repoGrantFields(),
+        transferPending: sql<boolean>`exists (select 1 from ${repoTransfers} rt where rt.repo_id = ${sql.raw('"repositories"."id"')})`,
+      })
       .from(repositories)
       .innerJoin(users, eq(users.id, repositories.ownerId))
       .where(and(eq(users.lowerName, sql.placeholder('owner')), eq(repositories.lowerName, sql.placeholder('name'))))
