@@ -1,6 +1,8 @@
-// The activity-feed fan-out: an event that carries `activity` becomes one feed row, in its transaction.
+// The activity-feed fan-out: an event that carries `activity` becomes one feed row, in its transaction,
+// and bumps its (owner, actor, repository) tally, which the feeds' totals add up.
 import type { Db } from '../../db/client.js';
-import { activities } from '../../db/schema/index.js';
+import { sql } from 'drizzle-orm';
+import { activities, activityTallies } from '../../db/schema/index.js';
 import { addFanOut } from './record.js';
 import type { RecordedEvent } from './types.js';
 
@@ -20,6 +22,10 @@ export async function writeActivity(tx: Db, event: RecordedEvent): Promise<void>
     isPrivate: event.isPrivate,
     createdAt: event.createdAt,
   });
+  if (event.repoId == null) return;
+  await tx.insert(activityTallies)
+    .values({ ownerId: event.ownerId ?? 0, actUserId: event.actorId, repoId: event.repoId, n: 1 })
+    .onConflictDoUpdate({ target: [activityTallies.ownerId, activityTallies.actUserId, activityTallies.repoId], set: { n: sql`${activityTallies.n} + 1` } });
 }
 
 addFanOut(writeActivity);

@@ -1,11 +1,13 @@
 // Activity feeds of an organisation, a user and a repository: one index range each (see the activities
 // table), newest first, showing only rows of repositories the viewer can see today.
-import { and, count, desc, eq, gte, inArray, lt, or, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
-import { activities, comments, issues, repositories, users, type ActivityRow, type CommentRow, type IssueRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { and, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { activities, activityTallies, comments, issues, repositories, users, type ActivityRow, type CommentRow, type IssueRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import type { ServiceDeps } from '../context.js';
 import { Invalid } from '../errors.js';
+import { permissionFromColumns, repoGrantFields } from '../repos/access.js';
 import { visibleTo } from '../repos/repoQuery.js';
+import type { RepoPermission } from '../../permissions/repo.js';
 
 export type FeedScope = { kind: 'org'; orgId: number } | { kind: 'user'; userId: number; onlyPerformedBy: boolean } | { kind: 'repo'; repoId: number };
 
@@ -14,6 +16,8 @@ export interface FeedEntry {
   actor: UserRow;
   repo: RepoRow;
   owner: UserRow;
+  /** The viewer's permission on the repository, read with the row. */
+  perm: RepoPermission;
   comment?: { comment: CommentRow; issue: IssueRow };
 }
 
@@ -32,19 +36,36 @@ export class FeedService {
 
   async list(viewer: UserRow | null, scope: FeedScope, f: { date?: string }, page: { limit: number; offset: number }): Promise<{ rows: FeedEntry[]; total: number }> {
     const { db } = this.deps;
-    const conds: Array<SQL | undefined> = [visibleTo(db, viewer)];
-    if (scope.kind === 'org') conds.push(eq(activities.ownerId, scope.orgId));
-    if (scope.kind === 'repo') conds.push(eq(activities.repoId, scope.repoId));
-    if (scope.kind === 'user') {
-      conds.push(scope.onlyPerformedBy ? eq(activities.actUserId, scope.userId) : or(eq(activities.actUserId, scope.userId), eq(activities.ownerId, scope.userId)));
-    }
+    const visible = visibleTo(db, viewer);
+    // The same scope over feed rows and over their tallies (whose columns partition those rows).
+    const scoped = (t: { ownerId: AnyPgColumn; repoId: AnyPgColumn; actUserId: AnyPgColumn }): SQL | undefined => {
+      if (scope.kind === 'org') return eq(t.ownerId, scope.orgId);
+      if (scope.kind === 'repo') return eq(t.repoId, scope.repoId);
+      return scope.onlyPerformedBy ? eq(t.actUserId, scope.userId) : or(eq(t.actUserId, scope.userId), eq(t.ownerId, scope.userId));
+    };
+    const conds: Array<SQL | undefined> = [visible, scoped(activities)];
     if (f.date) {
       const [from, to] = dayOf(f.date);
       conds.push(gte(activities.createdAt, from), lt(activities.createdAt, to));
     }
     const where = and(...conds);
-    const [rows, [total]] = await Promise.all([
-      db.select({ activity: activities, actor: actUser, repo: repositories, owner: users })
+    // The total: one day's rows are one index range, counted directly; a whole feed is the sum of its
+    // visible repositories' tallies, not a count of millions of rows.
+    const total = f.date
+      ? db.select({ n: count() })
+        .from(activities)
+        .innerJoin(repositories, eq(repositories.id, activities.repoId))
+        .innerJoin(users, eq(users.id, repositories.ownerId))
+        .where(where)
+        .then(([r]) => r?.n ?? 0)
+      : db.select({ n: sql<string>`coalesce(sum(${activityTallies.n}), 0)` })
+        .from(activityTallies)
+        .innerJoin(repositories, eq(repositories.id, activityTallies.repoId))
+        .innerJoin(users, eq(users.id, repositories.ownerId))
+        .where(and(visible, scoped(activityTallies)))
+        .then(([r]) => Number(r?.n ?? 0));
+    const [rows, n] = await Promise.all([
+      db.select({ activity: activities, actor: actUser, repo: repositories, owner: users, ...repoGrantFields(viewer?.id ?? 0) })
         .from(activities)
         .innerJoin(repositories, eq(repositories.id, activities.repoId))
         .innerJoin(users, eq(users.id, repositories.ownerId))
@@ -53,11 +74,7 @@ export class FeedService {
         .orderBy(desc(activities.createdAt), desc(activities.id))
         .limit(page.limit)
         .offset(page.offset),
-      db.select({ n: count() })
-        .from(activities)
-        .innerJoin(repositories, eq(repositories.id, activities.repoId))
-        .innerJoin(users, eq(users.id, repositories.ownerId))
-        .where(where),
+      total,
     ]);
     const commentIds = rows.map((r) => r.activity.commentId).filter((id): id is number => !!id);
     const found = commentIds.length
@@ -65,8 +82,11 @@ export class FeedService {
       : [];
     const byId = new Map(found.map((c) => [c.comment.id, c]));
     return {
-      rows: rows.map((r) => ({ ...r, comment: r.activity.commentId ? byId.get(r.activity.commentId) : undefined })),
-      total: total?.n ?? 0,
+      rows: rows.map((r) => ({
+        activity: r.activity, actor: r.actor, repo: r.repo, owner: r.owner, perm: permissionFromColumns(r.repo, r.owner, viewer, r),
+        comment: r.activity.commentId ? byId.get(r.activity.commentId) : undefined,
+      })),
+      total: n,
     };
   }
 }

@@ -132,11 +132,10 @@ export interface RepoGrantColumns {
 
 /**
  * Select fields giving the caller's grants on the repository `repo` of owner `owner` (the tables of the
- * enclosing query) in that query's one round trip; the caller's id is the placeholder `actor` (0: nobody).
+ * enclosing query) in that query's one round trip; the caller's id is `actor`, by default the placeholder `actor` (0: nobody).
  */
-export function repoGrantFields() {
+export function repoGrantFields(actor: number | ReturnType<typeof sql.placeholder> = sql.placeholder('actor')) {
   // Spelled out: Drizzle leaves a one-table select's columns unqualified, which a subquery would rebind.
-  const actor = sql.placeholder('actor');
   return {
     collab: sql<AccessMode | null>`(select c.access_mode from ${collaborations} c where c.repo_id = ${sql.raw('"repositories"."id"')} and c.user_id = ${actor})`,
     member: sql<boolean>`exists (select 1 from ${orgMembers} m where m.org_id = ${sql.raw('"users"."id"')} and m.user_id = ${actor})`,

@@ -5,7 +5,7 @@ import { collaborations, orgMembers, repositories, teamMembers, teamRepos, teams
 import type { Db } from '../../db/client.js';
 
 /** Repositories `uid` owns, collaborates on, or reaches through a team (not mere public read). */
-export function explicitAccess(db: Db, uid: number): SQL {
+export function explicitAccess(db: Db, uid: number | ReturnType<typeof sql.placeholder>): SQL {
   return or(
     eq(repositories.ownerId, uid),
     exists(db.select({ one: sql`1` }).from(collaborations).where(and(eq(collaborations.repoId, repositories.id), eq(collaborations.userId, uid)))),

@@ -3,13 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, asc, count, desc, eq, ilike, not, sql, type SQL } from 'drizzle-orm';
-import { activities, hooks, repoTransfers, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { activities, activityTallies, hooks, repoTransfers, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { canSeeRepo, type RepoPermission } from '../../permissions/repo.js';
-import { permissionFromColumns, repoGrantFields, type AccessService } from './access.js';
+import { permissionFromColumns, repoGrantFields, type AccessService, type RepoGrantColumns } from './access.js';
 import type { ServiceDeps } from '../context.js';
 import { containsPattern } from '../like.js';
 import { Forbidden, NotFound } from '../errors.js';
@@ -25,6 +25,17 @@ export interface LoadedRepo {
   perm: RepoPermission;
   /** Whether a transfer is pending (read with the repository by `load`; undefined where not read). */
   transferPending?: boolean;
+}
+
+/** A repository of a list, with its owner and the caller's permission (read in the list's own query). */
+export interface RepoListRow {
+  repo: RepoRow;
+  owner: UserRow;
+  perm: RepoPermission;
+}
+
+function withPermissions(rows: Array<{ repo: RepoRow; owner: UserRow } & RepoGrantColumns>, actor: UserRow | null): RepoListRow[] {
+  return rows.map((r) => ({ repo: r.repo, owner: r.owner, perm: permissionFromColumns(r.repo, r.owner, actor, r) }));
 }
 
 export interface SearchInput {
@@ -113,6 +124,7 @@ export class RepoService {
         // Recorded first, while the rows it describes exist; the repository's feed rows go with it.
         await recordEvent(this.deps, tx, { type: 'repository', action: 'deleted', repoName: repo.name, ...inRepo(repo, actor.id) });
         await tx.delete(activities).where(eq(activities.repoId, repo.id));
+        await tx.delete(activityTallies).where(eq(activityTallies.repoId, repo.id));
         await tx.delete(hooks).where(eq(hooks.repoId, repo.id));
         await tx.delete(repositories).where(eq(repositories.id, repo.id));
       });
@@ -125,9 +137,26 @@ export class RepoService {
   }
 
   /** Repositories the user owns or reaches by collaboration or team, by name (Gitea's default order). */
-  async listAccessible(user: UserRow, page: { limit: number; offset: number }) {
-    const where = explicitAccess(this.deps.db, user.id);
-    return this.page(where, page, asc(repositories.lowerName));
+  /** The caller's own repositories and those a collaboration or a team gives them, each with its permission. */
+  async listAccessible(user: UserRow, page: { limit: number; offset: number }): Promise<{ rows: RepoListRow[]; total: number }> {
+    const q = (this.accessibleQueries ??= this.prepareAccessible());
+    const [rows, [total]] = await Promise.all([q.rows.execute({ actor: user.id, ...page }), q.count.execute({ actor: user.id })]);
+    return { rows: withPermissions(rows, user), total: total?.n ?? 0 };
+  }
+
+  private accessibleQueries: ReturnType<RepoService['prepareAccessible']> | undefined;
+
+  private prepareAccessible() {
+    const { db } = this.deps;
+    const where = explicitAccess(db, sql.placeholder('actor'));
+    return {
+      rows: db.select({ repo: repositories, owner: users, ...repoGrantFields() })
+        .from(repositories).innerJoin(users, eq(users.id, repositories.ownerId))
+        .where(where).orderBy(asc(repositories.lowerName), asc(repositories.id))
+        .limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
+        .prepare('repos_accessible'),
+      count: db.select({ n: count() }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(where).prepare('repos_accessible_count'),
+    };
   }
 
   async search(viewer: UserRow | null, input: SearchInput, page: { limit: number; offset: number }) {
@@ -148,17 +177,12 @@ export class RepoService {
     const column = sortColumns[input.sort ?? 'alpha'] ?? repositories.lowerName;
     // As in Gitea, `order` means nothing without `sort`.
     const order = input.sort && input.order === 'desc' ? desc(column) : asc(column);
-    return this.page(and(...conds)!, page, order);
-  }
-
-  private async page(where: SQL, page: { limit: number; offset: number }, order: SQL) {
-    const { db } = this.deps;
     const [rows, [total]] = await Promise.all([
-      db.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId))
-        .where(where).orderBy(order, asc(repositories.id)).limit(page.limit).offset(page.offset),
-      db.select({ n: count() }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(where),
+      db.select({ repo: repositories, owner: users, ...repoGrantFields(viewer?.id ?? 0) }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId))
+        .where(and(...conds)).orderBy(order, asc(repositories.id)).limit(page.limit).offset(page.offset),
+      db.select({ n: count() }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(and(...conds)),
     ]);
-    return { rows, total: total?.n ?? 0 };
+    return { rows: withPermissions(rows, viewer), total: total?.n ?? 0 };
   }
 }
 

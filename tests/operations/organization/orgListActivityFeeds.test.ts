@@ -88,4 +88,17 @@ test('pagination: limit and page, X-Total-Count of every row, Link', async () =>
   assert.ok(first.f.response.headers.get('link')?.includes('rel="next"'));
 });
 
+test('a deleted repository leaves the feed and its total; totals match the rows for every viewer', async () => {
+  const before = await names(pub, admin.auth);
+  const del = await app.client(pub.owner.auth).DELETE('/repos/{owner}/{repo}', { params: { path: { owner: pub.name, repo: 'closed' } } });
+  assert.is(del.response.status, 204);
+  const after = await names(pub, admin.auth);
+  assert.equal(after.repos, ['open']);
+  assert.is(Number(after.total), Number(before.total) - 1);
+  for (const who of [undefined, pub.outsider, pub.member, pub.reader, pub.owner, admin]) {
+    const r = await names(pub, who?.auth, { limit: '50' });
+    assert.is(r.total, String(r.repos.length), who?.username ?? 'anonymous');
+  }
+});
+
 test.run();

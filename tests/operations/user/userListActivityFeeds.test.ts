@@ -52,6 +52,18 @@ test('private repositories: the user and site admins see their rows, others do n
   assert.equal((await ops(alice.username, bob.auth)).ops.length, 3);
 });
 
+test('X-Total-Count is the number of rows the caller may see: for every viewer, with and without only-performed-by', async () => {
+  for (const who of [undefined, alice, bob, admin]) {
+    for (const query of [{}, { 'only-performed-by': 'true' }] as Array<Record<string, string>>) {
+      for (const username of [alice.username, bob.username]) {
+        const r = await ops(username, who?.auth, { ...query, limit: '50' });
+        assert.is(r.total, String(r.ops.length), `${username}'s feed to ${who?.username ?? 'anonymous'} ${JSON.stringify(query)}`);
+      }
+    }
+  }
+  assert.is((await ops(alice.username, alice.auth)).total, '4', 'the private repository counts for its owner');
+});
+
 test('404: an unknown user, and a private user to anonymous callers and other users', async () => {
   for (const [name, auth] of [['nobody-by-this-name', admin.auth], [hidden.username, undefined], [hidden.username, bob.auth]] as const) {
     const f = await feed(app, { username: name }, auth);

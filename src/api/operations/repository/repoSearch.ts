@@ -21,10 +21,9 @@ export const repoSearch: Handler<'repoSearch'> = async (req) => {
     },
     page,
   );
-  const perms = await req.services.access.repoPermissions(rows, req.auth.actor);
   return {
     status: 200,
-    body: { ok: true, data: rows.map(({ repo, owner }) => toRepository(repo, owner, perms.get(repo.id)!, req.auth.actor, req.config)) },
+    body: { ok: true, data: rows.map(({ repo, owner, perm }) => toRepository(repo, owner, perm, req.auth.actor, req.config)) },
     headers: pageHeaders(req.config, req.koa.url, page, total),
   };
 };

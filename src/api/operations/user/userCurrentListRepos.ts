@@ -7,10 +7,9 @@ export const userCurrentListRepos: Handler<'userCurrentListRepos'> = async (req)
   const actor = actorOf(req);
   const page = pageOf(req.query, req.config);
   const { rows, total } = await req.services.repos.listAccessible(actor, page);
-  const perms = await req.services.access.repoPermissions(rows, actor);
   return {
     status: 200,
-    body: rows.map(({ repo, owner }) => toRepository(repo, owner, perms.get(repo.id)!, actor, req.config)),
+    body: rows.map(({ repo, owner, perm }) => toRepository(repo, owner, perm, actor, req.config)),
     headers: pageHeaders(req.config, req.koa.url, page, total),
   };
 };
