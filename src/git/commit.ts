@@ -37,6 +37,9 @@ export function signatureEnv(author: Signature, committer: Signature): Record<st
   };
 }
 
+/** The all-zero id of the object format of `id` (an id of the same repository): no git process needed. */
+export const zeroIdLike = (id: string): string => '0'.repeat(id.length);
+
 export async function zeroId(dir: string): Promise<string> {
   const { stdout } = await git(dir, ['rev-parse', '--show-object-format']);
   return '0'.repeat(stdout.trim() === 'sha256' ? 64 : 40);
@@ -60,7 +63,7 @@ export async function commitFiles(dir: string, input: CommitFilesInput): Promise
       env: signatureEnv(input.author, input.committer ?? input.author),
     });
     const id = commit.trim();
-    await git(dir, ['update-ref', '-m', 'anvil', `refs/heads/${input.branch}`, id, input.parent ?? (await zeroId(dir))]);
+    await git(dir, ['update-ref', '-m', 'anvil', `refs/heads/${input.branch}`, id, input.parent ?? zeroIdLike(id)]);
     return id;
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -53,9 +53,8 @@ const US = '\x1f';
  */
 export async function pushedCommits(dir: string, after: string, exclude: string[], max: number): Promise<{ commits: LoggedCommit[]; total: number }> {
   const range = [after, '--not', ...exclude, '--'];
-  const counted = await git(dir, ['rev-list', '--count', ...range]);
-  const total = Number(counted.stdout.trim()) || 0;
-  if (total === 0 || max <= 0) return { commits: [], total };
+  const count = async () => Number((await git(dir, ['rev-list', '--count', ...range])).stdout.trim()) || 0;
+  if (max <= 0) return { commits: [], total: await count() };
   const format = `${RS}%H${US}%an${US}%ae${US}%aI${US}%cn${US}%ce${US}%cI${US}%B${US}`;
   const { stdout } = await git(dir, [
     '-c', 'core.quotePath=false', 'log', `--format=${format}`, '--name-status', '--no-renames', `-n${max}`, ...range,
@@ -81,5 +80,6 @@ export async function pushedCommits(dir: string, after: string, exclude: string[
     }
     commits.push(c);
   }
-  return { commits, total };
+  // Fewer than `max` commits logged is all of them; only a longer push needs counting.
+  return { commits, total: commits.length < max ? commits.length : await count() };
 }

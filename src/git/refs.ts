@@ -1,6 +1,6 @@
 // Reading and changing refs. Ref names reaching here were validated (services/names.ts).
 import { git } from './core.js';
-import { zeroId } from './commit.js';
+import { zeroIdLike } from './commit.js';
 
 export interface RefTip {
   name: string;
@@ -57,7 +57,7 @@ export async function resolveCommit(dir: string, rev: string): Promise<string | 
 
 /** Creates `ref` at `target`; fails (GitError) when it exists already. */
 export async function createRef(dir: string, ref: string, target: string): Promise<void> {
-  await git(dir, ['update-ref', '-m', 'anvil', ref, target, await zeroId(dir)]);
+  await git(dir, ['update-ref', '-m', 'anvil', ref, target, zeroIdLike(target)]);
 }
 
 /** Moves `ref` from `expected` to `target`; fails (GitError) when it moved meanwhile. */
@@ -70,6 +70,17 @@ export async function deleteRef(dir: string, ref: string, expected: string): Pro
 }
 
 /** All ref names (heads and tags), for path-conflict checks (a/b against a). */
+/** Every branch and tag with the object it points at, in one process. */
+export async function refTargets(dir: string): Promise<Map<string, string>> {
+  const { stdout } = await git(dir, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/tags/']);
+  const out = new Map<string, string>();
+  for (const line of stdout.split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0) out.set(line.slice(space + 1), line.slice(0, space));
+  }
+  return out;
+}
+
 export async function allRefNames(dir: string): Promise<string[]> {
   const { stdout } = await git(dir, ['for-each-ref', '--format=%(refname)', 'refs/heads/', 'refs/tags/']);
   return stdout.split('\n').filter(Boolean);

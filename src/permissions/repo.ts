@@ -63,21 +63,22 @@ function teamRepoMode(team: TeamGrant): AccessMode {
 
 /** Every grant counts; the result is the maximum of them, unit by unit, and never more than one grant gives. */
 export function repoPermission(g: Grants): RepoPermission {
+  // On every list row of every request: one object, updated in place.
   let mode: AccessMode = 'none';
-  let perUnit = allUnits('none');
-  const grant = (m: AccessMode, u: Record<Unit, AccessMode>) => {
+  const perUnit = allUnits('none');
+  const grant = (m: AccessMode, u: Record<Unit, AccessMode> | AccessMode) => {
     mode = maxMode(mode, m);
-    perUnit = Object.fromEntries(units.map((k) => [k, maxMode(perUnit[k], u[k])])) as Record<Unit, AccessMode>;
+    for (const k of units) perUnit[k] = maxMode(perUnit[k], typeof u === 'string' ? u : u[k]);
   };
-  if (g.siteAdmin || g.owner) grant('owner', allUnits('owner'));
+  if (g.siteAdmin || g.owner) grant('owner', 'owner');
   if (g.signedIn || !g.repoPrivate) {
     // A public repository of a visible owner is readable by anyone allowed to look around:
     // anonymous callers included, restricted users excluded.
-    if (!g.repoPrivate && g.ownerVisible && !g.restricted) grant('read', allUnits('read'));
+    if (!g.repoPrivate && g.ownerVisible && !g.restricted) grant('read', 'read');
   }
   if (g.signedIn) {
     for (const t of g.teams) grant(teamRepoMode(t), teamUnitModes(t));
-    if (g.collaboration) grant(g.collaboration, allUnits(g.collaboration));
+    if (g.collaboration) grant(g.collaboration, g.collaboration);
   }
   for (const u of units) if (!g.enabledUnits.has(u)) perUnit[u] = 'none';
   return { mode, units: perUnit };

@@ -16,7 +16,8 @@ export const units = [
 ] as const;
 export type Unit = (typeof units)[number];
 
-export const rank = (m: AccessMode): number => accessModes.indexOf(m);
+const ranks: Record<AccessMode, number> = { none: 0, read: 1, write: 2, admin: 3, owner: 4 };
+export const rank = (m: AccessMode): number => ranks[m] ?? -1;
 export const maxMode = (a: AccessMode, b: AccessMode): AccessMode => (rank(a) >= rank(b) ? a : b);
 export const minMode = (a: AccessMode, b: AccessMode): AccessMode => (rank(a) <= rank(b) ? a : b);
 export const atLeast = (m: AccessMode, needed: AccessMode): boolean => rank(m) >= rank(needed);

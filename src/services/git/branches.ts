@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { repositories, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
-import { zeroId } from '../../git/commit.js';
+import { zeroIdLike } from '../../git/commit.js';
 import type { RefChange } from '../../git/pushLog.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
@@ -11,7 +11,7 @@ import { refChangeEvents } from './refEvents.js';
 import { GitError } from '../../git/core.js';
 import { describeCommits, type DescribedCommit } from '../../git/describe.js';
 import { repoDir } from '../../git/paths.js';
-import { allRefNames, createRef, deleteRef, listBranchTips, refTarget, resolveCommit } from '../../git/refs.js';
+import { createRef, deleteRef, listBranchTips, refTarget, refTargets, resolveCommit } from '../../git/refs.js';
 import { canWrite } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
@@ -79,18 +79,20 @@ export class BranchService {
     if (!isValidRefName(input.name)) throw new Invalid(`[new_branch_name]: invalid branch name "${input.name}"`);
     const dir = this.dir(loaded);
     if (repo.isEmpty) throw new NotFound('Git Repository is empty.');
+    // Every ref and its target in one git process: the source branch and the name checks.
+    const targets = await refTargets(dir);
     let source: string | undefined;
     if (input.oldRef) {
       source = await resolveCommit(dir, input.oldRef);
       if (!source) throw new NotFound(`The old ref does not exist: ${input.oldRef}`);
     } else if (input.oldBranch) {
-      source = await refTarget(dir, `refs/heads/${input.oldBranch}`);
+      source = targets.get(`refs/heads/${input.oldBranch}`);
       if (!source) throw new NotFound('The old branch does not exist');
     } else {
-      source = await refTarget(dir, `refs/heads/${repo.defaultBranch}`);
+      source = targets.get(`refs/heads/${repo.defaultBranch}`);
       if (!source) throw new NotFound('The default branch does not exist');
     }
-    const refs = await allRefNames(dir);
+    const refs = [...targets.keys()];
     const wanted = `refs/heads/${input.name}`;
     if (refs.includes(wanted)) throw new Conflict('The branch already exists.');
     if (refs.includes(`refs/tags/${input.name}`)) throw new Conflict('The branch with the same tag already exists.');
@@ -104,7 +106,7 @@ export class BranchService {
       if (err instanceof GitError) throw new Conflict('The branch already exists.');
       throw err;
     }
-    await this.refsChanged(loaded, actor.id, [{ ref: wanted, before: await zeroId(dir), after: source }], [source]);
+    await this.refsChanged(loaded, actor.id, [{ ref: wanted, before: zeroIdLike(source), after: source }], [source]);
     const commit = (await describeCommits(dir, [source])).get(source)!;
     return { name: input.name, commit };
   }
@@ -149,6 +151,6 @@ export class BranchService {
         if (attempt === 2) throw new Conflict('the branch changed while it was being deleted');
       }
     }
-    await this.refsChanged(loaded, actor.id, [{ ref, before: deleted, after: await zeroId(dir) }], []);
+    await this.refsChanged(loaded, actor.id, [{ ref, before: deleted, after: zeroIdLike(deleted) }], []);
   }
 }

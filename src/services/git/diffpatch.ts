@@ -2,7 +2,7 @@
 // serialised by the ref's compare-and-swap: a loser re-applies on the new tip, so no commit is lost.
 import { commitPatch, PatchDoesNotApply } from '../../git/apply.js';
 import { GitError } from '../../git/core.js';
-import { zeroId, type Signature } from '../../git/commit.js';
+import { zeroIdLike, type Signature } from '../../git/commit.js';
 import { readCommit, type CommitData } from '../../git/objects.js';
 import { createRef, moveRef, refTarget } from '../../git/refs.js';
 import type { UserRow } from '../../db/schema/index.js';
@@ -80,7 +80,8 @@ export class DiffPatchService {
     const { base, baseTip, target, newBranch, input, message, author, committer, loaded, actor } = a;
     for (let attempt = 0; attempt < attempts; attempt++) {
       // A patch onto the same branch builds on its current tip; a new branch starts from the base.
-      const parent = newBranch ? baseTip : ((await refTarget(dir, `refs/heads/${base}`)) ?? baseTip);
+      // (On the first attempt the tip read a moment ago; a retry reads it again.)
+      const parent = newBranch || attempt === 0 ? baseTip : ((await refTarget(dir, `refs/heads/${base}`)) ?? baseTip);
       let id: string;
       let before: string;
       try {
@@ -94,7 +95,7 @@ export class DiffPatchService {
           const existing = await refTarget(dir, `refs/heads/${target}`);
           if (existing && input.forcePush) await moveRef(dir, `refs/heads/${target}`, id, existing);
           else await createRef(dir, `refs/heads/${target}`, id);
-          before = existing ?? (await zeroId(dir));
+          before = existing ?? zeroIdLike(id);
         } else {
           await moveRef(dir, `refs/heads/${target}`, id, parent);
           before = parent;

@@ -1,7 +1,7 @@
 // Tags: reading annotated tag objects, creating lightweight or annotated tags, listing.
 import type { UserRow } from '../../db/schema/index.js';
 import { GitError } from '../../git/core.js';
-import { zeroId } from '../../git/commit.js';
+import { zeroIdLike } from '../../git/commit.js';
 import { readCommit, readTag, type TagData } from '../../git/objects.js';
 import { allRefNames, refTarget, resolveCommit } from '../../git/refs.js';
 import { createTag, listTags, type TagTip } from '../../git/tag.js';
@@ -57,7 +57,7 @@ export class TagService {
       if (err instanceof GitError) throw new Conflict(`tag ${input.name} already exists`);
       throw err;
     }
-    await this.branches.refsChanged(loaded, actor.id, [{ ref: wanted, before: await zeroId(dir), after: id }], [target]);
+    await this.branches.refsChanged(loaded, actor.id, [{ ref: wanted, before: zeroIdLike(id), after: id }], [target]);
     // Answer what the list will show: a lightweight tag carries its commit's message and committer date,
     // an annotated one its own message and the tagger date git stored.
     const stored = message ? (await readTag(dir, id))! : await readCommit(dir, target);

@@ -46,7 +46,8 @@ export async function refChangeEvents(dir: string, scope: Scope, repoPath: strin
     const created = isZero(c.before);
     if (created) out.push({ type: 'create', refType, ref: name, sha: c.after, ...scope });
     const exclude = created ? known : [c.before];
-    const { commits, total } = tag ? { commits: [], total: 0 } : await pushedCommits(dir, c.after, exclude, pushCommitLimit);
+    // A branch created at a commit it was told is known brings no new commits: no need to ask git.
+    const { commits, total } = tag || exclude.includes(c.after) ? { commits: [], total: 0 } : await pushedCommits(dir, c.after, exclude, pushCommitLimit);
     const compare = created ? '' : `${repoPath}/compare/${c.before}...${c.after}`;
     out.push({
       type: 'push', ref: c.ref, before: c.before, after: c.after, commits, totalCommits: total, ...scope,
