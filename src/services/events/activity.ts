@@ -9,7 +9,7 @@ import type { RecordedEvent } from './types.js';
 export async function writeActivity(tx: Db, event: RecordedEvent): Promise<void> {
   const a = event.activity;
   if (!a) return;
-  await tx.insert(activities).values({
+  const row = tx.insert(activities).values({
     eventId: event.id,
     opType: a.opType,
     actUserId: event.actorId,
@@ -22,8 +22,13 @@ export async function writeActivity(tx: Db, event: RecordedEvent): Promise<void>
     isPrivate: event.isPrivate,
     createdAt: event.createdAt,
   });
-  if (event.repoId == null) return;
-  await tx.insert(activityTallies)
+  if (event.repoId == null) {
+    await row;
+    return;
+  }
+  // The row and its tally in one statement (a data-modifying CTE runs whether or not it is read).
+  const feedRow = tx.$with('feed_row', {}).as(row.getSQL());
+  await tx.with(feedRow).insert(activityTallies)
     .values({ ownerId: event.ownerId ?? 0, actUserId: event.actorId, repoId: event.repoId, n: 1 })
     .onConflictDoUpdate({ target: [activityTallies.ownerId, activityTallies.actUserId, activityTallies.repoId], set: { n: sql`${activityTallies.n} + 1` } });
 }

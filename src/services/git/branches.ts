@@ -83,7 +83,8 @@ export class BranchService {
     const targets = await refTargets(dir);
     let source: string | undefined;
     if (input.oldRef) {
-      source = await resolveCommit(dir, input.oldRef);
+      // A branch name (the common case) is already in hand; tags and commit ids are peeled by git.
+      source = targets.get(`refs/heads/${input.oldRef}`) ?? (await resolveCommit(dir, input.oldRef));
       if (!source) throw new NotFound(`The old ref does not exist: ${input.oldRef}`);
     } else if (input.oldBranch) {
       source = targets.get(`refs/heads/${input.oldBranch}`);

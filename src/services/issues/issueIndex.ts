@@ -7,6 +7,17 @@ import type { Db } from '../../db/client.js';
  * transaction ends, so concurrent creations get consecutive numbers, and a rolled-back creation
  * gives its number back (no gaps).
  */
+/**
+ * The same counter bump as a CTE (`next_index`, column `last_index`) for an insert that takes its
+ * number in the same statement: one round trip fewer while the counter row is locked.
+ */
+export function nextIssueIndexCte(tx: Db, repoId: number) {
+  return tx.$with('next_index', { lastIndex: sql<number>`last_index` }).as(
+    sql`insert into ${issueCounters} (repo_id, last_index) values (${repoId}, 1)
+      on conflict (repo_id) do update set last_index = ${issueCounters}.last_index + 1 returning last_index`,
+  );
+}
+
 export async function nextIssueIndex(tx: Db, repoId: number): Promise<number> {
   const [row] = await tx
     .insert(issueCounters)

@@ -17,7 +17,7 @@ import { endOfDay } from './dueDate.js';
 import { BadRequest, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RepoArchived } from '../errors.js';
 import { detailsFromColumns, prepareIssueDetailQueries, type IssueDetails } from './issueDetails.js';
 import { containsPattern } from '../like.js';
-import { nextIssueIndex } from './issueIndex.js';
+import { nextIssueIndexCte } from './issueIndex.js';
 import type { LoadedRepo } from '../repos/repos.js';
 
 export const issueUnit = (isPull: boolean) => (isPull ? ('repo.pulls' as const) : ('repo.issues' as const));
@@ -150,14 +150,15 @@ export class IssueService {
       const assignees = writer ? await this.assignable(tx, loaded, input.assignees ?? []) : [];
       const labelIds = writer ? await this.knownLabels(tx, loaded, input.labelIds ?? []) : [];
       const milestoneId = writer && input.milestoneId ? await this.milestoneOf(tx, loaded.repo.id, input.milestoneId) : null;
-      const index = await nextIssueIndex(tx, loaded.repo.id);
       const now = new Date();
       const closed = !!input.closed;
+      const next = nextIssueIndexCte(tx, loaded.repo.id);
       const [row] = await tx
+        .with(next)
         .insert(issues)
         .values({
           repoId: loaded.repo.id,
-          index,
+          index: sql`(select last_index from ${next})`,
           posterId: actor.id,
           title: input.title,
           body: input.body ?? '',
@@ -182,7 +183,7 @@ export class IssueService {
       if (!isPull) {
         await recordEvent(this.deps, tx, {
           type: 'issues', action: 'opened', issueId: row!.id, ...inRepo(loaded.repo, actor.id),
-          activity: { opType: 'create_issue', issueId: row!.id, content: issueContent(index, input.title) },
+          activity: { opType: 'create_issue', issueId: row!.id, content: issueContent(row!.index, input.title) },
         });
       }
       return row!;
