@@ -124,6 +124,24 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
         });
         answer(ctx, reply as AnyReply);
       };
+      if (op.bodyTypes.length === 0 && op.plainPath && Object.keys(query).length === 0) {
+        // Nothing for the validator to do but turn integer path parameters into numbers: done here
+        // when each is plainly one; anything else goes to the validator for its exact message.
+        const numbers: Record<string, number> = {};
+        let plain = true;
+        for (const p of op.plainPath) {
+          if (!p.integer) continue;
+          const v = ctx.params[p.name] ?? '';
+          const n = Number(v);
+          if (!/^-?\d{1,16}$/.test(v) || !Number.isSafeInteger(n)) plain = false;
+          numbers[p.name] = n;
+        }
+        if (plain) {
+          const nul = nulField(ctx.params);
+          if (nul) throw new Invalid(`[${nul}]: must not contain NUL characters`);
+          return run(undefined, { ok: true, path: numbers });
+        }
+      }
       if (!op.bodyTypes.includes('multipart/form-data')) {
         const body = op.bodyTypes.includes('application/json') ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
         return run(body, check(body));

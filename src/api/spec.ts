@@ -17,6 +17,24 @@ export interface SpecOperation {
   queryNames: Set<string>;
   /** Media types of the request body, if any. */
   bodyTypes: string[];
+  /**
+   * The path parameters when each is a plain string or int64 (every one in the spec today), so a
+   * request with no query and no body can be checked without the validator; undefined otherwise.
+   */
+  plainPath?: Array<{ name: string; integer: boolean }>;
+}
+
+function plainPathParams(params: Array<{ in?: string; name?: string; schema?: Record<string, unknown> }>): SpecOperation['plainPath'] {
+  const out: NonNullable<SpecOperation['plainPath']> = [];
+  for (const p of params) {
+    if (p.in !== 'path') continue;
+    const { description: _, ...schema } = p.schema ?? {};
+    const keys = Object.keys(schema).sort().join();
+    if (keys === 'type' && schema.type === 'string') out.push({ name: p.name!, integer: false });
+    else if (keys === 'format,type' && schema.type === 'integer' && schema.format === 'int64') out.push({ name: p.name!, integer: true });
+    else return undefined;
+  }
+  return out;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -65,6 +83,7 @@ export function specOperations(doc: OpenApiDocument): SpecOperation[] {
         },
         queryNames: new Set(params.filter((p) => p.in === 'query').map((p) => p.name)),
         bodyTypes: Object.keys(op.requestBody?.content ?? {}),
+        plainPath: params.some((p) => p.in === 'header' && p.required) ? undefined : plainPathParams(params),
       });
     }
   }

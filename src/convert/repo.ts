@@ -9,9 +9,12 @@ import { toUser } from './user.js';
 
 type ApiRepository = components['schemas']['Repository'];
 
+const hosts = new Map<string, string>();
+const hostOf = (rootUrl: string) => hosts.get(rootUrl) ?? hosts.set(rootUrl, new URL(rootUrl).hostname).get(rootUrl)!;
+
 export function repoUrls(config: Config, owner: string, name: string) {
   const path = `${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
-  const host = new URL(config.rootUrl).hostname;
+  const host = hostOf(config.rootUrl);
   return {
     html: `${config.rootUrl}${path}`,
     api: `${config.rootUrl}api/v1/repos/${path}`,
