@@ -36,7 +36,7 @@ export class FeedService {
 
   async list(viewer: UserRow | null, scope: FeedScope, f: { date?: string }, page: { limit: number; offset: number }): Promise<{ rows: FeedEntry[]; total: number }> {
     const { db } = this.deps;
-    const visible = visibleTo(db, viewer);
+    const visible = visibleTo(viewer);
     // The same scope over feed rows and over their tallies (whose columns partition those rows).
     const scoped = (t: { ownerId: AnyPgColumn; repoId: AnyPgColumn; actUserId: AnyPgColumn }): SQL | undefined => {
       if (scope.kind === 'org') return eq(t.ownerId, scope.orgId);

@@ -154,7 +154,7 @@ export class TeamService {
     const reached = team.includesAllRepositories
       ? eq(repositories.ownerId, team.orgId)
       : exists(db.select({ one: sql`1` }).from(teamRepos).where(and(eq(teamRepos.teamId, team.id), eq(teamRepos.repoId, repositories.id))));
-    const where = and(reached, visibleTo(db, viewer));
+    const where = and(reached, visibleTo(viewer));
     const [rows, [total]] = await Promise.all([
       db.select({ repo: repositories }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId))
         .where(where).orderBy(asc(repositories.lowerName)).limit(page.limit).offset(page.offset),

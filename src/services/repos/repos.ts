@@ -148,7 +148,7 @@ export class RepoService {
 
   private prepareAccessible() {
     const { db } = this.deps;
-    const where = explicitAccess(db, sql.placeholder('actor'));
+    const where = explicitAccess(sql.placeholder('actor'));
     return {
       rows: db.select({ repo: repositories, owner: users, ...repoGrantFields() })
         .from(repositories).innerJoin(users, eq(users.id, repositories.ownerId))
@@ -161,10 +161,10 @@ export class RepoService {
 
   async search(viewer: UserRow | null, input: SearchInput, page: { limit: number; offset: number }) {
     const { db } = this.deps;
-    const conds: Array<SQL | undefined> = [visibleTo(db, viewer)];
+    const conds: Array<SQL | undefined> = [visibleTo(viewer)];
     if (input.q?.trim()) conds.push(ilike(repositories.lowerName, containsPattern(input.q.trim().toLowerCase())));
     if (input.uid) {
-      conds.push(input.exclusive ? eq(repositories.ownerId, input.uid) : explicitAccess(db, input.uid));
+      conds.push(input.exclusive ? eq(repositories.ownerId, input.uid) : explicitAccess(input.uid));
       if (input.mode === 'collaborative') conds.push(not(eq(repositories.ownerId, input.uid)));
     }
     if (input.includePrivate === false) conds.push(eq(repositories.isPrivate, false));
