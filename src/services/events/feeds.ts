@@ -1,5 +1,6 @@
 // Activity feeds of an organisation, a user and a repository: one index range each (see the activities
 // table), newest first, showing only rows of repositories the viewer can see today.
+import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { and, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { activities, activityTallies, comments, issues, repositories, users, type ActivityRow, type CommentRow, type IssueRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
@@ -64,8 +65,8 @@ export class FeedService {
         .innerJoin(users, eq(users.id, repositories.ownerId))
         .where(and(visible, scoped(activityTallies)))
         .then(([r]) => Number(r?.n ?? 0));
-    const [rows, n] = await Promise.all([
-      db.select({ activity: activities, actor: actUser, repo: repositories, owner: users, ...repoGrantFields(viewer?.id ?? 0) })
+    const [jsonRows, n] = await Promise.all([
+      db.select({ activity: jsonRow('activities'), actor: jsonRow('act_user'), repo: jsonRow('repositories'), owner: jsonRow('users'), ...repoGrantFields(viewer?.id ?? 0) })
         .from(activities)
         .innerJoin(repositories, eq(repositories.id, activities.repoId))
         .innerJoin(users, eq(users.id, repositories.ownerId))
@@ -76,6 +77,9 @@ export class FeedService {
         .offset(page.offset),
       total,
     ]);
+    const rows = jsonRows.map((r) => ({
+      ...r, activity: rowFromJson(activities, r.activity), actor: rowFromJson(users, r.actor), repo: rowFromJson(repositories, r.repo), owner: rowFromJson(users, r.owner),
+    }));
     const commentIds = rows.map((r) => r.activity.commentId).filter((id): id is number => !!id);
     const found = commentIds.length
       ? await db.select({ comment: comments, issue: issues }).from(comments).innerJoin(issues, eq(issues.id, comments.issueId)).where(inArray(comments.id, commentIds))

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, asc, count, desc, eq, ilike, not, sql, type SQL } from 'drizzle-orm';
 import { activities, activityTallies, hooks, repoTransfers, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
@@ -32,6 +33,12 @@ export interface RepoListRow {
   repo: RepoRow;
   owner: UserRow;
   perm: RepoPermission;
+}
+
+// A repository and its owner as two JSON columns (see src/db/jsonRows.ts).
+const jsonRepoAndOwner = { repoJson: jsonRow('repositories'), ownerJson: jsonRow('users') };
+function fromJsonRepoAndOwner<T extends { repoJson: Record<string, unknown>; ownerJson: Record<string, unknown> }>({ repoJson, ownerJson, ...rest }: T) {
+  return { repo: rowFromJson(repositories, repoJson), owner: rowFromJson(users, ownerJson), ...rest };
 }
 
 function withPermissions(rows: Array<{ repo: RepoRow; owner: UserRow } & RepoGrantColumns>, actor: UserRow | null): RepoListRow[] {
@@ -76,8 +83,9 @@ export class RepoService {
   /** The repository with its owner and the caller's permission; 404 when missing or invisible. */
   /** The repository, its owner and the caller's permission: one prepared query, the hot path of most requests. */
   async load(ownerName: string, name: string, actor: UserRow | null): Promise<LoadedRepo> {
-    const [row] = await this.byName.execute({ owner: ownerName.toLowerCase(), name: name.toLowerCase(), actor: actor?.id ?? 0 });
-    if (!row) throw new NotFound();
+    const [json] = await this.byName.execute({ owner: ownerName.toLowerCase(), name: name.toLowerCase(), actor: actor?.id ?? 0 });
+    if (!json) throw new NotFound();
+    const row = fromJsonRepoAndOwner(json);
     const perm = permissionFromColumns(row.repo, row.owner, actor, row);
     if (!canSeeRepo(perm)) throw new NotFound();
     return { repo: row.repo, owner: row.owner, perm, transferPending: row.transferPending };
@@ -91,7 +99,7 @@ export class RepoService {
   private prepareByName() {
     return this.deps.db
       .select({
-        repo: repositories, owner: users, ...repoGrantFields(),
+        ...jsonRepoAndOwner, ...repoGrantFields(),
         transferPending: sql<boolean>`exists (select 1 from ${repoTransfers} rt where rt.repo_id = ${sql.raw('"repositories"."id"')})`,
       })
       .from(repositories)
@@ -141,7 +149,7 @@ export class RepoService {
   async listAccessible(user: UserRow, page: { limit: number; offset: number }): Promise<{ rows: RepoListRow[]; total: number }> {
     const q = (this.accessibleQueries ??= this.prepareAccessible());
     const [rows, [total]] = await Promise.all([q.rows.execute({ actor: user.id, ...page }), q.count.execute({ actor: user.id })]);
-    return { rows: withPermissions(rows, user), total: total?.n ?? 0 };
+    return { rows: withPermissions(rows.map(fromJsonRepoAndOwner), user), total: total?.n ?? 0 };
   }
 
   private accessibleQueries: ReturnType<RepoService['prepareAccessible']> | undefined;
@@ -150,7 +158,7 @@ export class RepoService {
     const { db } = this.deps;
     const where = explicitAccess(sql.placeholder('actor'));
     return {
-      rows: db.select({ repo: repositories, owner: users, ...repoGrantFields() })
+      rows: db.select({ ...jsonRepoAndOwner, ...repoGrantFields() })
         .from(repositories).innerJoin(users, eq(users.id, repositories.ownerId))
         .where(where).orderBy(asc(repositories.lowerName), asc(repositories.id))
         .limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
@@ -178,11 +186,11 @@ export class RepoService {
     // As in Gitea, `order` means nothing without `sort`.
     const order = input.sort && input.order === 'desc' ? desc(column) : asc(column);
     const [rows, [total]] = await Promise.all([
-      db.select({ repo: repositories, owner: users, ...repoGrantFields(viewer?.id ?? 0) }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId))
+      db.select({ ...jsonRepoAndOwner, ...repoGrantFields(viewer?.id ?? 0) }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId))
         .where(and(...conds)).orderBy(order, asc(repositories.id)).limit(page.limit).offset(page.offset),
       db.select({ n: count() }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(and(...conds)),
     ]);
-    return { rows: withPermissions(rows, viewer), total: total?.n ?? 0 };
+    return { rows: withPermissions(rows.map(fromJsonRepoAndOwner), viewer), total: total?.n ?? 0 };
   }
 }
 

@@ -1,4 +1,5 @@
 // Personal access tokens: 40 hex characters shown once, stored as SHA-256, with Gitea's scopes.
+import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { and, count, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { accessTokens, users, type AccessTokenRow, type UserRow } from '../../db/schema/index.js';
@@ -37,7 +38,7 @@ export class TokenService {
 
   private prepareByHash() {
     return this.deps.db
-    .select({ user: users, token: accessTokens })
+    .select({ user: jsonRow('users'), token: jsonRow('access_tokens') })
     .from(accessTokens)
     .innerJoin(users, eq(users.id, accessTokens.userId))
     .where(eq(accessTokens.tokenHash, sql.placeholder('hash')))
@@ -95,8 +96,9 @@ export class TokenService {
 
   /** The token's owner and row, or undefined. The use is remembered and written by `flushUses`. */
   async resolve(token: string): Promise<{ user: UserRow; token: AccessTokenRow } | undefined> {
-    const [hit] = await this.byHash.execute({ hash: hashToken(token) });
-    if (!hit) return undefined;
+    const [row] = await this.byHash.execute({ hash: hashToken(token) });
+    if (!row) return undefined;
+    const hit = { user: rowFromJson(users, row.user), token: rowFromJson(accessTokens, row.token) };
     const now = new Date();
     const last = this.uses.get(hit.token.id) ?? hit.token.lastUsedAt;
     if (!last || now.getTime() - last.getTime() > tokenUseFlushMs) {
