@@ -173,6 +173,8 @@ try {
   const deepest = Math.ceil(issueRows / 50);
   const scenarios: Scenario[] = ([
     { name: 'GET issue', path: '/repos/root/bench/issues/1', ceiling: true },
+    // The same read among many rows: against "GET issue" (a repository of one issue), how a large table costs.
+    { name: `GET issue among ${issueRows}`, path: `/repos/root/big/issues/${Math.ceil(issueRows / 2)}` },
     { name: 'GET repository', path: '/repos/root/bench' },
     { name: 'GET /user', path: '/user' },
     { name: 'list issues, page 1', path: '/repos/root/big/issues?state=all&type=issues&limit=50&page=1' },
