@@ -317,9 +317,35 @@ try {
   console.log(`| 100 MB upload: RSS growth | ${uploadGrowth.toFixed(1)} MB | | |`);
   console.log(`\nstart to first 200: ${pad(Math.round(median(startups)), 4)} ms (median of ${rounds}); idle RSS ${median(idle).toFixed(0)} MB`);
 
+  // The issue's targets, each read off the figures above (a scenario not run is left out).
+  const targets: Array<{ target: string; value: string; met: boolean }> = [];
+  const check = (target: string, value: number | undefined, limit: number, atLeast = false, unit = '') => {
+    if (value === undefined || Number.isNaN(value)) return;
+    targets.push({ target, value: `${Number(value.toFixed(2))}${unit}`, met: atLeast ? value >= limit : value <= limit });
+  };
+  const minRatio = engine === 'postgres' ? 0.5 : 0.4;
+  const row = (name: string) => rows.find((r) => r.scenario === name);
+  for (const r of rows.filter((x) => x.scenario !== 'create issue')) {
+    check(`${r.scenario}: ≥ ${minRatio} of the reference's req/s`, r.ratio, minRatio, true, '×');
+    if (engine === 'postgres') check(`${r.scenario}: p99 ≤ 3× the reference's`, r.p99Ratio, 3, false, '×');
+  }
+  const write = row('create issue');
+  if (write) check("create issue: p50 ≤ 2× the reference's", write.anvil.p50 / write.reference.p50, 2, false, '×');
+  const [p1, pDeep] = [row('list issues, page 1'), row(`list issues, page ${deepest}`)];
+  if (p1 && pDeep) check(`list issues: page ${deepest} p50 ≤ 1.5× page 1's`, pDeep.anvil.p50 / p1.anvil.p50, 1.5, false, '×');
+  const [one, among] = [row('GET issue'), row(`GET issue among ${issueRows}`)];
+  if (one && among) check(`GET issue among ${issueRows}: p99 ≤ 1.2× GET issue's`, among.anvil.p99 / one.anvil.p99, 1.2, false, '×');
+  for (const [name, v] of Object.entries(gitOps)) check(`${name}: ≤ ${name.startsWith('clone') ? 1.2 : 1.5}× the bare git`, v.anvil / v.plumbing, name.startsWith('clone') ? 1.2 : 1.5, false, '×');
+  check('100 MB upload: RSS growth < 30 MB', uploadGrowth, 29.99, false, ' MB');
+  check(`start to first 200 ≤ ${engine === 'postgres' ? 1000 : 1500} ms`, median(startups), engine === 'postgres' ? 1000 : 1500, false, ' ms');
+  check(`idle RSS ≤ ${engine === 'postgres' ? 150 : 300} MB`, median(idle), engine === 'postgres' ? 150 : 300, false, ' MB');
+  console.log(`\n| target | measured | met |\n|---|---|---|`);
+  for (const t of targets) console.log(`| ${t.target} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
+  console.log(`\n${targets.filter((t) => t.met).length} of ${targets.length} targets met`);
+
   mkdirSync(fromRoot('bench', 'results'), { recursive: true });
   const out = { date: new Date().toISOString(), engine, connections, seconds, rounds, issueRows, orgRepos, feedRows, historyCommits,
-    http: rows, git: gitOps, uploadRssGrowthMb: uploadGrowth, startupMs: median(startups), idleRssMb: median(idle) };
+    http: rows, git: gitOps, uploadRssGrowthMb: uploadGrowth, startupMs: median(startups), idleRssMb: median(idle), targets };
   writeFileSync(fromRoot('bench', 'results', `${engine}-${out.date.slice(0, 10)}.json`), JSON.stringify(out, null, 2) + '\n');
 } finally {
   if (anvil && anvil.child.exitCode === null) anvil.child.kill('SIGKILL');

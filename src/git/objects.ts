@@ -1,4 +1,5 @@
 // Reading commits, tags, trees and blobs.
+import { readObjects } from './catFile.js';
 import { git, gitBuffer } from './core.js';
 
 export interface Person {
@@ -40,14 +41,21 @@ function parseObject(raw: string): { headers: Array<[string, string]>; message: 
   return { headers, message };
 }
 
+/** A full object id: safe to hand to the cat-file reader (which would read anything else as a revision). */
+const fullId = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
+
 export async function objectType(dir: string, id: string): Promise<string | undefined> {
+  if (fullId.test(id)) return (await readObjects(dir, [id]))[0]?.type;
   const r = await git(dir, ['cat-file', '-t', '--end-of-options', id], { okCodes: [1, 128] });
   return r.exitCode === 0 ? r.stdout.trim() : undefined;
 }
 
 export async function readCommit(dir: string, id: string): Promise<CommitData> {
-  const { stdout } = await git(dir, ['cat-file', 'commit', id]);
-  const { headers, message } = parseObject(stdout);
+  // A commit id is read by the repository's cat-file reader; anything else (a tag, which `cat-file commit`
+  // peels to its commit) by git.
+  const [raw] = fullId.test(id) ? await readObjects(dir, [id]) : [];
+  const text = raw?.type === 'commit' ? raw.body.toString('utf8') : (await git(dir, ['cat-file', 'commit', id])).stdout;
+  const { headers, message } = parseObject(text);
   const get = (k: string) => headers.find(([h]) => h === k)?.[1] ?? '';
   return {
     id,
@@ -70,9 +78,16 @@ export interface TagData {
 
 /** An annotated tag object; undefined when `id` is no tag object. */
 export async function readTag(dir: string, id: string): Promise<TagData | undefined> {
-  if ((await objectType(dir, id)) !== 'tag') return undefined;
-  const { stdout } = await git(dir, ['cat-file', 'tag', id]);
-  const { headers, message } = parseObject(stdout);
+  const [raw] = fullId.test(id) ? await readObjects(dir, [id]) : [];
+  let text: string;
+  if (raw) {
+    if (raw.type !== 'tag') return undefined;
+    text = raw.body.toString('utf8');
+  } else {
+    if ((await objectType(dir, id)) !== 'tag') return undefined;
+    text = (await git(dir, ['cat-file', 'tag', id])).stdout;
+  }
+  const { headers, message } = parseObject(text);
   const get = (k: string) => headers.find(([h]) => h === k)?.[1] ?? '';
   return { id, object: get('object'), type: get('type'), tag: get('tag'), tagger: person(get('tagger')), message };
 }

@@ -1,6 +1,7 @@
 // Reading and changing refs. Ref names reaching here were validated (services/names.ts).
 import { git } from './core.js';
 import { zeroIdLike } from './commit.js';
+import { readRef, readRefs } from './refFiles.js';
 
 export interface RefTip {
   name: string;
@@ -10,6 +11,10 @@ export interface RefTip {
 /** Local branches with their tip commits, sorted by name, or (Gitea's list order) newest tip commit first, then by name. */
 export async function listBranchTips(dir: string, opts: { newestFirst?: boolean } = {}): Promise<RefTip[]> {
   // for-each-ref's last --sort key is the primary one.
+  if (!opts.newestFirst) {
+    const refs = await readRefs(dir, ['refs/heads']);
+    if (refs) return [...refs].map(([ref, commit]) => ({ name: ref.slice('refs/heads/'.length), commit }));
+  }
   const sort = opts.newestFirst ? ['--sort=refname', '--sort=-committerdate'] : [];
   const { stdout } = await git(dir, ['for-each-ref', ...sort, '--format=%(objectname) %(refname:strip=2)', 'refs/heads/']);
   return stdout.split('\n').filter(Boolean).map((l) => {
@@ -26,6 +31,14 @@ export async function listBranches(dir: string): Promise<string[]> {
 export async function branchTipsOf(dir: string, names: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (names.length === 0) return out;
+  const refs = await readRefs(dir, ['refs/heads']);
+  if (refs) {
+    for (const n of names) {
+      const tip = refs.get(`refs/heads/${n}`);
+      if (tip) out.set(n, tip);
+    }
+    return out;
+  }
   // A pattern also matches the refs below it (a → a/b): keep the exact names only.
   const { stdout } = await git(dir, ['for-each-ref', '--format=%(objectname) %(refname:strip=2)', ...names.map((n) => `refs/heads/${n}`)]);
   for (const l of stdout.split('\n').filter(Boolean)) {
@@ -41,6 +54,8 @@ export async function setHead(dir: string, branch: string): Promise<void> {
 
 /** The object a full ref points at, or undefined. */
 export async function refTarget(dir: string, ref: string): Promise<string | undefined> {
+  const read = await readRef(dir, ref);
+  if (read !== undefined) return read ?? undefined;
   const r = await git(dir, ['rev-parse', '--verify', '--quiet', ref], { okCodes: [1, 128] });
   return r.exitCode === 0 ? r.stdout.trim() : undefined;
 }
@@ -69,9 +84,10 @@ export async function deleteRef(dir: string, ref: string, expected: string): Pro
   await git(dir, ['update-ref', '-d', ref, expected]);
 }
 
-/** All ref names (heads and tags), for path-conflict checks (a/b against a). */
 /** Every branch and tag with the object it points at, in one process. */
 export async function refTargets(dir: string): Promise<Map<string, string>> {
+  const read = await readRefs(dir, ['refs/heads', 'refs/tags']);
+  if (read) return read;
   const { stdout } = await git(dir, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/tags/']);
   const out = new Map<string, string>();
   for (const line of stdout.split('\n')) {

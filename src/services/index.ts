@@ -1,4 +1,5 @@
 // The service container handed to every handler.
+import { closeObjectReaders } from '../git/catFile.js';
 import { AccessService } from './repos/access.js';
 import { AttachmentService } from './issues/attachments.js';
 import { CommentService } from './issues/comments.js';
@@ -79,5 +80,6 @@ export class Services {
   /** Writes what is batched in memory (token uses); called before the database closes. */
   async close(): Promise<void> {
     await this.tokens.flushUses();
+    closeObjectReaders();
   }
 }

@@ -1,4 +1,4 @@
-// Branches: create (from a branch, tag or commit), list, get, delete — with Gitea's statuses.
+// Branches (their answers list no changed files, so commits are described without them): create (from a branch, tag or commit), list, get, delete — with Gitea's statuses.
 import { eq } from 'drizzle-orm';
 import { repositories, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
@@ -108,7 +108,7 @@ export class BranchService {
       throw err;
     }
     await this.refsChanged(loaded, actor.id, [{ ref: wanted, before: zeroIdLike(source), after: source }], [source]);
-    const commit = (await describeCommits(dir, [source])).get(source)!;
+    const commit = (await describeCommits(dir, [source], { files: false })).get(source)!;
     return { name: input.name, commit };
   }
 
@@ -117,7 +117,7 @@ export class BranchService {
     const dir = this.dir(loaded);
     const tips = await listBranchTips(dir, { newestFirst: true });
     const slice = tips.slice(page.offset, page.offset + page.limit);
-    const commits = await describeCommits(dir, slice.map((t) => t.commit));
+    const commits = await describeCommits(dir, slice.map((t) => t.commit), { files: false });
     return { rows: slice.map((t) => ({ name: t.name, commit: commits.get(t.commit)! })), total: tips.length };
   }
 
@@ -126,7 +126,7 @@ export class BranchService {
     const dir = this.dir(loaded);
     const tip = await refTarget(dir, `refs/heads/${name}`);
     if (!tip) throw new NotFound();
-    return { name, commit: (await describeCommits(dir, [tip])).get(tip)! };
+    return { name, commit: (await describeCommits(dir, [tip], { files: false })).get(tip)! };
   }
 
   async delete(loaded: LoadedRepo, actor: UserRow, name: string): Promise<void> {

@@ -1,0 +1,114 @@
+// Refs read from a bare repository's files agree with git's for-each-ref and rev-parse, loose and packed,
+// and hand back to git (undefined) whatever they are not sure of. Objects read by the long-lived
+// cat-file reader: present, missing, written after it started, and a repository re-created in place.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { closeObjectReaders, readObjects } from '../../src/git/catFile.js';
+import { readRef, readRefs } from '../../src/git/refFiles.js';
+import { refTargets } from '../../src/git/refs.js';
+
+let root: string;
+let bare: string;
+const env = { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@example.com' };
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env }).toString().trim();
+const forEachRef = () => {
+  const out = new Map<string, string>();
+  for (const l of git(bare, 'for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/tags/').split('\n').filter(Boolean)) {
+    out.set(l.slice(l.indexOf(' ') + 1), l.slice(0, l.indexOf(' ')));
+  }
+  return out;
+};
+let c1: string;
+let c2: string;
+
+function makeRepo(label = ''): void {
+  bare = join(root, 'r.git');
+  rmSync(bare, { recursive: true, force: true });
+  git(root, 'init', '-q', '--bare', '-b', 'main', bare);
+  const work = mkdtempSync(join(root, 'w-'));
+  git(work, 'init', '-q', '-b', 'main');
+  git(work, 'commit', '-q', '--allow-empty', '-m', `one${label}`);
+  c1 = git(work, 'rev-parse', 'HEAD');
+  git(work, 'commit', '-q', '--allow-empty', '-m', `two${label}`);
+  c2 = git(work, 'rev-parse', 'HEAD');
+  git(work, 'push', '-q', bare, 'main', `${c1}:refs/heads/old`, `${c1}:refs/heads/dir/a`);
+  git(work, 'tag', '-a', '-m', 'annotated', 'v1', c1);
+  git(work, 'push', '-q', bare, 'v1');
+  rmSync(work, { recursive: true, force: true });
+}
+
+test.before(() => {
+  root = mkdtempSync(join(tmpdir(), 'anvil-reffiles-'));
+  makeRepo();
+});
+test.after(() => {
+  closeObjectReaders();
+  rmSync(root, { recursive: true, force: true });
+});
+
+test('loose refs: the same refs and objects as for-each-ref, in its order', async () => {
+  const read = await readRefs(bare, ['refs/heads', 'refs/tags']);
+  assert.equal([...read!], [...forEachRef()]);
+  assert.is(read!.get('refs/heads/main'), c2);
+  assert.is.not(read!.get('refs/tags/v1'), c1, 'an annotated tag names its tag object');
+});
+
+test('packed refs, a loose ref overriding its packed value, and a deleted one', async () => {
+  git(bare, 'pack-refs', '--all');
+  assert.equal([...(await readRefs(bare, ['refs/heads', 'refs/tags']))!], [...forEachRef()]);
+  git(bare, 'update-ref', 'refs/heads/old', c2, c1); // loose again, over the packed line
+  git(bare, 'update-ref', '-d', 'refs/heads/dir/a');
+  const read = await readRefs(bare, ['refs/heads', 'refs/tags']);
+  assert.equal([...read!], [...forEachRef()]);
+  assert.is(read!.get('refs/heads/old'), c2);
+  assert.is(read!.has('refs/heads/dir/a'), false);
+  assert.is(await readRef(bare, 'refs/heads/old'), c2);
+  assert.is(await readRef(bare, 'refs/tags/v1'), forEachRef().get('refs/tags/v1'));
+  assert.is(await readRef(bare, 'refs/heads/nope'), null);
+  assert.is(await readRef(bare, 'refs/heads/dir'), null, 'a directory of refs is not a ref');
+});
+
+test('lock files are not refs; a symbolic ref and revision syntax go to git', async () => {
+  writeFileSync(join(bare, 'refs', 'heads', 'main.lock'), `${c1}\n`);
+  assert.is((await readRefs(bare, ['refs/heads']))!.has('refs/heads/main.lock'), false);
+  rmSync(join(bare, 'refs', 'heads', 'main.lock'));
+  assert.is(await readRef(bare, 'HEAD'), undefined);
+  assert.is(await readRef(bare, 'refs/heads/main^{commit}'), undefined);
+  assert.is(await readRef(bare, 'refs/heads/../../config'), undefined);
+  git(bare, 'symbolic-ref', 'refs/heads/alias', 'refs/heads/main');
+  assert.is(await readRefs(bare, ['refs/heads']), undefined);
+  // refTargets then asks git, which resolves the alias.
+  assert.is((await refTargets(bare)).get('refs/heads/alias'), c2);
+  git(bare, 'symbolic-ref', '--delete', 'refs/heads/alias');
+});
+
+test('cat-file reader: objects in order, missing ones undefined, new objects seen', async () => {
+  const [a, missing, b] = await readObjects(bare, [c2, '0'.repeat(40), c1]);
+  assert.is(a!.type, 'commit');
+  assert.ok(a!.body.toString().includes('\n\ntwo\n'));
+  assert.is(missing, undefined);
+  assert.ok(b!.body.toString().includes('\n\none\n'));
+  // An object written after the reader started (by another process) is found.
+  const blob = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: bare, input: 'fresh\n' }).toString().trim();
+  const [fresh] = await readObjects(bare, [blob]);
+  assert.is(fresh!.body.toString(), 'fresh\n');
+  // Concurrent requests on one reader are answered in their own order.
+  const many = await Promise.all([c1, c2, blob, c1].map((id) => readObjects(bare, [id])));
+  assert.equal(many.map(([o]) => o!.type), ['commit', 'commit', 'blob', 'commit']);
+});
+
+test('cat-file reader: a repository deleted and created again in place is read afresh', async () => {
+  await readObjects(bare, [c2]);
+  const before = c2;
+  makeRepo(' again'); // other messages: other commit ids
+  assert.is.not(c2, before);
+  const [now] = await readObjects(bare, [c2]);
+  assert.ok(now!.body.toString().includes('two again'));
+  assert.is((await readObjects(bare, [before]))[0], undefined, 'the old repository\'s objects are gone');
+});
+
+test.run();
