@@ -54,6 +54,23 @@ async function walkLoose(dir: string, rel: string, out: Map<string, string>): Pr
   }
 }
 
+async function walkLooseNames(dir: string, rel: string, out: Set<string>): Promise<void> {
+  let entries;
+  try {
+    entries = await readdir(join(dir, rel), { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  for (const e of entries) {
+    const name = `${rel}/${e.name}`;
+    if (e.isDirectory()) await walkLooseNames(dir, name, out);
+    else if (e.isFile()) {
+      if (!e.name.endsWith('.lock')) out.add(name);
+    } else throw new Unsure();
+  }
+}
+
 /** packed-refs as ref → object (the peeled `^` lines are skipped: callers want the ref's own object). */
 async function readPacked(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -107,6 +124,25 @@ export async function readRef(dir: string, ref: string): Promise<string | null |
     const content = await readOptional(join(dir, ref));
     if (content !== undefined) return looseValue(content);
     return (await readPacked(dir)).get(ref) ?? null;
+  } catch (err) {
+    if (err instanceof Unsure) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The names of the refs under the given prefixes, read from directory listings and packed-refs only (no
+ * ref file is opened: one read per directory, whatever the number of refs); undefined when git must be asked.
+ */
+export async function readRefNames(dir: string, prefixes: string[]): Promise<Set<string> | undefined> {
+  if (!filesStore(dir)) return undefined;
+  try {
+    const names = new Set<string>();
+    for (const p of prefixes) await walkLooseNames(dir, p, names);
+    for (const ref of (await readPacked(dir)).keys()) {
+      if (prefixes.some((p) => ref.startsWith(`${p}/`))) names.add(ref);
+    }
+    return names;
   } catch (err) {
     if (err instanceof Unsure) return undefined;
     throw err;

@@ -1,7 +1,7 @@
 // Reading and changing refs. Ref names reaching here were validated (services/names.ts).
 import { git } from './core.js';
 import { zeroIdLike } from './commit.js';
-import { readRef, readRefs } from './refFiles.js';
+import { readRef, readRefNames, readRefs } from './refFiles.js';
 
 export interface RefTip {
   name: string;
@@ -82,6 +82,17 @@ export async function moveRef(dir: string, ref: string, target: string, expected
 
 export async function deleteRef(dir: string, ref: string, expected: string): Promise<void> {
   await git(dir, ['update-ref', '-d', ref, expected]);
+}
+
+/** The full names of every branch and tag (path-conflict checks: a/b against a). */
+export async function refNames(dir: string): Promise<Set<string>> {
+  return (await readRefNames(dir, ['refs/heads', 'refs/tags'])) ?? new Set((await refTargets(dir)).keys());
+}
+
+/** How many branches there are. */
+export async function branchCount(dir: string): Promise<number> {
+  const names = await readRefNames(dir, ['refs/heads']);
+  return names ? names.size : (await listBranchTips(dir)).length;
 }
 
 /** Every branch and tag with the object it points at, in one process. */

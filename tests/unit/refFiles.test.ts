@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closeObjectReaders, readObjects } from '../../src/git/catFile.js';
-import { readRef, readRefs } from '../../src/git/refFiles.js';
+import { readRef, readRefNames, readRefs } from '../../src/git/refFiles.js';
 import { refTargets } from '../../src/git/refs.js';
 
 let root: string;
@@ -53,6 +53,7 @@ test.after(() => {
 test('loose refs: the same refs and objects as for-each-ref, in its order', async () => {
   const read = await readRefs(bare, ['refs/heads', 'refs/tags']);
   assert.equal([...read!], [...forEachRef()]);
+  assert.equal([...(await readRefNames(bare, ['refs/heads', 'refs/tags']))!].sort(), [...forEachRef().keys()].sort());
   assert.is(read!.get('refs/heads/main'), c2);
   assert.is.not(read!.get('refs/tags/v1'), c1, 'an annotated tag names its tag object');
 });
@@ -64,6 +65,7 @@ test('packed refs, a loose ref overriding its packed value, and a deleted one', 
   git(bare, 'update-ref', '-d', 'refs/heads/dir/a');
   const read = await readRefs(bare, ['refs/heads', 'refs/tags']);
   assert.equal([...read!], [...forEachRef()]);
+  assert.equal([...(await readRefNames(bare, ['refs/heads', 'refs/tags']))!].sort(), [...forEachRef().keys()].sort());
   assert.is(read!.get('refs/heads/old'), c2);
   assert.is(read!.has('refs/heads/dir/a'), false);
   assert.is(await readRef(bare, 'refs/heads/old'), c2);
@@ -75,6 +77,7 @@ test('packed refs, a loose ref overriding its packed value, and a deleted one', 
 test('lock files are not refs; a symbolic ref and revision syntax go to git', async () => {
   writeFileSync(join(bare, 'refs', 'heads', 'main.lock'), `${c1}\n`);
   assert.is((await readRefs(bare, ['refs/heads']))!.has('refs/heads/main.lock'), false);
+  assert.is((await readRefNames(bare, ['refs/heads']))!.has('refs/heads/main.lock'), false);
   rmSync(join(bare, 'refs', 'heads', 'main.lock'));
   assert.is(await readRef(bare, 'HEAD'), undefined);
   assert.is(await readRef(bare, 'refs/heads/main^{commit}'), undefined);

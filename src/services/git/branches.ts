@@ -11,7 +11,7 @@ import { refChangeEvents } from './refEvents.js';
 import { GitError } from '../../git/core.js';
 import { describeCommits, type DescribedCommit } from '../../git/describe.js';
 import { repoDir } from '../../git/paths.js';
-import { createRef, deleteRef, listBranchTips, refTarget, refTargets, resolveCommit } from '../../git/refs.js';
+import { branchCount, createRef, deleteRef, listBranchTips, refNames, refTarget, resolveCommit } from '../../git/refs.js';
 import { canWrite } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
@@ -61,7 +61,7 @@ export class BranchService {
   ): Promise<void> {
     const { repo, owner } = loaded;
     const dir = repoDir(this.deps.config.dataDir, owner.name, repo.name);
-    const n = (await listBranchTips(dir)).length;
+    const n = await branchCount(dir);
     const events = await refChangeEvents(dir, inRepo(repo, actorId), `${owner.name}/${repo.name}`, changes, known);
     await withTx(this.deps.db, async (tx) => {
       await tx.update(repositories).set({ numBranches: n, isEmpty: n === 0, updatedAt: new Date(), ...patch }).where(eq(repositories.id, repo.id));
@@ -79,25 +79,25 @@ export class BranchService {
     if (!isValidRefName(input.name)) throw new Invalid(`[new_branch_name]: invalid branch name "${input.name}"`);
     const dir = this.dir(loaded);
     if (repo.isEmpty) throw new NotFound('Git Repository is empty.');
-    // Every ref and its target in one git process: the source branch and the name checks.
-    const targets = await refTargets(dir);
+    // The names of every ref (one listing, no ref file opened), then the one source read.
+    const refs = await refNames(dir);
+    const branchTip = async (name: string) => (refs.has(`refs/heads/${name}`) ? refTarget(dir, `refs/heads/${name}`) : undefined);
     let source: string | undefined;
     if (input.oldRef) {
-      // A branch name (the common case) is already in hand; tags and commit ids are peeled by git.
-      source = targets.get(`refs/heads/${input.oldRef}`) ?? (await resolveCommit(dir, input.oldRef));
+      // A branch name (the common case) is read from its file; tags and commit ids are peeled by git.
+      source = (await branchTip(input.oldRef)) ?? (await resolveCommit(dir, input.oldRef));
       if (!source) throw new NotFound(`The old ref does not exist: ${input.oldRef}`);
     } else if (input.oldBranch) {
-      source = targets.get(`refs/heads/${input.oldBranch}`);
+      source = await branchTip(input.oldBranch);
       if (!source) throw new NotFound('The old branch does not exist');
     } else {
-      source = targets.get(`refs/heads/${repo.defaultBranch}`);
+      source = await branchTip(repo.defaultBranch);
       if (!source) throw new NotFound('The default branch does not exist');
     }
-    const refs = [...targets.keys()];
     const wanted = `refs/heads/${input.name}`;
-    if (refs.includes(wanted)) throw new Conflict('The branch already exists.');
-    if (refs.includes(`refs/tags/${input.name}`)) throw new Conflict('The branch with the same tag already exists.');
-    if (refs.some((r) => r.startsWith(`${wanted}/`) || wanted.startsWith(`${r}/`))) {
+    if (refs.has(wanted)) throw new Conflict('The branch already exists.');
+    if (refs.has(`refs/tags/${input.name}`)) throw new Conflict('The branch with the same tag already exists.');
+    if ([...refs].some((r) => r.startsWith(`${wanted}/`) || wanted.startsWith(`${r}/`))) {
       throw new Conflict('The branch with the same name already exists.');
     }
     try {
