@@ -346,7 +346,8 @@ try {
   mkdirSync(fromRoot('bench', 'results'), { recursive: true });
   const out = { date: new Date().toISOString(), engine, connections, seconds, rounds, issueRows, orgRepos, feedRows, historyCommits,
     http: rows, git: gitOps, uploadRssGrowthMb: uploadGrowth, startupMs: median(startups), idleRssMb: median(idle), targets };
-  writeFileSync(fromRoot('bench', 'results', `${engine}-${out.date.slice(0, 10)}.json`), JSON.stringify(out, null, 2) + '\n');
+  // A partial run (BENCH_ONLY) never overwrites the day's full one.
+  writeFileSync(fromRoot('bench', 'results', `${engine}-${out.date.slice(0, 10)}${only ? '-partial' : ''}.json`), JSON.stringify(out, null, 2) + '\n');
 } finally {
   if (anvil && anvil.child.exitCode === null) anvil.child.kill('SIGKILL');
   if (keep) {

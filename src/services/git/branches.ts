@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
 import { zeroIdLike } from '../../git/commit.js';
 import type { RefChange } from '../../git/pushLog.js';
+import type { DomainEvent } from '../events/types.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { refChangeEvents } from './refEvents.js';
@@ -59,10 +60,26 @@ export class BranchService {
     loaded: Pick<LoadedRepo, 'repo' | 'owner'>, actorId: number, changes: RefChange[], known: string[], patch: Partial<RepoRow> = {},
     inTx?: (tx: Db) => Promise<void>,
   ): Promise<void> {
+    await this.recordRefEvents(loaded, actorId, await this.refEvents(loaded, actorId, changes, known), patch, inTx);
+  }
+
+  /**
+   * The events of ref changes (reading the commits they bring from git). Needs only the old and new tips,
+   * so a caller may read them while it moves the ref, then record them with recordRefEvents.
+   */
+  refEvents(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, actorId: number, changes: RefChange[], known: string[]): Promise<DomainEvent[]> {
+    const { repo, owner } = loaded;
+    return refChangeEvents(repoDir(this.deps.config.dataDir, owner.name, repo.name), inRepo(repo, actorId), `${owner.name}/${repo.name}`, changes, known);
+  }
+
+  /** The second half of refsChanged: the row follows git and the events are recorded; then the follow-up work. */
+  async recordRefEvents(
+    loaded: Pick<LoadedRepo, 'repo' | 'owner'>, actorId: number, events: DomainEvent[], patch: Partial<RepoRow> = {},
+    inTx?: (tx: Db) => Promise<void>,
+  ): Promise<void> {
     const { repo, owner } = loaded;
     const dir = repoDir(this.deps.config.dataDir, owner.name, repo.name);
     const n = await branchCount(dir);
-    const events = await refChangeEvents(dir, inRepo(repo, actorId), `${owner.name}/${repo.name}`, changes, known);
     await withTx(this.deps.db, async (tx) => {
       await tx.update(repositories).set({ numBranches: n, isEmpty: n === 0, updatedAt: new Date(), ...patch }).where(eq(repositories.id, repo.id));
       for (const event of events) await recordEvent(this.deps, tx, event);

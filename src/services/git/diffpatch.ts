@@ -14,6 +14,7 @@ import { Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { withKeyLock } from '../locks.js';
 import { isValidRefName } from '../names.js';
 import type { LoadedRepo } from '../repos/repos.js';
+import type { DomainEvent } from '../events/types.js';
 
 export interface DiffPatchInput {
   content: string;
@@ -83,29 +84,34 @@ export class DiffPatchService {
       // (On the first attempt the tip read a moment ago; a retry reads it again.)
       const parent = newBranch || attempt === 0 ? baseTip : ((await refTarget(dir, `refs/heads/${base}`)) ?? baseTip);
       let id: string;
-      let before: string;
       try {
         id = await commitPatch(dir, { parent, patch: input.content, message, author, committer });
       } catch (err) {
         if (err instanceof PatchDoesNotApply) throw new Invalid(`patch does not apply: ${err.message}`);
         throw err;
       }
+      // The commits the change brings are read from git while the ref moves (both are git processes).
+      let events: Promise<DomainEvent[]> | undefined;
+      const eventsFrom = (before: string) => {
+        events = this.branches.refEvents(loaded, actor.id, [{ ref: `refs/heads/${target}`, before, after: id }], [baseTip]);
+        events.catch(() => undefined); // awaited below when the ref moved; dropped when it did not
+      };
       try {
         if (newBranch) {
           const existing = await refTarget(dir, `refs/heads/${target}`);
+          eventsFrom(existing ?? zeroIdLike(id));
           if (existing && input.forcePush) await moveRef(dir, `refs/heads/${target}`, id, existing);
           else await createRef(dir, `refs/heads/${target}`, id);
-          before = existing ?? zeroIdLike(id);
         } else {
+          eventsFrom(parent);
           await moveRef(dir, `refs/heads/${target}`, id, parent);
-          before = parent;
         }
       } catch (err) {
         if (!(err instanceof GitError)) throw err;
         if (newBranch && !input.forcePush) throw new Invalid(`branch already exists [name: ${target}]`);
         continue; // the branch moved under us: rebuild on its new tip
       }
-      await this.branches.refsChanged(loaded, actor.id, [{ ref: `refs/heads/${target}`, before, after: id }], [baseTip]);
+      await this.branches.recordRefEvents(loaded, actor.id, await events!);
       return readCommit(dir, id);
     }
     throw new Conflict('the branch kept changing while the patch was applied; try again');
