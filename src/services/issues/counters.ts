@@ -1,10 +1,24 @@
 // Counters recounted inside the transaction that changed what they count: always exact, whatever
 // ran before (a recount of indexed rows, not a +1 that could drift).
-import { and, count, eq, sql } from 'drizzle-orm';
+//
+// Concurrent writers (PostgreSQL, READ COMMITTED): each recount first locks the counter's row, then
+// counts in a new statement. A writer that waited for the lock therefore counts after the one before it
+// committed, and the last writer to take the lock counts every committed row: the final value is exact.
+// (Counting in the same statement as the lock would use a snapshot taken before the wait.) The lock is
+// FOR NO KEY UPDATE, which does not conflict with the key-share locks that inserting child rows takes,
+// and rows are locked in id order, so writers never deadlock on each other.
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { comments, issueLabels, issues, labels, milestones, repositories } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 
+async function lockForCount(tx: Db, table: PgTable, id: PgColumn, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.execute(sql`select ${id} from ${table} where ${inArray(id, ids)} order by ${id} for no key update`);
+}
+
 export async function recountRepoIssues(tx: Db, repoId: number): Promise<void> {
+  await lockForCount(tx, repositories, repositories.id, [repoId]);
   await tx
     .update(repositories)
     .set({
@@ -17,7 +31,9 @@ export async function recountRepoIssues(tx: Db, repoId: number): Promise<void> {
 }
 
 export async function recountMilestones(tx: Db, ids: Array<number | null | undefined>): Promise<void> {
-  for (const id of new Set(ids.filter((i): i is number => !!i))) {
+  const unique = [...new Set(ids.filter((i): i is number => !!i))].sort((a, b) => a - b);
+  await lockForCount(tx, milestones, milestones.id, unique);
+  for (const id of unique) {
     await tx
       .update(milestones)
       .set({
@@ -29,7 +45,9 @@ export async function recountMilestones(tx: Db, ids: Array<number | null | undef
 }
 
 export async function recountLabels(tx: Db, ids: number[]): Promise<void> {
-  for (const id of new Set(ids)) {
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  await lockForCount(tx, labels, labels.id, unique);
+  for (const id of unique) {
     await tx
       .update(labels)
       .set({
@@ -42,6 +60,7 @@ export async function recountLabels(tx: Db, ids: number[]): Promise<void> {
 }
 
 export async function recountComments(tx: Db, issueId: number): Promise<void> {
+  await lockForCount(tx, issues, issues.id, [issueId]);
   const [row] = await tx
     .select({ n: count() })
     .from(comments)
