@@ -62,7 +62,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   } else {
     pg = await PGlite.create({ loadDataDir: target.image, startParams });
   }
-  const db = drizzlePglite(pg, { schema }) as unknown as Db;
+  const db = drizzlePglite(pg, { schema, logger: !!process.env.ANVIL_SQL_LOG }) as unknown as Db;
   return {
     db,
     engine: 'pglite',
