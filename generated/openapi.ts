@@ -5986,7 +5986,7 @@ export interface operations {
                 before?: string;
                 /** @description only items created by this user (username) */
                 created_by?: string;
-                /** @description comma-separated label names; issues that have any of them (unknown names are dropped) */
+                /** @description comma-separated label names (case-insensitive; the repository's and its organization's labels); issues that have every one of them, as in Gitea. Unknown names are dropped; when none is known, nothing matches */
                 labels?: string;
                 /** @description page size of results (default 30, at most 50) */
                 limit?: components["parameters"]["Limit"];
@@ -5996,7 +5996,7 @@ export interface operations {
                 milestones?: string;
                 /** @description page number of results to return (1-based) */
                 page?: components["parameters"]["Page"];
-                /** @description keyword matched in the title and body */
+                /** @description keyword matched in the title, the body and the comments (case-insensitive, as a plain substring) */
                 q?: string;
                 /** @description only items updated after this moment (RFC 3339) */
                 since?: string;

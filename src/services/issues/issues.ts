@@ -204,7 +204,8 @@ export class IssueService {
     if (f.state !== 'all') conds.push(eq(issues.isClosed, f.state === 'closed'));
     if (f.q?.trim()) {
       const like = containsPattern(f.q.trim());
-      conds.push(or(ilike(issues.title, like), ilike(issues.body, like)));
+      conds.push(or(ilike(issues.title, like), ilike(issues.body, like), sql`exists (select 1 from ${comments}
+        where ${comments.issueId} = ${issues.id} and ${comments.type} = 'comment' and ${comments.body} ilike ${like})`));
     }
     if (f.since) conds.push(gte(issues.updatedAt, new Date(f.since)));
     if (f.before) conds.push(lte(issues.updatedAt, new Date(f.before)));
@@ -213,10 +214,15 @@ export class IssueService {
       conds.push(sql`exists (select 1 from ${issueAssignees} where ${issueAssignees.issueId} = ${issues.id} and ${issueAssignees.userId} = ${f.assignedTo})`);
     }
     if (f.labels?.length) {
-      // Any of the named labels (the spec's rule; unknown names simply match nothing).
-      const names = f.labels.map((l) => l.toLowerCase());
-      conds.push(sql`exists (select 1 from ${issueLabels} join ${labels} on ${labels.id} = ${issueLabels.labelId}
-        where ${issueLabels.issueId} = ${issues.id} and lower(${labels.name}) in ${names})`);
+      // Every named label (Gitea's rule), by name, case-insensitive; unknown names are dropped, and when
+      // none is known nothing matches.
+      const wanted = [...new Set(f.labels.map((l) => l.toLowerCase()))];
+      const lower = sql<string>`lower(${labels.name})`;
+      const known = (await db.selectDistinct({ name: lower }).from(labels)
+        .where(and(or(eq(labels.repoId, loaded.repo.id), eq(labels.orgId, loaded.owner.id)), inArray(lower, wanted)))).map((r) => r.name);
+      conds.push(known.length === 0 ? sql`false` : sql`(select count(distinct lower(${labels.name})) from ${issueLabels}
+        join ${labels} on ${labels.id} = ${issueLabels.labelId}
+        where ${issueLabels.issueId} = ${issues.id} and lower(${labels.name}) in ${known}) = ${known.length}`);
     }
     if (f.milestones?.length) {
       const ids = f.milestones.filter((m) => /^\d+$/.test(m)).map(Number);

@@ -1,13 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { pullRequests } from '../../../src/db/schema/index.js';
+import { labels, pullRequests } from '../../../src/db/schema/index.js';
 import { withTx } from '../../../src/db/tx.js';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import {
   assertEmpty404, editIssue, editRepo, newIssue, newLabel, newMilestone, people, sharedRepo, type Issue, type People, type Repo,
 } from '../../helpers/issues.js';
 import { linksOf } from '../../helpers/orgs.js';
-import { raw, swaggerOf } from '../../helpers/repos.js';
+import { orgRepo, orgWorld, raw, swaggerOf } from '../../helpers/repos.js';
 import { assertSpec } from '../../helpers/spec-check.js';
 
 type Query = { state?: 'open' | 'closed' | 'all'; type?: 'issues' | 'pulls'; labels?: string; milestones?: string; q?: string; created_by?: string; assigned_by?: string; page?: number; limit?: number; since?: string; before?: string };
@@ -86,7 +86,7 @@ test('200: state and type filters', async () => {
   assert.equal(await numbers(pub, { type: 'issues' }), n(3, 1, 0));
 });
 
-test('200: labels (any of them, case-insensitive, unknown dropped), milestones (title or id), q, created_by, assigned_by', async () => {
+test('200: labels (case-insensitive, unknown dropped), milestones (title or id), q, created_by, assigned_by', async () => {
   const v1 = i[1]!.milestone!;
   assert.equal(await numbers(pub, { state: 'all', labels: 'bug' }), n(2, 0));
   assert.equal(await numbers(pub, { state: 'all', labels: 'nope,BUG' }), n(2, 0));
@@ -103,6 +103,34 @@ test('200: labels (any of them, case-insensitive, unknown dropped), milestones (
   assert.equal(await numbers(pub, { state: 'all', assigned_by: p.writer.username }), n(1));
   assert.equal(await numbers(pub, { state: 'all', since: new Date(Date.now() + 60_000).toISOString() }), []);
   assert.equal((await numbers(pub, { state: 'all', before: new Date(Date.now() + 60_000).toISOString() })).length, 6);
+});
+
+test('200: labels must all be on an issue (Gitea), org labels count, only unknown names match nothing; q also searches comments', async () => {
+  const world = await orgWorld(app);
+  const created = await orgRepo(app, world.name, world.owner);
+  const path = { owner: world.name, repo: created.name };
+  const repo = { ...created, path } as Repo;
+  const a = await newLabel(app, repo, world.owner, { name: 'Alpha' });
+  const b = await newLabel(app, repo, world.owner, { name: 'beta' });
+  // An organization's label (no operation creates one yet): usable on its repositories' issues.
+  const [shared] = await app.services.deps.db.insert(labels).values({ orgId: world.org.id, name: 'org-wide', color: '112233' }).returning();
+  const x = await newIssue(app, repo, world.owner, { title: 'x', labels: [a.id] });
+  const y = await newIssue(app, repo, world.owner, { title: 'y', labels: [a.id, b.id, shared!.id] });
+  const z = await newIssue(app, repo, world.owner, { title: 'z', labels: [b.id] });
+  const w = await newIssue(app, repo, world.owner, { title: 'w' });
+  assert.equal(y.labels.map((l) => l.name).sort(), ['Alpha', 'beta', 'org-wide'], 'the org label is on the issue');
+  assert.equal(await numbers(repo, { labels: 'alpha' }), [y.number, x.number]);
+  assert.equal(await numbers(repo, { labels: 'alpha,BETA' }), [y.number]);
+  assert.equal(await numbers(repo, { labels: 'beta,org-wide' }), [y.number]);
+  assert.equal(await numbers(repo, { labels: 'alpha,alpha,nope' }), [y.number, x.number], 'duplicates and unknown names dropped');
+  assert.equal(await numbers(repo, { labels: 'nope' }), [], 'only unknown names: nothing');
+  const c = await app.client(world.reader.auth).POST('/repos/{owner}/{repo}/issues/{index}/comments', {
+    params: { path: { ...path, index: w.number } }, body: { body: 'the NEEDLE is in a comment' },
+  });
+  assert.is(c.response.status, 201);
+  assert.equal(await numbers(repo, { q: 'needle' }), [w.number]);
+  assert.equal(await numbers(repo, { q: 'needle', labels: 'beta' }), []);
+  assert.ok(z.number > 0);
 });
 
 test('200: paginated with X-Total-Count and Link', async () => {
