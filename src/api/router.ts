@@ -10,7 +10,7 @@ import { authenticate, authorize } from './auth.js';
 import { readJsonBody } from './body.js';
 import { discardUploads, readMultipart } from './multipart.js';
 import { registry } from './operations/index.js';
-import { specOperations, type OpenApiDocument, type SpecOperation } from './spec.js';
+import { DECIMAL_INTEGER, specOperations, type OpenApiDocument, type SpecOperation } from './spec.js';
 import type { Handler, HandlerEntry, OperationId } from './types.js';
 import { createValidator, nulField } from './validate.js';
 
@@ -104,6 +104,12 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
       }
       const query = declaredQuery(ctx, op);
       const check = (body: unknown) => {
+        for (const p of op.integerParams) {
+          const raw = p.in === 'path' ? ctx.params[p.name] : query[p.name];
+          for (const v of [raw].flat()) {
+            if (typeof v === 'string' && v !== '' && !DECIMAL_INTEGER.test(v)) throw new Invalid(`[${p.name}]: must be an integer`);
+          }
+        }
         const checked = validate(op.operationId, { method: op.method, path: validationPath(op, ctx.params), headers: ctx.headers, query, body });
         if (!checked.ok) throw new Invalid(checked.message!);
         const nul = nulField({ ...ctx.params, ...query }) ?? nulField(body);

@@ -22,7 +22,19 @@ export interface SpecOperation {
    * request with no query and no body can be checked without the validator; undefined otherwise.
    */
   plainPath?: Array<{ name: string; integer: boolean }>;
+  /**
+   * Path and query parameters the spec types as integers. Gitea reads them as decimal digits only, so
+   * '1e3', '0x1A' or ' 1' (which JavaScript and the validator would coerce) are refused before validation.
+   */
+  integerParams: Array<{ name: string; in: 'path' | 'query' }>;
 }
+
+function isIntegerSchema(schema: Record<string, unknown> | undefined): boolean {
+  return schema?.type === 'integer';
+}
+
+/** A decimal integer as Gitea's strconv.ParseInt reads it: an optional sign, then digits. */
+export const DECIMAL_INTEGER = /^[+-]?\d+$/;
 
 function plainPathParams(params: Array<{ in?: string; name?: string; schema?: Record<string, unknown> }>): SpecOperation['plainPath'] {
   const out: NonNullable<SpecOperation['plainPath']> = [];
@@ -84,6 +96,9 @@ export function specOperations(doc: OpenApiDocument): SpecOperation[] {
         queryNames: new Set(params.filter((p) => p.in === 'query').map((p) => p.name)),
         bodyTypes: Object.keys(op.requestBody?.content ?? {}),
         plainPath: params.some((p) => p.in === 'header' && p.required) ? undefined : plainPathParams(params),
+        integerParams: params
+          .filter((p) => (p.in === 'path' || p.in === 'query') && isIntegerSchema(p.schema))
+          .map((p) => ({ name: p.name, in: p.in })),
       });
     }
   }

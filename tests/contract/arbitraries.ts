@@ -329,8 +329,8 @@ function valueBreaks(raw: JsonSchema): Break[] {
   return out;
 }
 
-// Strings a validator that coerces query/path strings must reject as numbers ('1e3', ' 1', '0x1A' would coerce).
-const NOT_INTEGER = ['abc', '1.5', '12abc', 'one'];
+// Strings that are no integer to Gitea (decimal only), though JavaScript would read '1e3', ' 1', '0x1A' as numbers.
+const NOT_INTEGER = ['abc', '1.5', '12abc', 'one', '1e3', ' 1', '0x1A'];
 const NOT_NUMBER = ['abc', '12abc', 'one'];
 const NOT_BOOLEAN = ['maybe', 'nope'];
 

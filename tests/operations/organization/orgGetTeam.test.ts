@@ -137,7 +137,7 @@ test('403: a token without read:organization (read:issue on a GET)', async () =>
 });
 
 test('422: an id that is not an integer', async () => {
-  for (const id of ['abc', '1.5', '1e3x']) {
+  for (const id of ['abc', '1.5', '1e3x', '1e0', '0x1', '%201']) {
     const res = await fetch(`${app.url}/api/v1/teams/${id}`, { headers: { Authorization: admin.auth } });
     assert.is(res.status, 422, id);
     const body = await res.json();
