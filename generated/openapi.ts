@@ -760,6 +760,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/commits/{ref}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The combined status of a branch's, tag's or commit's commit
+         * @description The latest status of each context of the commit `{ref}` names (a branch, then a tag, then a commit id), newest first and paginated by context (`X-Total-Count` = number of contexts), and the combined `state` over every context (not only the page): the worst by Gitea's precedence `error` < `failure` < `warning` < `pending` < `success`, where `skipped` counts as success unless every context is skipped (then `skipped`). With no status at all, `state` is empty (as Gitea) and `statuses` empty. Anyone who can read the repository's code. 404 when `{ref}` names nothing.
+         */
+        get: operations["repoGetCombinedStatusByRef"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/commits/{ref}/statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the statuses of a branch's, tag's or commit's commit
+         * @description As `GET /repos/{owner}/{repo}/statuses/{sha}`, for the commit `{ref}` names: a branch, then a tag, then a commit id (full or abbreviated). 404 when `{ref}` names none of them (also in an empty repository).
+         */
+        get: operations["repoListStatusesByRef"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/contents": {
         parameters: {
             query?: never;
@@ -1329,11 +1369,15 @@ export interface paths {
         };
         /**
          * List a commit's statuses
-         * @description Lists the statuses reported for a commit. `{sha}` is a commit id; a short id or a ref name is expanded to the full commit id when possible, otherwise it is used as given (which yields an empty list). Anyone who can read the repository's code may call it, anonymous callers included on public repositories. Default order: newest created first. `sort`: `oldest` = created ascending, `recentupdate` = updated descending, `leastupdate` = updated ascending, `leastindex` = index descending, `highestindex` = index ascending (Gitea's names are inverted; kept for compatibility). 400 when no sha is given.
+         * @description Lists the statuses reported for a commit. `{sha}` is a commit id; a short id or a ref name is expanded to the full commit id when possible, otherwise it is used as given (which yields an empty list). Anyone who can read the repository's code may call it, anonymous callers included on public repositories. Default order: newest created first (ties: highest number first). `sort`: `oldest` = created ascending, `recentupdate` = updated descending, `leastupdate` = updated ascending, `leastindex` = index descending, `highestindex` = index ascending (Gitea's names are inverted; kept for compatibility). 400 when no sha is given.
          */
         get: operations["repoListStatuses"];
         put?: never;
-        post?: never;
+        /**
+         * Report a status for a commit
+         * @description Writers of the repository's code (CI systems report with a writer's token). `{sha}` is a commit id, full or abbreviated, or a branch or tag name; the status is stored for the full commit id it resolves to. `description`, `context` and `target_url` are trimmed; `target_url` must be empty or an absolute http(s) URL. The status gets the next number of that commit's statuses, shown as `id` (Gitea's API shows that per-commit index, not a global id). Sends the `status` webhook. 201 with the status. Errors: 403 when the caller cannot write code; 404 when the repository is not visible; 422 when the commit does not exist (also in an empty repository; Gitea answers 500), when `state` is missing or not one of the six states, or `target_url` is not an http(s) URL; 423 when the repository is archived.
+         */
+        post: operations["repoCreateStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2167,6 +2211,27 @@ export interface components {
             /** @description the caller may push to this branch */
             user_can_push: boolean;
         };
+        /** @description the latest status of each context of a commit, and their combined state */
+        CombinedStatus: {
+            /** Format: uri */
+            commit_url: string;
+            repository: components["schemas"]["Repository"];
+            /** @description the full commit id */
+            sha: string;
+            /**
+             * @description the combined state; empty when the commit has no status
+             * @enum {string}
+             */
+            state: "pending" | "success" | "error" | "failure" | "warning" | "skipped" | "";
+            statuses: components["schemas"]["CommitStatus"][];
+            /**
+             * Format: int64
+             * @description the number of contexts
+             */
+            total_count: number;
+            /** Format: uri */
+            url: string;
+        };
         /** @description a comment on an issue or pull request */
         Comment: {
             assets: components["schemas"]["Attachment"][];
@@ -2218,7 +2283,10 @@ export interface components {
             created_at: string;
             creator: components["schemas"]["User"];
             description: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the status's number among its commit's statuses (1, 2, ...), as Gitea shows it
+             */
             id: number;
             /** @enum {string} */
             status: "pending" | "success" | "error" | "failure" | "warning" | "skipped";
@@ -2509,6 +2577,17 @@ export interface components {
              * @enum {string}
              */
             trust_model?: "" | "default" | "collaborator" | "committer" | "collaboratorcommitter";
+        };
+        /** @description a status to report for a commit */
+        CreateStatusOption: {
+            /** @description what reports it (e.g. `ci/build`); the combined status keeps the latest per context */
+            context?: string | null;
+            /** @description a short description */
+            description?: string | null;
+            /** @enum {string} */
+            state: "pending" | "success" | "error" | "failure" | "warning" | "skipped";
+            /** @description link to the details (absolute http or https URL); empty or omitted for none */
+            target_url?: string | null;
         };
         /** @description a tag to create. The name must be a valid git ref name (no control characters, spaces, `~^:?*[\`, `..`, `//`, `@{`, no leading `-`, `/` or `.`, no trailing `/` or `.`, no `.lock` component, not `@`) of at most 100 characters. */
         CreateTagOption: {
@@ -5541,6 +5620,87 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoGetCombinedStatusByRef: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description branch, tag or commit id */
+                ref: string;
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the combined status */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CombinedStatus"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoListStatusesByRef: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description order of the results (default newest created first), as on `GET .../statuses/{sha}` */
+                sort?: "oldest" | "recentupdate" | "leastupdate" | "leastindex" | "highestindex";
+                /** @description only statuses in this state */
+                state?: "pending" | "success" | "error" | "failure" | "warning";
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description branch, tag or commit id */
+                ref: string;
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the commit's statuses */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommitStatus"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoGetContentsList: {
         parameters: {
             query?: {
@@ -7052,6 +7212,44 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
+        };
+    };
+    repoCreateStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description the commit (id, abbreviated id, branch or tag) */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateStatusOption"];
+            };
+        };
+        responses: {
+            /** @description the reported status */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommitStatus"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
         };
     };
     repoListTags: {

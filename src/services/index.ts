@@ -11,6 +11,7 @@ import { BranchService } from './git/branches.js';
 import { ContentService } from './git/contents.js';
 import { DiffPatchService } from './git/diffpatch.js';
 import { TagService } from './git/gitTags.js';
+import { StatusService } from './git/statuses.js';
 import { GitTransportService } from './git/gitTransport.js';
 import { CollaboratorService } from './repos/collaborators.js';
 import type { ServiceDeps } from './context.js';
@@ -38,6 +39,7 @@ export class Services {
   readonly branches: BranchService;
   readonly diffpatch: DiffPatchService;
   readonly tags: TagService;
+  readonly statuses: StatusService;
   readonly contents: ContentService;
   readonly gitTransport: GitTransportService;
   readonly wiki: WikiService;
@@ -65,6 +67,7 @@ export class Services {
     this.branches = new BranchService(deps);
     this.diffpatch = new DiffPatchService(deps, this.branches);
     this.tags = new TagService(deps, this.branches);
+    this.statuses = new StatusService(deps, this.branches);
     this.contents = new ContentService(this.branches);
     this.gitTransport = new GitTransportService(deps, this.repos, this.branches);
     this.wiki = new WikiService(deps);

@@ -193,6 +193,7 @@ export class World {
       branch: ['main', 'feature', 'spare'],
       tag: ['v1', 'v0'],
       sha: ['$tag-sha', '$commit-sha'],
+      ref: ['main', 'feature', 'v1', '$commit-sha'],
       filepath: ['README.md', 'docs/guide.md', 'docs'],
       pageName: ['Home', 'Second'],
       index: ['1', '2'],

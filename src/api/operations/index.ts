@@ -97,6 +97,10 @@ import { repoTestHook } from './repository/repoTestHook.js';
 import { orgListActivityFeeds } from './organization/orgListActivityFeeds.js';
 import { userListActivityFeeds } from './user/userListActivityFeeds.js';
 import { repoListActivityFeeds } from './repository/repoListActivityFeeds.js';
+import { repoCreateStatus } from './repository/repoCreateStatus.js';
+import { repoListStatuses } from './repository/repoListStatuses.js';
+import { repoListStatusesByRef } from './repository/repoListStatusesByRef.js';
+import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
 
 const git = later('issue #4: git');
 const unscheduled = later('not scheduled yet');
@@ -202,6 +206,11 @@ export const registry: Registry = {
   adminGetHookDelivery,
   adminRedeliverHook,
   repoTestHook,
+  // commit statuses
+  repoCreateStatus,
+  repoListStatuses,
+  repoListStatusesByRef,
+  repoGetCombinedStatusByRef,
   // not yet scheduled
   listAdminWorkflowJobs: unscheduled,
   getAdminRunners: unscheduled,
@@ -221,5 +230,4 @@ export const registry: Registry = {
   userCurrentTrackedTimes: unscheduled,
   notifyReadRepoList: unscheduled,
   repoListKeys: unscheduled,
-  repoListStatuses: unscheduled,
 };

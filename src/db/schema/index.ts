@@ -6,3 +6,4 @@ export * from './transfers.js';
 export * from './issues.js';
 export * from './events.js';
 export * from './hooks.js';
+export * from './statuses.js';

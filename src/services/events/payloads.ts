@@ -9,7 +9,7 @@ import { repoUrls, toRepository } from '../../convert/repo.js';
 import { iso } from '../../convert/time.js';
 import { toUser } from '../../convert/user.js';
 import type { Db } from '../../db/client.js';
-import { comments, issues, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { comments, commitStatuses, issues, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { repoPermission } from '../../permissions/repo.js';
 import { loadIssueDetails } from '../issues/issueDetails.js';
 import { enabledUnits } from '../repos/access.js';
@@ -96,8 +96,25 @@ export async function buildPayload(tx: Db, e: RecordedEvent, config: Config): Pr
         body: { action: e.action, ...base, page: e.page, comment: '' },
         summary: summary(`[${repo.name}] wiki page '${e.page}' ${e.action}`, '', `${urls.html}/wiki/${encodeURIComponent(e.page)}`),
       };
-    case 'status':
-      return undefined;
+    case 'status': {
+      const [status] = await tx.select().from(commitStatuses).where(eq(commitStatuses.id, e.statusId));
+      if (!status) return undefined;
+      const c = e.commit;
+      const commit = {
+        id: c.id, message: c.message, url: `${urls.html}/commit/${c.id}`,
+        author: { name: c.author.name, email: c.author.email, username: '' },
+        committer: { name: c.committer.name, email: c.committer.email, username: '' },
+        verification: null, timestamp: c.committer.date, added: [], removed: [], modified: [],
+      };
+      return {
+        event: 'status',
+        body: {
+          commit, context: status.context, created_at: iso(status.createdAt), description: status.description, id: status.id,
+          sha: status.sha, state: status.state, target_url: status.targetUrl, updated_at: iso(status.createdAt), ...base,
+        },
+        summary: summary(`[${repo.name}] commit ${status.sha.slice(0, 10)} ${status.context || 'status'}: ${status.state}`, status.description, status.targetUrl || `${urls.html}/commit/${status.sha}`),
+      };
+    }
     default:
       break;
   }

@@ -39,7 +39,8 @@ export type EventData =
   | { type: 'issue_comment' | 'pull_request_comment'; action: 'created' | 'edited' | 'deleted'; issueId: number; commentId: number; changes?: { body?: { from: string } } }
   | { type: 'pull_request_sync'; action: 'synchronized'; issueId: number; before: string; after: string }
   | { type: 'wiki'; action: 'created' | 'edited' | 'deleted'; page: string; sha: string }
-  | { type: 'status'; statusId: number; sha: string };
+  /** A commit status was reported; `commit` is read before the transaction (the payload shows it). */
+  | { type: 'status'; statusId: number; sha: string; commit: Omit<LoggedCommit, 'added' | 'removed' | 'modified'> };
 
 /** A change as its service reports it to `recordEvent`. */
 export type DomainEvent = EventData & {
