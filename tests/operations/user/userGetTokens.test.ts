@@ -205,7 +205,7 @@ test('404: an unknown user; a private user the caller may not see', async () => 
 
 test('422: page or limit that are not integers', async () => {
   const { user, auth } = await userWithTokens(1);
-  for (const q of ['page=abc', 'page=', 'limit=1.5', 'limit=ten']) {
+  for (const q of ['page=abc', 'page=', 'limit=1.5', 'limit=ten', 'page=1e300', 'limit=0x10']) {
     const response = await fetch(`${app.url}/api/v1/users/${user.username}/tokens?${q}`, { headers: { Authorization: auth } });
     assert.is(response.status, 422, q);
     const body = await response.json();
@@ -218,7 +218,7 @@ test('422: page or limit that are not integers', async () => {
 
 test('200: a page far past the end is empty, never a 5xx', async () => {
   const { user, auth } = await userWithTokens(1);
-  for (const page of ['1e300', '99999999999999999999', '4611686018427387904', '9007199254740993']) {
+  for (const page of ['99999999999999999999', '4611686018427387904', '9007199254740993']) {
     const response = await fetch(`${app.url}/api/v1/users/${user.username}/tokens?page=${page}&limit=2`, { headers: { Authorization: auth } });
     assert.is(response.status, 200, page);
     assert.equal(await response.json(), [], page);
