@@ -323,6 +323,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's notification threads
+         * @description The caller's threads over every repository, most recently updated first: unread and pinned ones unless `all` or `status-types` say otherwise; `subject-type`, `since` and `before` narrow it. A thread whose subject the caller can no longer read (the repository, or its issues or pull requests unit) is never listed. Paginated with `X-Total-Count` and `Link`.
+         */
+        get: operations["notifyGetList"];
+        /**
+         * Change the status of the caller's notification threads
+         * @description As `PUT /repos/{owner}/{repo}/notifications`, over every repository: the caller's threads whose status is one of `status-types` (every status when `all` is true) and that were not updated after `last_read_at` move to `to-status`. Threads already in `to-status` are left as they are. Answers **205 with a JSON body**: the changed threads, with their new status.
+         */
+        put: operations["notifyReadList"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/new": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many unread notification threads the caller has
+         * @description The number of the caller's unread threads whose subject they can read.
+         */
+        get: operations["notifyNewAvailable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/threads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the caller's notification threads
+         * @description 404 for another user's thread (Gitea answers 403), an unknown one, or one whose subject the caller can no longer read.
+         */
+        get: operations["notifyGetThread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the status of one of the caller's notification threads
+         * @description Sets the thread's status to `to-status` (read when omitted). Answers **205 with a JSON body**: the thread. 404 as on the GET.
+         */
+        patch: operations["notifyReadThread"];
+        trace?: never;
+    };
     "/org/{org}/repos": {
         parameters: {
             query?: never;
@@ -1108,6 +1176,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/{index}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users subscribed to an issue
+         * @description Users who subscribed to the issue or pull request explicitly (not those who follow it as watchers or participants), oldest first, paginated with `X-Total-Count` and `Link`. Anyone who can read it.
+         */
+        get: operations["issueSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/subscriptions/{user}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Subscribe a user to an issue
+         * @description Subscribes `{user}`: the caller themselves, or anyone when the caller administers the repository or the site (403 otherwise). 201 when the subscription is new, 200 when it was there already (as Gitea). 404 when the issue or the user does not exist, or the user cannot read the issue.
+         */
+        put: operations["issueAddSubscription"];
+        post?: never;
+        /**
+         * Unsubscribe a user from an issue
+         * @description Unsubscribes `{user}` (as the PUT decides who may): they are no longer notified about the issue, even as a watcher or participant. 201 when this changed something, 200 when it was so already (Gitea's statuses).
+         */
+        delete: operations["issueDeleteSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/subscriptions/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the caller is notified about an issue
+         * @description `subscribed` is the caller's explicit choice when they made one; otherwise true when they watch the repository or take part in the issue (poster, assignee, commenter, mentioned). `ignored` is its negation. Anyone signed in who can read it.
+         */
+        get: operations["issueCheckSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/comments/{id}": {
         parameters: {
             query?: never;
@@ -1279,10 +1411,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the caller's notification threads of a repository
+         * @description As `GET /notifications`, for one repository the caller can see (404 otherwise).
+         */
+        get: operations["notifyGetRepoList"];
         /**
          * Change the status of the caller's notification threads of a repository
-         * @description Changes the caller's threads of this repository whose status is one of `status-types` (all statuses when `all` is true) and that were not updated after `last_read_at`, to `to-status`. Parameters are in the query, as in Gitea. Answers **205 Reset Content with a JSON body**: the threads that were changed, with their new status. Gitea drops unknown `status-types` values and treats an unknown `to-status` as `read`; anvil rejects both (422), and an unparsable `last_read_at` too (422; Gitea 400).
+         * @description Changes the caller's threads of this repository whose status is one of `status-types` (all statuses when `all` is true) and that were not updated after `last_read_at`, to `to-status`; threads already in `to-status` are left as they are, and threads whose subject the caller can no longer read are never touched. Parameters are in the query, as in Gitea. Answers **205 Reset Content with a JSON body**: the threads that were changed, with their new status. Gitea drops unknown `status-types` values and treats an unknown `to-status` as `read`; anvil rejects both (422), and an unparsable `last_read_at` too (422; Gitea 400).
          */
         put: operations["notifyReadRepoList"];
         post?: never;
@@ -1379,6 +1515,54 @@ export interface paths {
          */
         post: operations["repoCreateStatus"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/subscribers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's watchers
+         * @description The users watching the repository (its creator watches it from the start), oldest watch first, paginated with `X-Total-Count` and `Link`. Anyone who can see the repository.
+         */
+        get: operations["repoListSubscribers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the caller watches a repository
+         * @description 200 with the watch when the caller watches the repository, 404 when not (as Gitea).
+         */
+        get: operations["userCurrentCheckSubscription"];
+        /**
+         * Watch a repository
+         * @description The caller watches the repository (idempotent): notified of its issues and pull requests. 200 with the watch.
+         */
+        put: operations["userCurrentPutSubscription"];
+        post?: never;
+        /**
+         * Stop watching a repository
+         * @description The caller stops watching the repository (idempotent). 204.
+         */
+        delete: operations["userCurrentDeleteSubscription"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3261,6 +3445,11 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description the number of unread notification threads */
+        NotificationCount: {
+            /** Format: int64 */
+            new: number;
+        };
         /** @description what a notification thread is about */
         NotificationSubject: {
             /** Format: uri */
@@ -3935,6 +4124,22 @@ export interface components {
             /** @enum {string} */
             visibility: "public" | "limited" | "private";
             website: string;
+        };
+        /** @description a watch of a repository or a subscription to an issue */
+        WatchInfo: {
+            /** Format: date-time */
+            created_at: string;
+            ignored: boolean;
+            /** @description always null (Gitea's field) */
+            reason: null;
+            /** Format: uri */
+            repository_url: string;
+            subscribed: boolean;
+            /**
+             * Format: uri
+             * @description API URL of the subscription
+             */
+            url: string;
         };
         /** @description a commit of a wiki page. The committer field is spelled `commiter`, as in Gitea. */
         WikiCommit: {
@@ -4680,6 +4885,157 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    notifyGetList: {
+        parameters: {
+            query?: {
+                /** @description when true, threads of every status are listed and `status-types` is ignored. Read as Go's ParseBool: `1`, `t`, `T`, `TRUE`, `true`, `True` are true; anything else is false. */
+                all?: string;
+                /** @description only threads updated before this moment */
+                before?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only threads updated at or after this moment */
+                since?: string;
+                /** @description statuses of the threads to list (repeatable); unread and pinned when omitted */
+                "status-types"?: ("unread" | "read" | "pinned")[];
+                /** @description kinds of subject to list (repeatable); all when omitted */
+                "subject-type"?: ("issue" | "pull" | "commit" | "repository")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the threads, most recently updated first */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationThread"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    notifyReadList: {
+        parameters: {
+            query?: {
+                /** @description when true, threads of every status are selected and `status-types` is ignored. Read as Go's ParseBool: `1`, `t`, `T`, `TRUE`, `true`, `True` are true; anything else is false. */
+                all?: string;
+                /** @description only threads updated at or before this moment are changed; no limit when omitted */
+                last_read_at?: string;
+                /** @description statuses of the threads to change (repeatable) */
+                "status-types"?: ("unread" | "read" | "pinned")[];
+                /** @description the status the selected threads get */
+                "to-status"?: "read" | "unread" | "pinned";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the changed threads */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationThread"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    notifyNewAvailable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationCount"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    notifyGetThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the thread */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the thread */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationThread"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    notifyReadThread: {
+        parameters: {
+            query?: {
+                /** @description the status the thread gets */
+                "to-status"?: "read" | "unread" | "pinned";
+            };
+            header?: never;
+            path: {
+                /** @description id of the thread */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the thread, with its new status */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationThread"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
         };
     };
@@ -6466,6 +6822,151 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    issueSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the users */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueAddSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description the user to subscribe */
+                user: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description already subscribed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description subscribed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueDeleteSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description the user to unsubscribe */
+                user: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description already unsubscribed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description unsubscribed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueCheckSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the caller's subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     issueGetComment: {
         parameters: {
             query?: never;
@@ -6942,12 +7443,58 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    notifyGetRepoList: {
+        parameters: {
+            query?: {
+                /** @description when true, threads of every status are listed and `status-types` is ignored. Read as Go's ParseBool: `1`, `t`, `T`, `TRUE`, `true`, `True` are true; anything else is false. */
+                all?: string;
+                /** @description only threads updated before this moment */
+                before?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only threads updated at or after this moment */
+                since?: string;
+                /** @description statuses of the threads to list (repeatable); unread and pinned when omitted */
+                "status-types"?: ("unread" | "read" | "pinned")[];
+                /** @description kinds of subject to list (repeatable); all when omitted */
+                "subject-type"?: ("issue" | "pull" | "commit" | "repository")[];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the threads, most recently updated first */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationThread"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     notifyReadRepoList: {
         parameters: {
             query?: {
                 /** @description when true, threads of every status are selected and `status-types` is ignored. Read as Go's ParseBool: `1`, `t`, `T`, `TRUE`, `true`, `True` are true; anything else is false. */
                 all?: string;
-                /** @description only threads updated before this moment are changed; no limit when omitted */
+                /** @description only threads updated at or before this moment are changed; no limit when omitted */
                 last_read_at?: string;
                 /** @description statuses of the threads to change (repeatable) */
                 "status-types"?: ("unread" | "read" | "pinned")[];
@@ -7250,6 +7797,127 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoListSubscribers: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the users */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentCheckSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the caller watches it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentPutSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the watch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatchInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentDeleteSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description not watching */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     repoListTags: {

@@ -84,6 +84,11 @@ function answer(ctx: Context, reply: AnyReply): void {
   ctx.set(headers);
   ctx.status = reply.status;
   if (reply.body !== undefined) ctx.body = reply.body;
+  else if (reply.status !== 204) {
+    // Koa would write the status message ("OK", "Created") as a body; Gitea's ctx.Status sends none.
+    ctx.body = '';
+    ctx.remove('Content-Type');
+  }
 }
 
 export async function buildRouter(doc: OpenApiDocument, services: Services, config: Config): Promise<Router> {

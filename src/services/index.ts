@@ -18,6 +18,9 @@ import type { ServiceDeps } from './context.js';
 // Fan-outs register themselves when their module loads.
 import './events/activity.js';
 import './events/hookFanOut.js';
+import './notifications/notifier.js';
+import { NotificationService } from './notifications/notifications.js';
+import { WatchService } from './notifications/watches.js';
 import { FeedService } from './events/feeds.js';
 import { HookService } from './events/hooks.js';
 import { OrgService } from './orgs/orgs.js';
@@ -40,6 +43,8 @@ export class Services {
   readonly diffpatch: DiffPatchService;
   readonly tags: TagService;
   readonly statuses: StatusService;
+  readonly notifications: NotificationService;
+  readonly watches: WatchService;
   readonly contents: ContentService;
   readonly gitTransport: GitTransportService;
   readonly wiki: WikiService;
@@ -76,6 +81,8 @@ export class Services {
     this.pulls = new PullService(deps, this.issues, this.access);
     this.feeds = new FeedService(deps);
     this.hooks = new HookService(deps);
+    this.notifications = new NotificationService(deps, this.access);
+    this.watches = new WatchService(deps, this.access);
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
     this.branches.onChange((repoId, dir, actorId) => this.pulls.resyncRepo(repoId, dir, actorId));
   }

@@ -97,6 +97,21 @@ import { repoTestHook } from './repository/repoTestHook.js';
 import { orgListActivityFeeds } from './organization/orgListActivityFeeds.js';
 import { userListActivityFeeds } from './user/userListActivityFeeds.js';
 import { repoListActivityFeeds } from './repository/repoListActivityFeeds.js';
+import { notifyGetList } from './notification/notifyGetList.js';
+import { notifyGetRepoList } from './notification/notifyGetRepoList.js';
+import { notifyReadList } from './notification/notifyReadList.js';
+import { notifyReadRepoList } from './notification/notifyReadRepoList.js';
+import { notifyNewAvailable } from './notification/notifyNewAvailable.js';
+import { notifyGetThread } from './notification/notifyGetThread.js';
+import { notifyReadThread } from './notification/notifyReadThread.js';
+import { repoListSubscribers } from './repository/repoListSubscribers.js';
+import { userCurrentCheckSubscription } from './repository/userCurrentCheckSubscription.js';
+import { userCurrentPutSubscription } from './repository/userCurrentPutSubscription.js';
+import { userCurrentDeleteSubscription } from './repository/userCurrentDeleteSubscription.js';
+import { issueSubscriptions } from './issue/issueSubscriptions.js';
+import { issueCheckSubscription } from './issue/issueCheckSubscription.js';
+import { issueAddSubscription } from './issue/issueAddSubscription.js';
+import { issueDeleteSubscription } from './issue/issueDeleteSubscription.js';
 import { repoCreateStatus } from './repository/repoCreateStatus.js';
 import { repoListStatuses } from './repository/repoListStatuses.js';
 import { repoListStatusesByRef } from './repository/repoListStatusesByRef.js';
@@ -211,6 +226,23 @@ export const registry: Registry = {
   repoListStatuses,
   repoListStatusesByRef,
   repoGetCombinedStatusByRef,
+  // notifications
+  notifyGetList,
+  notifyGetRepoList,
+  notifyReadList,
+  notifyReadRepoList,
+  notifyNewAvailable,
+  notifyGetThread,
+  notifyReadThread,
+  // watching and subscriptions
+  repoListSubscribers,
+  userCurrentCheckSubscription,
+  userCurrentPutSubscription,
+  userCurrentDeleteSubscription,
+  issueSubscriptions,
+  issueCheckSubscription,
+  issueAddSubscription,
+  issueDeleteSubscription,
   // not yet scheduled
   listAdminWorkflowJobs: unscheduled,
   getAdminRunners: unscheduled,
@@ -228,6 +260,5 @@ export const registry: Registry = {
   userCurrentPostGPGKey: unscheduled,
   userCurrentGetGPGKey: unscheduled,
   userCurrentTrackedTimes: unscheduled,
-  notifyReadRepoList: unscheduled,
   repoListKeys: unscheduled,
 };

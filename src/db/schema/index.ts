@@ -7,3 +7,4 @@ export * from './issues.js';
 export * from './events.js';
 export * from './hooks.js';
 export * from './statuses.js';
+export * from './notifications.js';

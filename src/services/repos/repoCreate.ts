@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { collaborations, labels, repositories, type ObjectFormat, type RepoRow, type TrustModel, type UserRow } from '../../db/schema/index.js';
+import { collaborations, labels, repoWatches, repositories, type ObjectFormat, type RepoRow, type TrustModel, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { commitFiles } from '../../git/commit.js';
 import { initBare } from '../../git/init.js';
@@ -105,6 +105,8 @@ export async function createRepository(
         .values({
           ownerId: owner.id,
           name: input.name,
+          // Its creator watches it (inserted below).
+          numWatches: 1,
           lowerName,
           description: input.description ?? '',
           isPrivate: input.private ?? false,
@@ -131,6 +133,7 @@ export async function createRepository(
           await tx.insert(collaborations).values({ repoId: row!.id, userId: actor.id, accessMode: 'admin' });
         }
       }
+      await tx.insert(repoWatches).values({ userId: actor.id, repoId: row!.id });
       await recordEvent(deps, tx, {
         type: 'repository', action: 'created', repoName: row!.name, ...inRepo(row!, actor.id), activity: { opType: 'create_repo' },
       });

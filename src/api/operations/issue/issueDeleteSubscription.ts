@@ -1,0 +1,9 @@
+import { actorOf, loadRepo } from '../../load.js';
+import type { Handler } from '../../types.js';
+
+export const issueDeleteSubscription: Handler<'issueDeleteSubscription'> = async (req) => {
+  const loaded = await loadRepo(req, req.path.owner, req.path.repo);
+  const issue = await req.services.issues.load(loaded, req.path.index);
+  const changed = await req.services.watches.setIssueSubscription(loaded, issue, actorOf(req), req.path.user, false);
+  return { status: changed ? 201 : 200 };
+};

@@ -1,0 +1,16 @@
+import { toUser } from '../../../convert/user.js';
+import { loadRepo } from '../../load.js';
+import { pageHeaders, pageOf } from '../../pagination.js';
+import type { Handler } from '../../types.js';
+
+export const issueSubscriptions: Handler<'issueSubscriptions'> = async (req) => {
+  const loaded = await loadRepo(req, req.path.owner, req.path.repo);
+  const issue = await req.services.issues.load(loaded, req.path.index);
+  const page = pageOf(req.query, req.config);
+  const { rows, total } = await req.services.watches.subscribers(issue, page);
+  return {
+    status: 200,
+    body: rows.map((u) => toUser(u, req.auth.actor, req.config)),
+    headers: pageHeaders(req.config, req.koa.url, page, total),
+  };
+};

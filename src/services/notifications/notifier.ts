@@ -1,0 +1,138 @@
+// The notification fan-out: for an issue or pull-request event, the threads of the people who follow
+// it, written in the event's transaction. Who: the repository's watchers, the issue's subscribers and
+// participants (poster, assignees, commenters, users mentioned in its body or a comment), never the
+// actor, never someone who unsubscribed from the issue, only those who can read it. One thread per
+// user and subject: an existing one is updated (a read thread becomes unread and points at the new
+// comment; an unread or pinned one keeps its status and its first unread comment).
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  comments, issueMentions, issues, notifications, repositories, users, type IssueRow, type RepoRow, type UserRow,
+} from '../../db/schema/index.js';
+import { canRead } from '../../permissions/repo.js';
+import type { ServiceDeps } from '../context.js';
+import { addFanOut } from '../events/record.js';
+import type { RecordedEvent } from '../events/types.js';
+import { AccessService } from '../repos/access.js';
+import { mentionedNames } from './mentions.js';
+
+/** Gitea leaves the repository's watchers out of a work-in-progress pull request's notifications. */
+const workInProgress = /^\s*(?:\[wip\]|wip:|wip\b)/i;
+
+/** Records the users `text` mentions as participants of the issue; returns those mentioned for the first time. */
+async function recordMentions(tx: Db, issueId: number, text: string): Promise<number[]> {
+  const names = mentionedNames(text);
+  if (names.length === 0) return [];
+  const found = await tx.select({ id: users.id }).from(users).where(and(inArray(users.lowerName, names), eq(users.type, 'User')));
+  if (found.length === 0) return [];
+  const added = await tx
+    .insert(issueMentions)
+    .values(found.map((u) => ({ issueId, userId: u.id })))
+    .onConflictDoNothing()
+    .returning({ userId: issueMentions.userId });
+  return added.map((a) => a.userId);
+}
+
+/** Everyone who follows the issue, before the opt-outs and the read check. */
+async function followers(tx: Db, issue: IssueRow): Promise<number[]> {
+  const watchers = issue.isPull && workInProgress.test(issue.title)
+    ? sql``
+    : sql`select user_id from repo_watches where repo_id = ${issue.repoId} union `;
+  const rows = await tx.execute<{ user_id: string | number }>(sql`
+    ${watchers}select user_id from issue_watches where issue_id = ${issue.id} and is_watching
+    union select poster_id from comments where issue_id = ${issue.id} and type = 'comment'
+    union select user_id from issue_assignees where issue_id = ${issue.id}
+    union select user_id from issue_mentions where issue_id = ${issue.id}
+    union select ${issue.posterId}::bigint
+    except select user_id from issue_watches where issue_id = ${issue.id} and not is_watching`);
+  return rowsOf<{ user_id: string | number }>(rows).map((r) => Number(r.user_id));
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+/** The recipients who can read the issue (issues unit) or pull request (pulls unit). */
+async function readers(tx: Db, deps: ServiceDeps, repo: RepoRow, isPull: boolean, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const [owner] = await tx.select().from(users).where(eq(users.id, repo.ownerId));
+  if (!owner) return [];
+  const people: UserRow[] = await tx.select().from(users).where(inArray(users.id, ids));
+  const access = new AccessService(deps);
+  const out: number[] = [];
+  for (const p of people) {
+    if (p.type !== 'User' || p.prohibitLogin) continue;
+    const perm = await access.repoPermissionIn(tx, repo, owner, p);
+    if (canRead(perm, isPull ? 'repo.pulls' : 'repo.issues')) out.push(p.id);
+  }
+  return out;
+}
+
+/** Creates or updates the threads of `userIds` about `issue`. */
+export async function notifyIssue(tx: Db, issue: IssueRow, userIds: number[], actorId: number, commentId: number | null, at: Date): Promise<void> {
+  if (userIds.length === 0) return;
+  const n = notifications;
+  await tx
+    .insert(n)
+    .values(userIds.map((userId) => ({
+      userId, repoId: issue.repoId, subjectType: issue.isPull ? 'Pull' as const : 'Issue' as const, issueId: issue.id,
+      commentId, status: 'unread' as const, updatedBy: actorId, createdAt: at, updatedAt: at,
+    })))
+    .onConflictDoUpdate({
+      target: [n.userId, n.issueId],
+      targetWhere: sql`issue_id is not null`,
+      set: {
+        status: sql`case when ${n.status} = 'read' then 'unread' else ${n.status} end`,
+        commentId: sql`case when ${n.status} = 'read' then excluded.comment_id else ${n.commentId} end`,
+        updatedBy: sql`excluded.updated_by`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+    });
+}
+
+async function onIssueEvent(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promise<void> {
+  if (!('issueId' in e) || e.repoId === undefined) return;
+  let commentId: number | null = null;
+  let text: string | undefined;
+  let only: number[] | undefined;
+  switch (e.type) {
+    case 'issues':
+    case 'pull_request':
+      if (e.action === 'edited') {
+        // An edit tells only the people it mentions for the first time.
+        const [issue] = await tx.select({ body: issues.body }).from(issues).where(eq(issues.id, e.issueId));
+        only = await recordMentions(tx, e.issueId, issue?.body ?? '');
+        if (only.length === 0) return;
+      }
+      break;
+    case 'issue_comment':
+    case 'pull_request_comment': {
+      if (e.action !== 'created') return;
+      commentId = e.commentId;
+      const [c] = await tx.select({ body: comments.body }).from(comments).where(eq(comments.id, e.commentId));
+      text = c?.body ?? '';
+      break;
+    }
+    case 'issue_assign':
+    case 'pull_request_assign':
+      if (e.action !== 'assigned') return;
+      only = [e.assigneeId];
+      break;
+    case 'pull_request_sync':
+      break;
+    default:
+      return;
+  }
+  const [issue] = await tx.select().from(issues).where(eq(issues.id, e.issueId));
+  if (!issue) return;
+  if (e.action === 'opened') text = issue.body;
+  if (text !== undefined) await recordMentions(tx, issue.id, text);
+  const candidates = (only ?? (await followers(tx, issue))).filter((id) => id !== e.actorId);
+  if (candidates.length === 0) return;
+  const [repo] = await tx.select().from(repositories).where(eq(repositories.id, e.repoId));
+  if (!repo) return;
+  const recipients = await readers(tx, deps, repo, issue.isPull, [...new Set(candidates)]);
+  await notifyIssue(tx, issue, recipients, e.actorId, commentId, e.createdAt);
+}
+
+addFanOut(onIssueEvent);

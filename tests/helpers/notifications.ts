@@ -1,0 +1,58 @@
+// Notification fixtures: the caller's threads (all statuses), watching a repository, and direct thread
+// rows for tests of the status transition (the fan-out has tests of its own).
+import { request } from 'node:http';
+import { eq } from 'drizzle-orm';
+import * as assert from 'uvu/assert';
+import type { components } from '../../generated/openapi.js';
+import { notifications, type NotificationStatus } from '../../src/db/schema/index.js';
+import type { TestApp } from './harness.js';
+import type { Actor } from './repos.js';
+
+export type NotificationThread = components['schemas']['NotificationThread'];
+
+/** Every thread of `as` (all statuses, newest first), through GET /notifications. */
+export async function threadsOf(app: TestApp, as: Actor, query: Record<string, unknown> = {}): Promise<NotificationThread[]> {
+  const r = await app.client(as.auth).GET('/notifications', { params: { query: { all: 'true', limit: 50, ...query } as never } });
+  assert.is(r.response.status, 200, `GET /notifications: ${JSON.stringify(r.error)}`);
+  return r.data!;
+}
+
+/** PUT /repos/{o}/{r}/subscription as `as`. */
+export async function watch(app: TestApp, as: Actor, path: { owner: string; repo: string }): Promise<void> {
+  const r = await app.client(as.auth).PUT('/repos/{owner}/{repo}/subscription', { params: { path } });
+  assert.is(r.response.status, 200, `watch: ${JSON.stringify(r.error)}`);
+}
+
+/** Sets a thread's status and updated time directly (to build states the API reaches only over time). */
+export async function setThread(app: TestApp, id: number, status: NotificationStatus, updatedAt: Date): Promise<void> {
+  await app.services.deps.db.update(notifications).set({ status, updatedAt }).where(eq(notifications.id, id));
+}
+
+/** The stored thread rows of a user. */
+export async function threadRows(app: TestApp, userId: number) {
+  return app.services.deps.db.select().from(notifications).where(eq(notifications.userId, userId));
+}
+
+/**
+ * A request read with node:http, for the 205 answers of the notification transitions: fetch treats 205
+ * as a null-body status and drops the JSON list Gitea (and anvil) send with it.
+ */
+export function send205(app: TestApp, method: 'PUT' | 'PATCH', path: string, authorization?: string): Promise<{ status: number; contentType?: string; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const url = new URL(app.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, method, path: `/api/v1${path}`, headers: authorization ? { Authorization: authorization } : {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], body: text ? JSON.parse(text) : undefined });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
