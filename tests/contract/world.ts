@@ -7,7 +7,8 @@
 // same state.
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
-import { hookDeliveries, type UserRow } from '../../src/db/schema/index.js';
+import { eq } from 'drizzle-orm';
+import { hookDeliveries, notifications, users as userTable, type UserRow } from '../../src/db/schema/index.js';
 import { basic, type TestApp, type TestUser } from '../helpers/harness.js';
 import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from './arbitraries.js';
 
@@ -130,6 +131,8 @@ export class World {
   private secrets = new Map<string, string>(); // `${owner}/${name}` → token value
   private spareIds = new Map<string, number>(); // `${lowerName}/${spare}` → id
   private teamIds: number[] = [];
+  /** Notification threads of the fixture user (the issues the admin opened in the user's repositories). */
+  private threadIds: number[] = [];
   private repoData = new Map<string, RepoData>(); // `${owner}/${repo}` lower case → ids and shas
   /** Hooks (with one delivery each) of the organisations (by lower-case name) and of the site (''). */
   private hookFixtures = new Map<string, { hookId: number; deliveryId: number }>();
@@ -171,6 +174,9 @@ export class World {
     }
     await world.restoreTransfer();
     for (const scope of [org.name, privateOrg.name, '']) await world.restoreHook(scope);
+    const [me] = await app.services.deps.db.select({ id: userTable.id }).from(userTable).where(eq(userTable.lowerName, world.users.user.username.toLowerCase()));
+    if (me) world.threadIds = (await app.services.deps.db.select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, me.id))).map((t) => t.id);
+    if (world.threadIds.length === 0) world.setupProblems.push('notification threads: the fixture user has none');
     return world;
   }
 
@@ -197,10 +203,12 @@ export class World {
       filepath: ['README.md', 'docs/guide.md', 'docs'],
       pageName: ['Home', 'Second'],
       index: ['1', '2'],
+      user: usernames,
     };
     // The same name means different things under different collections.
     const bySegment: Record<string, string[]> = {
       'teams/id': this.teamIds.map(String),
+      'threads/id': this.threadIds.slice(0, 3).map(String),
       'comments/id': ['$comment-id'],
       'milestones/id': ['$milestone-id', 'm1'],
       'assets/attachment_id': ['$comment-asset-id', '$issue-asset-id'],

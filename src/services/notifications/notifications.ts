@@ -3,7 +3,7 @@
 // subject (issues unit for Issue threads, pulls unit for Pull threads, the repository for the others).
 import { and, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
-  comments, issues, notifications, pullRequests, repositories, users,
+  comments, issues, notifications, pullRequests, repoTransfers, repositories, users,
   type CommentRow, type IssueRow, type NotificationRow, type NotificationStatus, type RepoRow, type SubjectType, type UserRow,
 } from '../../db/schema/index.js';
 import { canRead, canSeeRepo, type RepoPermission } from '../../permissions/repo.js';
@@ -53,13 +53,15 @@ export class NotificationService {
       .innerJoin(users, eq(users.id, repositories.ownerId))
       .where(inArray(repositories.id, ids));
     const perms = await this.access.repoPermissions(items, user);
+    const pending = await this.deps.db.select({ repoId: repoTransfers.repoId }).from(repoTransfers).where(inArray(repoTransfers.repoId, ids));
     const repos = new Map(items.map((i) => [i.repo.id, { ...i, perm: perms.get(i.repo.id)! }]));
     const pick = (ok: (p: RepoPermission) => boolean) => items.filter((i) => ok(perms.get(i.repo.id)!)).map((i) => i.repo.id);
     const byType: Array<[SubjectType[], number[]]> = [
       [['Issue'], pick((p) => canRead(p, 'repo.issues'))],
       [['Pull'], pick((p) => canRead(p, 'repo.pulls'))],
       [['Commit'], pick((p) => canRead(p, 'repo.code'))],
-      [['Repository'], pick(canSeeRepo)],
+      // A transfer's recipient may not see the repository yet: its Repository thread shows while the transfer is pending.
+      [['Repository'], [...new Set([...pick(canSeeRepo), ...pending.map((t) => t.repoId)])]],
     ];
     const parts = byType.filter(([, r]) => r.length).map(([types, r]) => and(inArray(n.subjectType, types), inArray(n.repoId, r))!);
     return { visible: parts.length ? or(...parts)! : sql`false`, repos };

@@ -7,7 +7,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
-  comments, issueMentions, issues, notifications, repositories, users, type IssueRow, type RepoRow, type UserRow,
+  comments, issueMentions, issues, notifications, repositories, teamMembers, teams, users, type IssueRow, type RepoRow, type UserRow,
 } from '../../db/schema/index.js';
 import { canRead } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
@@ -136,3 +136,25 @@ async function onIssueEvent(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promis
 }
 
 addFanOut(onIssueEvent);
+
+/**
+ * A transfer offered to `recipient` (a user, or an organisation: the members of its owner teams) becomes a
+ * Repository thread of each, in the transaction that records the pending transfer.
+ */
+export async function notifyTransferOffered(tx: Db, repo: RepoRow, recipient: UserRow, actorId: number): Promise<void> {
+  const ids = recipient.type === 'Organization'
+    ? (await tx.select({ id: teamMembers.userId }).from(teamMembers).innerJoin(teams, eq(teams.id, teamMembers.teamId))
+      .where(and(eq(teams.orgId, recipient.id), eq(teams.accessMode, 'owner')))).map((r) => r.id)
+    : [recipient.id];
+  const userIds = [...new Set(ids)].filter((id) => id !== actorId);
+  if (userIds.length === 0) return;
+  const n = notifications;
+  await tx
+    .insert(n)
+    .values(userIds.map((userId) => ({ userId, repoId: repo.id, subjectType: 'Repository' as const, status: 'unread' as const, updatedBy: actorId })))
+    .onConflictDoUpdate({
+      target: [n.userId, n.repoId],
+      targetWhere: sql`subject_type = 'Repository'`,
+      set: { status: sql`'unread'`, updatedBy: sql`excluded.updated_by`, updatedAt: sql`now()` },
+    });
+}

@@ -10,6 +10,7 @@ import {
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
+import { notifyTransferOffered } from '../notifications/notifier.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
@@ -86,6 +87,7 @@ export class TransferService {
         await tx.insert(repoTransfers).values({
           repoId: repo.id, doerId: actor.id, recipientId: target.id, teamIds, grantedRead: granted.length > 0,
         });
+        await notifyTransferOffered(tx, repo, target, actor.id);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw inProgress(owner, repo);
