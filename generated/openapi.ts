@@ -1089,7 +1089,7 @@ export interface paths {
         };
         /**
          * List a repository's issues and pull requests
-         * @description Anyone who can read the repository's issues or pull requests, anonymous callers included on public repositories (404 otherwise). Without `type` issues and pull requests are listed together (pull requests carry `pull_request`); a caller who can read only one of the two units gets only that kind, and `type` naming the unit the caller cannot read is 404, as Gitea. Newest created first. `state` defaults to `open`. `labels` is a comma-separated list of label names: issues with any of them match, unknown names are dropped. `milestones` is a comma-separated list of milestone titles, each taken as a decimal id when no title matches; unknown ones are dropped. `q` is a keyword matched case-insensitively in the title and body (Gitea's indexer also matches comments; anvil does not). `since` / `before` filter on the update time. `created_by`, `assigned_by` and `mentioned_by` are usernames; one that names no user is 404, as Gitea. Each item is the complete Issue.
+         * @description Anyone who can read the repository's issues or pull requests, anonymous callers included on public repositories (404 otherwise). Without `type` issues and pull requests are listed together (pull requests carry `pull_request`); a caller who can read only one of the two units gets only that kind, and `type` naming the unit the caller cannot read is 404, as Gitea. Newest created first. `state` defaults to `open`. `labels` is a comma-separated list of label names: issues with every one of them match (see the parameter). `milestones` is a comma-separated list of milestone titles, each taken as a decimal id when no title matches; unknown ones are dropped. `q` is a keyword matched case-insensitively in the title, the body and the comments. `since` / `before` filter on the update time. `created_by`, `assigned_by` and `mentioned_by` are usernames; one that names no user is 404, as Gitea. Each item is the complete Issue.
          */
         get: operations["issueListIssues"];
         put?: never;
@@ -6506,7 +6506,7 @@ export interface operations {
                 labels?: string;
                 /** @description page size of results (default 30, at most 50) */
                 limit?: components["parameters"]["Limit"];
-                /** @description only items in which this user is mentioned (username) */
+                /** @description only items whose body or one of whose comments @mentions this user (username; mentions are recorded as they are written) */
                 mentioned_by?: string;
                 /** @description comma-separated milestone titles or ids (titles first, then ids); issues of any of them (unknown ones are dropped) */
                 milestones?: string;

@@ -2,7 +2,7 @@
 // every counter recounted in the same transaction.
 import { and, count, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
-  comments, contentHistory, issueAssignees, issueLabels, issues, labels, milestones, users,
+  comments, contentHistory, issueAssignees, issueLabels, issueMentions, issues, labels, milestones, users,
   type IssueRow, type UserRow,
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
@@ -56,6 +56,8 @@ export interface IssueFilters {
   since?: string;
   before?: string;
   createdBy?: number;
+  /** Only issues whose body or comments @mention this user. */
+  mentioned?: number;
   assignedTo?: number;
 }
 
@@ -210,6 +212,9 @@ export class IssueService {
     if (f.since) conds.push(gte(issues.updatedAt, new Date(f.since)));
     if (f.before) conds.push(lte(issues.updatedAt, new Date(f.before)));
     if (f.createdBy) conds.push(eq(issues.posterId, f.createdBy));
+    if (f.mentioned) {
+      conds.push(sql`exists (select 1 from ${issueMentions} where ${issueMentions.issueId} = ${issues.id} and ${issueMentions.userId} = ${f.mentioned})`);
+    }
     if (f.assignedTo) {
       conds.push(sql`exists (select 1 from ${issueAssignees} where ${issueAssignees.issueId} = ${issues.id} and ${issueAssignees.userId} = ${f.assignedTo})`);
     }

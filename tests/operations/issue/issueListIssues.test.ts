@@ -10,7 +10,7 @@ import { linksOf } from '../../helpers/orgs.js';
 import { orgRepo, orgWorld, raw, swaggerOf } from '../../helpers/repos.js';
 import { assertSpec } from '../../helpers/spec-check.js';
 
-type Query = { state?: 'open' | 'closed' | 'all'; type?: 'issues' | 'pulls'; labels?: string; milestones?: string; q?: string; created_by?: string; assigned_by?: string; page?: number; limit?: number; since?: string; before?: string };
+type Query = { state?: 'open' | 'closed' | 'all'; type?: 'issues' | 'pulls'; labels?: string; milestones?: string; q?: string; created_by?: string; assigned_by?: string; mentioned_by?: string; page?: number; limit?: number; since?: string; before?: string };
 
 let app: TestApp;
 let p: People;
@@ -133,6 +133,22 @@ test('200: labels must all be on an issue (Gitea), org labels count, only unknow
   assert.ok(z.number > 0);
 });
 
+test('200: mentioned_by: issues whose body or a comment @mentions the user (not in code, not an e-mail address)', async () => {
+  const repo = await sharedRepo(app, p);
+  const inBody = await newIssue(app, repo, p.owner, { title: 'body', body: `ping @${p.reader.username.toUpperCase()}, please` });
+  const inComment = await newIssue(app, repo, p.owner, { title: 'comment' });
+  const c = await app.client(p.writer.auth).POST('/repos/{owner}/{repo}/issues/{index}/comments', {
+    params: { path: { ...repo.path, index: inComment.number } }, body: { body: `(@${p.reader.username}) look` },
+  });
+  assert.is(c.response.status, 201);
+  await newIssue(app, repo, p.owner, { title: 'code', body: `\`@${p.reader.username}\` and ${p.reader.username}@example.com` });
+  const edited = await newIssue(app, repo, p.owner, { title: 'edited' });
+  await editIssue(app, repo, edited.number, p.owner, { body: `now @${p.reader.username}` });
+  assert.equal(await numbers(repo, { mentioned_by: p.reader.username }), [edited.number, inComment.number, inBody.number]);
+  assert.equal(await numbers(repo, { mentioned_by: p.writer.username }), []);
+  assertEmpty404(await list(repo, { mentioned_by: 'no-such-user' }, p.owner.auth), 'unknown user');
+});
+
 test('200: paginated with X-Total-Count and Link', async () => {
   const r = await list(pub, { state: 'all', limit: 2, page: 2 }, p.owner.auth);
   assert.is(r.response.status, 200);
@@ -158,8 +174,8 @@ test('200: every role that can read; 404 on a private repository for anonymous a
   }
 });
 
-test('404: an unknown created_by / assigned_by user', async () => {
-  for (const query of [{ created_by: 'no-such-user' }, { assigned_by: 'no-such-user' }]) {
+test('404: an unknown created_by / assigned_by / mentioned_by user', async () => {
+  for (const query of [{ created_by: 'no-such-user' }, { assigned_by: 'no-such-user' }, { mentioned_by: 'no-such-user' }]) {
     const r = await list(pub, query, p.owner.auth);
     assertEmpty404(r, JSON.stringify(query));
     assertSpec('issueListIssues', r);

@@ -10,12 +10,12 @@ export const issueListIssues: Handler<'issueListIssues'> = async (req) => {
   const q = req.query;
   const page = pageOf(q, req.config);
   // An unknown user in a filter is 404, as in Gitea.
-  const [createdBy, assignedTo] = await Promise.all(
-    [q.created_by, q.assigned_by].map(async (name) => (name ? (await loadUser(req, name)).id : undefined)),
+  const [createdBy, assignedTo, mentioned] = await Promise.all(
+    [q.created_by, q.assigned_by, q.mentioned_by].map(async (name) => (name ? (await loadUser(req, name)).id : undefined)),
   );
   const { rows, total } = await req.services.issues.list(
     loaded,
-    { state: q.state ?? 'open', type: q.type, labels: list(q.labels), milestones: list(q.milestones), q: q.q, since: q.since, before: q.before, createdBy, assignedTo },
+    { state: q.state ?? 'open', type: q.type, labels: list(q.labels), milestones: list(q.milestones), q: q.q, since: q.since, before: q.before, createdBy, assignedTo, mentioned },
     page,
   );
   return { status: 200, body: await presentIssues(req, loaded, rows), headers: pageHeaders(req.config, req.koa.url, page, total) };
