@@ -38,8 +38,9 @@ export async function buildApp({ config, services, log, doc = loadSpec() }: AppD
       // http-errors thrown by middleware carry `status` and `expose`.
       const e = err as { status?: number; expose?: boolean; message?: string };
       const known = typeof e?.status === 'number' && e.expose ? new HttpError(e.status, e.message ?? '') : err;
-      const { status, message, unexpected } = errorAnswer(known);
+      const { status, message, unexpected, headers } = errorAnswer(known);
       if (unexpected) log.error({ err, reqId: id, method: ctx.method, url: ctx.url }, 'request failed');
+      if (headers) ctx.set(headers);
       writeError(ctx, status, message, swaggerUrl);
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;

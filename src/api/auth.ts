@@ -52,20 +52,25 @@ export async function authenticate(ctx: Context, services: Services): Promise<Au
           auth = await byToken(services, login);
           break;
         }
-        const user = await services.users.authenticate(login, secret);
-        if (user) {
-          auth = { actor: user, signedIn: user, method: 'password' };
-        } else if (looksLikeToken(secret)) {
-          // Gitea accepts a token as the Basic password (git over HTTP relies on it).
-          auth = await byToken(services, secret);
+        // A token as the password (git over HTTP) is tried first: tokens are never throttled, and a
+        // valid one costs no password hash.
+        const hit = looksLikeToken(secret) ? await services.tokens.resolve(secret.toLowerCase()) : undefined;
+        if (hit) {
           const loginLower = login.toLowerCase();
-          if (auth.actor && loginLower !== auth.actor.lowerName && loginLower !== auth.actor.email.toLowerCase()
+          if (loginLower !== hit.user.lowerName && loginLower !== hit.user.email.toLowerCase()
             && loginLower !== 'oauth2' && loginLower !== secret.toLowerCase()) {
-            throw new Unauthorized('user does not exist or token is invalid');
+            // A user whose password happens to look like someone else's token still signs in with it.
+            const user = await services.users.authenticate(login, secret);
+            if (!user) throw new Unauthorized('user does not exist or token is invalid');
+            auth = { actor: user, signedIn: user, method: 'password' };
+            break;
           }
-        } else {
-          throw new Unauthorized('user does not exist or password is incorrect');
+          auth = { actor: hit.user, signedIn: hit.user, method: 'token', scopes: hit.token.scopes };
+          break;
         }
+        const user = await services.users.authenticate(login, secret);
+        if (!user) throw new Unauthorized(`user does not exist or ${looksLikeToken(secret) ? 'token is invalid' : 'password is incorrect'}`);
+        auth = { actor: user, signedIn: user, method: 'password' };
         break;
       }
       case 'token':

@@ -1,7 +1,7 @@
 // The one table from domain errors to HTTP answers. 404 has an empty body; every other error is
 // {message, url} as Gitea's APIError.
 import type { Context } from 'koa';
-import { DomainError } from '../services/errors.js';
+import { DomainError, TooManyRequests } from '../services/errors.js';
 
 const statusOf: Record<string, number> = {
   BadRequest: 400,
@@ -13,6 +13,7 @@ const statusOf: Record<string, number> = {
   PayloadTooLarge: 413,
   Invalid: 422,
   RepoArchived: 423,
+  TooManyRequests: 429,
   NotImplemented: 501,
 };
 
@@ -39,7 +40,8 @@ export function writeError(ctx: Context, status: number, message: string, swagge
 }
 
 /** Maps anything thrown to an answer; unknown errors are 500 and logged by the caller. */
-export function errorAnswer(err: unknown): { status: number; message: string; unexpected: boolean } {
+export function errorAnswer(err: unknown): { status: number; message: string; unexpected: boolean; headers?: Record<string, string> } {
+  if (err instanceof TooManyRequests) return { status: 429, message: err.message, unexpected: false, headers: { 'Retry-After': String(err.retryAfter) } };
   if (err instanceof DomainError) return { status: statusOf[err.kind] ?? 500, message: err.message, unexpected: false };
   if (err instanceof HttpError) return { status: err.status, message: err.message, unexpected: false };
   return { status: 500, message: 'internal server error', unexpected: true };

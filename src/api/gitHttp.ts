@@ -19,8 +19,9 @@ async function plainErrors(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
   } catch (err) {
-    const { status, message, unexpected } = errorAnswer(err);
+    const { status, message, unexpected, headers } = errorAnswer(err);
     if (unexpected) throw err;
+    if (headers) ctx.set(headers);
     if (status === 401) ctx.set('WWW-Authenticate', 'Basic realm="anvil"');
     ctx.status = status;
     ctx.set('Content-Type', 'text/plain; charset=utf-8');

@@ -52,3 +52,14 @@ export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string } };
   return e?.code === '23505' || e?.cause?.code === '23505';
 }
+
+/** Too many attempts: answered 429 with `Retry-After: retryAfter` (seconds). */
+export class TooManyRequests extends DomainError {
+  readonly kind = 'TooManyRequests';
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
+    super(message);
+  }
+}

@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { users } from '../../src/db/schema/index.js';
+import { loginThrottles, users } from '../../src/db/schema/index.js';
 import { basic, startApp, type TestApp, type TestUser } from '../helpers/harness.js';
 import { assertSpec, assertSpecAnswer } from '../helpers/spec-check.js';
 
@@ -26,6 +26,61 @@ async function raw(path: string, init: RequestInit = {}) {
   const text = await response.text();
   return { response, text, body: text ? JSON.parse(text) : undefined };
 }
+
+// --- throttling wrong passwords --------------------------------------------------------------------
+
+test('429: after five wrong passwords in a row each further one locks password sign-in 1, 2, 4 ... s; tokens pass', async () => {
+  const victim = await app.user();
+  const other = await app.user();
+  const token = (await app.token(victim, ['read:user'])).slice('token '.length);
+  const get = (auth: string) => raw('/api/v1/user', { headers: { Authorization: auth } });
+  for (let i = 1; i <= 6; i++) {
+    const r = await get(basic(victim.username, `wrong-${i}`));
+    assert.is(r.response.status, 401, `failure ${i} is only refused`);
+  }
+  // The sixth failure locked the account for a second: even the right password waits, with Retry-After.
+  const locked = await get(basic(victim.username, victim.password));
+  assert.is(locked.response.status, 429);
+  assert.is(locked.response.headers.get('retry-after'), '1');
+  assert.equal(locked.body, { message: 'too many failed sign-in attempts for this account; try again later', url: swagger() });
+  const byEmail = await get(basic(`${victim.username}@example.com`, victim.password));
+  assert.is(byEmail.response.status, 429, "the e-mail login names the same account");
+  // Tokens are never throttled, as the password or in a header; other accounts are not affected.
+  assert.is((await get(basic(victim.username, token))).response.status, 200);
+  assert.is((await get(`token ${token}`)).response.status, 200);
+  assert.is((await get(basic(other.username, other.password))).response.status, 200);
+  // The lock ends by itself; the right password then clears the record.
+  await new Promise((r) => setTimeout(r, 1100));
+  const back = await get(basic(victim.username, victim.password));
+  assert.is(back.response.status, 200);
+  assert.is((await get(basic(victim.username, 'wrong-again'))).response.status, 401, 'counting starts over');
+  assert.is((await get(basic(victim.username, victim.password))).response.status, 200);
+});
+
+test('429: the lock doubles per failure and never exceeds a minute', async () => {
+  const victim = await app.user();
+  const id = victim.id;
+  const db = app.services.deps.db;
+  const lockAfter = async (failures: number) => {
+    await db.delete(loginThrottles).where(eq(loginThrottles.userId, id));
+    await db.insert(loginThrottles).values({ userId: id, failures, lastFailureAt: new Date(), lockedUntil: null });
+    const r = await raw('/api/v1/user', { headers: { Authorization: basic(victim.username, 'nope') } });
+    assert.is(r.response.status, 401);
+    const [row] = await db.select().from(loginThrottles).where(eq(loginThrottles.userId, id));
+    return Math.round((row!.lockedUntil!.getTime() - row!.lastFailureAt.getTime()) / 1000);
+  };
+  assert.is(await lockAfter(6), 2, 'the seventh failure: 2 s');
+  assert.is(await lockAfter(8), 8, 'the ninth: 8 s');
+  assert.is(await lockAfter(40), 60, 'capped at a minute');
+  const r = await raw('/api/v1/user', { headers: { Authorization: basic(victim.username, victim.password) } });
+  assert.is(r.response.status, 429);
+  assert.ok(Number(r.response.headers.get('retry-after')) <= 60);
+  // A quarter of an hour without failures starts the count over.
+  await db.update(loginThrottles).set({ failures: 40, lastFailureAt: new Date(Date.now() - 16 * 60_000), lockedUntil: null }).where(eq(loginThrottles.userId, id));
+  await raw('/api/v1/user', { headers: { Authorization: basic(victim.username, 'nope') } });
+  const [row] = await db.select().from(loginThrottles).where(eq(loginThrottles.userId, id));
+  assert.equal([row!.failures, row!.lockedUntil], [1, null]);
+});
 
 // --- the ways to sign in -------------------------------------------------------------------------
 

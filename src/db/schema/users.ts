@@ -91,3 +91,16 @@ export const accessTokens = pgTable(
 
 export type UserRow = typeof users.$inferSelect;
 export type AccessTokenRow = typeof accessTokens.$inferSelect;
+
+/**
+ * Wrong passwords per account, for sign-in throttling: after a run of failures each further attempt
+ * waits longer (capped), in every process on the database. A success or a quiet spell clears it.
+ */
+export const loginThrottles = pgTable('login_throttles', {
+  userId: bigint('user_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  failures: integer('failures').notNull(),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true, mode: 'date' }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+});

@@ -6,6 +6,7 @@ import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Invalid, isUniqueViolation } from '../errors.js';
 import { checkEmail, checkOwnerName } from '../names.js';
+import { LoginThrottle } from './loginThrottle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 export interface CreateUserInput {
@@ -26,7 +27,11 @@ export interface CreateUserInput {
 const verified = new Map<string, { userId: number; passwordHash: string; expires: number }>();
 
 export class UserService {
-  constructor(private readonly deps: ServiceDeps) {}
+  private readonly throttle: LoginThrottle;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.throttle = new LoginThrottle(deps);
+  }
 
   async create(input: CreateUserInput): Promise<UserRow> {
     const { db, config } = this.deps;
@@ -124,15 +129,24 @@ export class UserService {
       if (user && user.passwordHash === hit.passwordHash && user.isActive && !user.prohibitLogin) return user;
       verified.delete(key);
     }
-    const user = await this.verify(login, password);
-    if (user) {
-      if (verified.size >= 1000) verified.delete(verified.keys().next().value!);
-      verified.set(key, { userId: user.id, passwordHash: user.passwordHash, expires: Date.now() + 60_000 });
+    const account = await this.account(login);
+    // A locked account is refused before its password is checked (429); see loginThrottle.ts.
+    if (account) await this.throttle.check(account.id);
+    const ok = await verifyPassword(password, account?.passwordHash);
+    if (!account) return null;
+    if (!ok) {
+      await this.throttle.failed(account.id);
+      return null;
     }
-    return user;
+    await this.throttle.succeeded(account.id);
+    if (!account.isActive || account.prohibitLogin) return null;
+    if (verified.size >= 1000) verified.delete(verified.keys().next().value!);
+    verified.set(key, { userId: account.id, passwordHash: account.passwordHash, expires: Date.now() + 60_000 });
+    return account;
   }
 
-  private async verify(login: string, password: string): Promise<UserRow | null> {
+  /** The individual account a login (name or activated e-mail) names. */
+  private async account(login: string): Promise<UserRow | undefined> {
     const { db } = this.deps;
     const lower = login.toLowerCase();
     let [user] = await db
@@ -147,8 +161,6 @@ export class UserService {
         .where(and(eq(emailAddresses.lowerEmail, lower), eq(emailAddresses.isActivated, true)))
         .then((rows) => rows.map((r) => r.user));
     }
-    const ok = await verifyPassword(password, user?.passwordHash);
-    if (!ok || !user || !user.isActive || user.prohibitLogin) return null;
     return user;
   }
 }
