@@ -23,6 +23,9 @@ async function start() {
   // Pushes this host's dead processes left half-recorded (git moved the refs, the events were not written yet).
   const reconciled = await services.gitTransport.reconcilePendingPushes();
   if (reconciled) log.warn({ pushes: reconciled }, 'recorded the events of interrupted pushes');
+  // Repository folders of creates and deletes a killed process left half-done.
+  const folders = await services.repos.reconcileFolders();
+  if (folders.restored || folders.removed) log.warn(folders, 'mended repository folders of interrupted creates and deletes');
   const webhooks = new HookDeliveryWorker(services.deps);
   if (config.webhook.deliveryEnabled) webhooks.start();
   const app = await buildApp({ config, services, log });

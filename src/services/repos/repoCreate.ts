@@ -1,13 +1,13 @@
 // Creating a repository: name and template rules, the bare git repository (with an initial commit
 // when asked), and its rows — so that a failure leaves neither a folder nor a row behind.
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { collaborations, labels, repoWatches, repositories, type ObjectFormat, type RepoRow, type TrustModel, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { commitFiles } from '../../git/commit.js';
 import { initBare } from '../../git/init.js';
+import { journalCreate, scratchRepoPath } from '../../git/folderMoves.js';
 import { repoDir } from '../../git/paths.js';
 import * as templates from '../../templates/index.js';
 import type { AccessService } from './access.js';
@@ -89,10 +89,12 @@ export async function createRepository(
     .where(and(eq(repositories.ownerId, owner.id), eq(repositories.lowerName, lowerName)));
   if (taken) throw conflict();
 
-  // Git first, in a scratch folder: nothing is visible under the real path until the row exists.
-  const scratch = join(config.dataDir, 'tmp', `${randomUUID()}.git`);
+  // Git first, in a scratch folder: nothing is visible under the real path until the row exists. The
+  // move into place is journalled (git/folderMoves.ts): a crash before the commit leaves a folder that
+  // start-up removes.
+  const scratch = scratchRepoPath(config.dataDir);
   const final = repoDir(config.dataDir, owner.name, input.name);
-  let moved = false;
+  const journal = journalCreate(config.dataDir, owner.id, lowerName, final);
   try {
     await initBare(scratch, { objectFormat: p.objectFormat, defaultBranch: p.defaultBranch });
     if (p.files.length) {
@@ -139,15 +141,13 @@ export async function createRepository(
       });
       // The row holds the name (a concurrent creation waits on its unique key), so the move into
       // place cannot race; a leftover folder without a row is stale and goes.
-      mkdirSync(dirname(final), { recursive: true });
-      if (existsSync(final)) rmSync(final, { recursive: true, force: true });
-      renameSync(scratch, final);
-      moved = true;
+      journal.place(scratch);
       return row!;
     });
+    journal.committed();
     return repo;
   } catch (err) {
-    if (moved) rmSync(final, { recursive: true, force: true });
+    journal.abandon();
     if (isUniqueViolation(err)) throw conflict();
     throw err;
   } finally {

@@ -1,13 +1,11 @@
 // Repositories: look-up with the caller's permission, settings, deletion, lists and search.
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { and, asc, count, desc, eq, ilike, not, sql, type SQL } from 'drizzle-orm';
 import { activities, activityTallies, hooks, repoTransfers, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
+import { moveAsideForDelete, reconcileFolders } from '../../git/folderMoves.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { canSeeRepo, type RepoPermission } from '../../permissions/repo.js';
 import { permissionFromColumns, repoGrantFields, type AccessService, type RepoGrantColumns } from './access.js';
@@ -117,16 +115,26 @@ export class RepoService {
     return editRepository(this.deps, loaded, actor, input);
   }
 
+  /**
+   * Mends what processes of this host killed in the middle of a repository create or delete left behind
+   * (git/folderMoves.ts): folders of an uncommitted delete go back, folders of an uncommitted create go.
+   */
+  async reconcileFolders(): Promise<{ restored: number; removed: number }> {
+    const { db, config } = this.deps;
+    return reconcileFolders(config.dataDir, {
+      repoExists: async (id) => (await db.select({ id: repositories.id }).from(repositories).where(eq(repositories.id, id))).length > 0,
+      nameTaken: async (ownerId, lowerName) => (await db.select({ id: repositories.id }).from(repositories)
+        .where(and(eq(repositories.ownerId, ownerId), eq(repositories.lowerName, lowerName)))).length > 0,
+    });
+  }
+
   /** Owner, organization owner or site admin; the rows go first, then the folders (moved aside before, back on failure). */
   async delete(loaded: LoadedRepo, actor: UserRow): Promise<void> {
     const { repo, owner, perm } = loaded;
     if (perm.mode !== 'owner') throw new Forbidden('user should be the owner of the repo');
     const { dataDir } = this.deps.config;
-    const trash = join(dataDir, 'tmp', `deleted-${randomUUID()}`);
-    mkdirSync(trash, { recursive: true });
-    const folders = [repoDir(dataDir, owner.name, repo.name), wikiDir(dataDir, owner.name, repo.name)].filter(existsSync);
-    const aside = folders.map((f, i) => [f, join(trash, String(i))] as const);
-    for (const [f, t] of aside) renameSync(f, t);
+    // Journalled (git/folderMoves.ts): killed before the commit, start-up moves the folders back.
+    const aside = moveAsideForDelete(dataDir, repo.id, [repoDir(dataDir, owner.name, repo.name), wikiDir(dataDir, owner.name, repo.name)]);
     try {
       await withTx(this.deps.db, async (tx) => {
         // Recorded first, while the rows it describes exist; the repository's feed rows go with it.
@@ -137,11 +145,10 @@ export class RepoService {
         await tx.delete(repositories).where(eq(repositories.id, repo.id));
       });
     } catch (err) {
-      for (const [f, t] of aside) renameSync(t, f);
-      rmSync(trash, { recursive: true, force: true });
+      aside.undo();
       throw err;
     }
-    rmSync(trash, { recursive: true, force: true });
+    aside.finish();
   }
 
   /** Repositories the user owns or reaches by collaboration or team, by name (Gitea's default order). */
