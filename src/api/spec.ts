@@ -29,7 +29,9 @@ export interface SpecOperation {
   integerParams: Array<{ name: string; in: 'path' | 'query' }>;
 }
 
+/** An integer, or an array of integers (each value of a repeated query parameter). */
 function isIntegerSchema(schema: Record<string, unknown> | undefined): boolean {
+  if (schema?.type === 'array') return (schema.items as Record<string, unknown> | undefined)?.type === 'integer';
   return schema?.type === 'integer';
 }
 
