@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import type { components } from '../../generated/openapi.js';
 import { notifications, type NotificationStatus } from '../../src/db/schema/index.js';
 import type { TestApp } from './harness.js';
+import { newComment, newIssue, people, sharedRepo, type People, type Repo } from './issues.js';
 import type { Actor } from './repos.js';
 
 export type NotificationThread = components['schemas']['NotificationThread'];
@@ -55,4 +56,21 @@ export function send205(app: TestApp, method: 'PUT' | 'PATCH', path: string, aut
     req.on('error', reject);
     req.end();
   });
+}
+
+/**
+ * A repository of `p.owner` where `p.reader` watches and `p.writer` opened `issues` issues (owner and
+ * reader each get a thread per issue); the first issue also has a comment by the writer.
+ */
+export async function notificationWorld(app: TestApp, issues = 3): Promise<{ p: People; repo: Repo; titles: string[] }> {
+  const p = await people(app);
+  const repo = await sharedRepo(app, p);
+  await watch(app, p.reader, repo.path);
+  const titles: string[] = [];
+  for (let i = 0; i < issues; i++) {
+    const issue = await newIssue(app, repo, p.writer, { title: `issue ${i}` });
+    titles.push(issue.title);
+    if (i === 0) await newComment(app, repo, issue.number, p.writer, 'a comment');
+  }
+  return { p, repo, titles };
 }

@@ -1,0 +1,61 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startApp, type TestApp } from '../../helpers/harness.js';
+import { newIssue, sharedRepo, type People, type Repo } from '../../helpers/issues.js';
+import { notificationWorld, send205, threadsOf, watch, type NotificationThread } from '../../helpers/notifications.js';
+import { swaggerOf } from '../../helpers/repos.js';
+import { assertSpecAnswer } from '../../helpers/spec-check.js';
+
+let app: TestApp;
+let p: People;
+let repo: Repo;
+let other: Repo;
+
+test.before(async () => {
+  app = await startApp();
+  ({ p, repo } = await notificationWorld(app, 2));
+  other = await sharedRepo(app, p);
+  await watch(app, p.reader, other.path);
+  await newIssue(app, other, p.writer, { title: 'elsewhere' });
+});
+test.after(async () => {
+  await app.close();
+});
+
+/** `auth` null: anonymous. */
+const put = (query = '', auth: string | null = p.reader.auth) => send205(app, 'PUT', `/notifications${query ? `?${query}` : ''}`, auth ?? undefined);
+const flags = async () => (await threadsOf(app, p.reader)).map((t) => `${t.subject.title}:${t.unread ? 'u' : t.pinned ? 'p' : 'r'}`).sort();
+
+test('205: every repository\'s unread threads become read; the changed threads, newest first', async () => {
+  const res = await put();
+  assert.is(res.status, 205);
+  assertSpecAnswer('notifyReadList', 205, res.body);
+  assert.equal(res.body.map((t: NotificationThread) => t.subject.title), ['elsewhere', 'issue 1', 'issue 0']);
+  assert.ok(res.body.every((t: NotificationThread) => !t.unread && !t.pinned));
+  assert.equal(await flags(), ['elsewhere:r', 'issue 0:r', 'issue 1:r']);
+  assert.equal((await put()).body, [], 'nothing unread left');
+  assert.equal((await put('', p.owner.auth)).body.length, 3, 'the owner\'s own threads, untouched by the reader\'s');
+});
+
+test('205: to-status, status-types, all and last_read_at', async () => {
+  assert.equal((await put('status-types=read&to-status=pinned')).body.length, 3);
+  assert.equal(await flags(), ['elsewhere:p', 'issue 0:p', 'issue 1:p']);
+  const past = await put('all=true&to-status=unread&last_read_at=2000-01-01T00:00:00Z');
+  assert.equal(past.body, [], 'nothing was updated that early');
+  assert.equal((await put('all=true&to-status=unread')).body.length, 3);
+  assert.equal(await flags(), ['elsewhere:u', 'issue 0:u', 'issue 1:u']);
+});
+
+test('401, 403, 422', async () => {
+  assert.is((await put('', null)).status, 401);
+  const scoped = await put('', await app.token(p.reader, ['read:notification']));
+  assert.is(scoped.status, 403);
+  assert.equal(scoped.body, { message: 'token does not have at least one of required scope(s): [write:notification]', url: swaggerOf(app) });
+  for (const q of ['to-status=gone', 'status-types=x', 'last_read_at=noon']) {
+    const res = await put(q);
+    assert.is(res.status, 422, q);
+    assertSpecAnswer('notifyReadList', 422, res.body);
+  }
+});
+
+test.run();
