@@ -4131,7 +4131,7 @@ export interface components {
             created_at: string;
             ignored: boolean;
             /** @description always null (Gitea's field) */
-            reason: null;
+            reason: string | null;
             /** Format: uri */
             repository_url: string;
             subscribed: boolean;

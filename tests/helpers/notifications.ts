@@ -74,3 +74,15 @@ export async function notificationWorld(app: TestApp, issues = 3): Promise<{ p: 
   }
   return { p, repo, titles };
 }
+
+/** PUT or DELETE /repos/{o}/{r}/issues/{index}/subscriptions/{user} as `auth`: the status and the raw body. */
+export async function setSubscription(app: TestApp, method: 'PUT' | 'DELETE', repo: Repo, index: number, user: string, auth?: string) {
+  const res = await fetch(`${app.url}/api/v1/repos/${repo.full_name}/issues/${index}/subscriptions/${encodeURIComponent(user)}`, {
+    method, headers: auth ? { Authorization: auth } : {},
+  });
+  return { status: res.status, text: await res.text(), contentType: res.headers.get('content-type') };
+}
+
+/** GET .../issues/{index}/subscriptions/check as `auth`. */
+export const checkSubscription = (app: TestApp, repo: Repo, index: number, auth?: string) =>
+  app.client(auth).GET('/repos/{owner}/{repo}/issues/{index}/subscriptions/check', { params: { path: { ...repo.path, index } } });
