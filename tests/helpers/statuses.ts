@@ -1,6 +1,7 @@
 // Commit-status fixtures: report statuses through the API, and bulk rows for list-size tests.
 import * as assert from 'uvu/assert';
 import type { components } from '../../generated/openapi.js';
+import { and, eq } from 'drizzle-orm';
 import { commitStatuses, commitStatusIndexes } from '../../src/db/schema/index.js';
 import type { TestApp } from './harness.js';
 import { pathOf, type Repository } from './repos.js';
@@ -37,4 +38,15 @@ export async function bulkStatuses(app: TestApp, repoId: number, sha: string, n:
     await db.insert(commitStatuses).values(rows);
   }
   await db.insert(commitStatusIndexes).values({ repoId, sha, maxIndex: n });
+}
+
+/** Replaces a commit's statuses with `list` (numbered 1, 2, ... in order), as rows: for many combinations fast. */
+export async function setStatuses(app: TestApp, repoId: number, sha: string, list: Array<{ context: string; state: State }>, creatorId: number): Promise<void> {
+  const db = app.services.deps.db;
+  await db.delete(commitStatuses).where(and(eq(commitStatuses.repoId, repoId), eq(commitStatuses.sha, sha)));
+  if (list.length === 0) return;
+  const start = Date.now() - list.length * 1000;
+  await db.insert(commitStatuses).values(list.map((x, i) => ({
+    repoId, sha, index: i + 1, state: x.state, context: x.context, creatorId, createdAt: new Date(start + i * 1000),
+  })));
 }
