@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import type { components } from '../../generated/openapi.js';
 import { notifications, type NotificationStatus } from '../../src/db/schema/index.js';
 import type { TestApp } from './harness.js';
-import { newComment, newIssue, people, sharedRepo, type People, type Repo } from './issues.js';
+import { editRepo, newComment, newIssue, people, sharedRepo, type People, type Repo } from './issues.js';
 import type { Actor } from './repos.js';
 
 export type NotificationThread = components['schemas']['NotificationThread'];
@@ -86,3 +86,30 @@ export async function setSubscription(app: TestApp, method: 'PUT' | 'DELETE', re
 /** GET .../issues/{index}/subscriptions/check as `auth`. */
 export const checkSubscription = (app: TestApp, repo: Repo, index: number, auth?: string) =>
   app.client(auth).GET('/repos/{owner}/{repo}/issues/{index}/subscriptions/check', { params: { path: { ...repo.path, index } } });
+
+/** DELETE /repos/{o}/{r}/collaborators/{user} as the repository's owner. */
+export async function dropCollaborator(app: TestApp, repo: Repo, owner: Actor, user: Actor): Promise<void> {
+  const r = await app.client(owner.auth).DELETE('/repos/{owner}/{repo}/collaborators/{collaborator}', {
+    params: { path: { ...repo.path, collaborator: user.username } },
+  });
+  assert.is(r.response.status, 204, `DELETE collaborator: ${JSON.stringify(r.error)}`);
+}
+
+/**
+ * A thread its user can lose: a public repository of `p.owner` that `who` (no collaborator: `p.outsider`
+ * by default) watches, where `p.writer` opened an issue `title`, so `who` has one unread thread. `hide()`
+ * makes the repository private (`who` can no longer read it), `show()` public again.
+ */
+export async function fadingThread(app: TestApp, p: People, title = 'fading', who: Actor = p.outsider) {
+  const repo = await sharedRepo(app, p);
+  await watch(app, who, repo.path);
+  await newIssue(app, repo, p.writer, { title });
+  const thread = (await threadsOf(app, who)).find((t) => t.repository.id === repo.id);
+  assert.ok(thread?.unread, `${who.username} has an unread thread about "${title}"`);
+  return {
+    repo,
+    thread: thread!,
+    hide: () => editRepo(app, repo, { private: true }),
+    show: () => editRepo(app, repo, { private: false }),
+  };
+}

@@ -7,7 +7,7 @@ import { startApp, type TestApp } from '../helpers/harness.js';
 import { editIssue, newComment, newIssue, people, sharedRepo, type People, type Repo } from '../helpers/issues.js';
 import { send205, threadRows, threadsOf, watch } from '../helpers/notifications.js';
 import { addFile, openPull, patch } from '../helpers/pulls.js';
-import { addCollaborator, userRepo, type Actor } from '../helpers/repos.js';
+import { actor, addCollaborator, userRepo, type Actor } from '../helpers/repos.js';
 
 let app: TestApp;
 let p: People;
@@ -33,6 +33,10 @@ test('a new issue: the repository\'s watchers (its creator included), never the 
   assert.equal(await seen(p.reader, repo), ['by writer']);
   assert.equal(await seen(p.writer, repo), [], 'not the actor');
   assert.equal(await seen(p.outsider, repo), [], 'not someone unrelated');
+  await newIssue(app, repo, p.owner, { title: 'by owner' });
+  assert.equal(await seen(p.reader, repo), ['by owner', 'by writer'], 'one thread per new issue');
+  assert.equal(await seen(p.owner, repo), ['by writer'], 'the watching actor gets none');
+  assert.equal(await seen(p.writer, repo), [], 'not a watcher, not a participant of the owner\'s issue');
 });
 
 test('participants follow later comments: poster, commenters, assignees, @mentioned (not in code)', async () => {
@@ -47,9 +51,29 @@ test('participants follow later comments: poster, commenters, assignees, @mentio
   assert.equal(await seen(p.admin, repo), [], 'the commenter is the actor');
   await newComment(app, repo, issue.number, p.writer, 'poster replies');
   assert.equal(await seen(p.admin, repo), ['talk'], 'a commenter follows from then on');
-  // One thread per user and issue.
-  const rows = (await threadRows(app, await idOf(p.writer))).filter((r) => r.issueId !== null && r.repoId === repo.id);
-  assert.is(rows.length, 1);
+  // One thread per user and issue: a later comment updates it.
+  const [before] = (await threadsOf(app, p.reader)).filter((t) => t.repository.id === repo.id);
+  await newComment(app, repo, issue.number, p.admin, 'second reply');
+  const after = (await threadsOf(app, p.reader)).filter((t) => t.repository.id === repo.id);
+  assert.equal(after.map((t) => t.id), [before!.id]);
+  assert.ok(after[0]!.updated_at >= before!.updated_at);
+  for (const who of [p.reader, p.writer, p.owner, p.admin]) {
+    const rows = (await threadRows(app, await idOf(who))).filter((r) => r.repoId === repo.id);
+    assert.is(rows.length, 1, `${who.username}: one stored thread`);
+  }
+});
+
+test('an @mention in a comment makes a follower; not one in code, nor the actor\'s own', async () => {
+  const repo = await sharedRepo(app, p);
+  const [named, inline, fenced] = await Promise.all([actor(app), actor(app), actor(app)]);
+  const issue = await newIssue(app, repo, p.owner, { title: 'mention in comment' });
+  await newComment(app, repo, issue.number, p.writer, `@${named.username}, see \`@${inline.username}\` and @${p.writer.username}\n\n\`\`\`\n@${fenced.username}\n\`\`\``);
+  assert.equal(await seen(named, repo), ['mention in comment']);
+  for (const who of [inline, fenced, p.writer]) assert.equal(await seen(who, repo), [], who.username);
+  await send205(app, 'PUT', '/notifications', named.auth);
+  await newComment(app, repo, issue.number, p.owner, 'later');
+  assert.equal(await seen(named, repo), ['mention in comment'], 'unread again: a participant from then on');
+  for (const who of [inline, fenced]) assert.equal(await seen(who, repo), [], who.username);
 });
 
 test('a read thread turns unread on a new comment and points at it; an unread one keeps its first unread comment', async () => {
@@ -93,17 +117,28 @@ test('an explicit unsubscribe beats being a watcher and a participant', async ()
   assert.equal(await seen(p.owner, repo), []);
 });
 
-test('no thread for someone who cannot read the repository, even @mentioned; mentions on edit notify only the new ones', async () => {
+test('no thread for someone who cannot read the repository, even @mentioned in the body or a comment', async () => {
   const repo = await sharedRepo(app, p, { private: true });
   const issue = await newIssue(app, repo, p.writer, { title: 'secret', body: `@${p.outsider.username} look` });
-  assert.equal(await seen(p.outsider, repo), []);
+  await newComment(app, repo, issue.number, p.owner, `@${p.outsider.username} and here`);
   await editIssue(app, repo, issue.number, p.writer, { body: `@${p.outsider.username} and @${p.reader.username}` });
-  assert.equal(await seen(p.reader, repo), ['secret'], 'newly mentioned');
-  const ownerBefore = await threadsOf(app, p.owner);
-  await send205(app, 'PUT', `/notifications`, p.owner.auth);
-  await editIssue(app, repo, issue.number, p.writer, { body: `@${p.reader.username} again` });
-  assert.equal(await seen(p.owner, repo), ['secret (read)'], 'an edit without new mentions tells nobody else');
-  assert.ok(ownerBefore.length > 0);
+  assert.equal(await seen(p.reader, repo), ['secret'], 'newly mentioned, and a reader');
+  assert.equal((await threadRows(app, await idOf(p.outsider))).filter((r) => r.repoId === repo.id), [], 'none stored');
+});
+
+test('editing the body to add an @mention tells only the newly mentioned user', async () => {
+  const repo = await sharedRepo(app, p);
+  const extra = await actor(app);
+  const issue = await newIssue(app, repo, p.writer, { title: 'edited', body: `for @${p.reader.username}` });
+  await newComment(app, repo, issue.number, p.admin, 'a participant');
+  await newComment(app, repo, issue.number, p.owner, 'noted');
+  for (const who of [p.owner, p.reader, p.admin, p.writer]) await send205(app, 'PUT', '/notifications', who.auth);
+  await editIssue(app, repo, issue.number, p.writer, { body: `for @${p.reader.username} and @${extra.username}` });
+  assert.equal(await seen(extra, repo), ['edited']);
+  for (const who of [p.owner, p.reader, p.admin, p.writer]) assert.equal(await seen(who, repo), ['edited (read)'], `${who.username} is not told of the edit`);
+  await send205(app, 'PUT', '/notifications', extra.auth);
+  await editIssue(app, repo, issue.number, p.writer, { title: 'edited again', body: `for @${extra.username} and @${p.reader.username}` });
+  for (const who of [p.owner, p.reader, p.admin, p.writer, extra]) assert.equal(await seen(who, repo), ['edited again (read)'], `${who.username}: no new mention`);
 });
 
 test('being assigned notifies the assignee; a pull request is a Pull subject', async () => {
@@ -112,12 +147,21 @@ test('being assigned notifies the assignee; a pull request is a Pull subject', a
   await app.client(p.owner.auth).DELETE('/repos/{owner}/{repo}/subscription', { params: { path: repo.path } });
   await editIssue(app, repo, issue.number, p.owner, { assignees: [p.writer.username] });
   assert.equal(await seen(p.writer, repo), ['task']);
+  await editIssue(app, repo, issue.number, p.owner, { assignees: [p.writer.username, p.owner.username] });
+  assert.equal(await seen(p.owner, repo), [], 'assigning oneself: the actor');
+  await send205(app, 'PUT', '/notifications', p.writer.auth);
+  await newComment(app, repo, issue.number, p.owner, 'over to you');
+  assert.equal(await seen(p.writer, repo), ['task'], 'an assignee follows the comments');
   const git = { ...(await userRepo(app, p.owner, { auto_init: true })) };
   await addCollaborator(app, git, p.writer, 'write');
   await patch(app, git, p.writer, addFile('x.txt', ['x']), { newBranch: 'feature' });
   const pr = await openPull(app, git, p.writer, 'feature', { title: 'a change' });
   const [t] = (await threadsOf(app, p.owner)).filter((x) => x.subject.title === 'a change');
   assert.equal([t!.subject.type, t!.subject.state, t!.subject.url], ['Pull', 'open', `${app.config.rootUrl}api/v1/repos/${git.full_name}/pulls/${pr.number}`]);
+  assert.equal(await threadsOf(app, p.writer, { 'subject-type': 'pull' }), [], 'the author opened it');
+  const c = await newComment(app, { ...git, path: { owner: p.owner.username, repo: git.name } }, pr.number, p.owner, 'looks good');
+  const [mine] = await threadsOf(app, p.writer, { 'subject-type': 'pull' });
+  assert.equal([mine!.subject.type, mine!.unread, mine!.subject.latest_comment_html_url], ['Pull', true, `${app.config.rootUrl}${git.full_name}/pulls/${pr.number}#issuecomment-${c.id}`]);
 });
 
 test.run();

@@ -1,7 +1,7 @@
 // A user's notification threads: listing, counting, reading one, and the status transition (mark read,
 // unread or pinned). A thread is only ever shown to its user, and only while they can still read its
 // subject (issues unit for Issue threads, pulls unit for Pull threads, the repository for the others).
-import { and, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import {
   comments, issues, notifications, pullRequests, repoTransfers, repositories, users,
   type CommentRow, type IssueRow, type NotificationRow, type NotificationStatus, type RepoRow, type SubjectType, type UserRow,
@@ -15,9 +15,9 @@ export interface ThreadFilter {
   /** Statuses to select; empty or undefined selects every status. */
   statuses?: NotificationStatus[];
   subjectTypes?: SubjectType[];
-  /** Updated at or after. */
+  /** Updated at or after (compared in whole seconds, see `second`). */
   since?: Date;
-  /** Updated strictly before. */
+  /** Updated strictly before (compared in whole seconds). */
   before?: Date;
   repoId?: number;
 }
@@ -32,6 +32,13 @@ export interface ThreadView {
   merged: boolean;
   comment?: CommentRow;
 }
+
+/**
+ * `d` cut to the whole second. Threads show `updated_at` in whole seconds (Gitea stores Unix seconds), so the
+ * time filters compare at that precision: a client passing back a thread's own `updated_at` as `last_read_at`
+ * selects it, as `since` it keeps it, as `before` it leaves it out.
+ */
+const second = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
 
 export class NotificationService {
   constructor(
@@ -75,8 +82,8 @@ export class NotificationService {
       f.repoId === undefined ? undefined : eq(n.repoId, f.repoId),
       f.statuses?.length ? inArray(n.status, f.statuses) : undefined,
       f.subjectTypes?.length ? inArray(n.subjectType, f.subjectTypes) : undefined,
-      f.since ? gte(n.updatedAt, f.since) : undefined,
-      f.before ? lt(n.updatedAt, f.before) : undefined,
+      f.since ? gte(n.updatedAt, second(f.since)) : undefined,
+      f.before ? lt(n.updatedAt, second(f.before)) : undefined,
     )!;
   }
 
@@ -121,7 +128,7 @@ export class NotificationService {
 
   /**
    * The transition of spec 33 (and PUT /notifications): the user's visible threads whose status is one of
-   * `statuses` (every status when empty) and that were updated before `lastReadAt` (no limit when absent)
+   * `statuses` (every status when empty) and that were updated at or before `lastReadAt`'s second (no limit when absent)
    * move to `to`. One UPDATE: a thread changed by a concurrent notification after the statement's snapshot
    * is not touched. Returns the changed threads, newest first.
    */
@@ -133,7 +140,8 @@ export class NotificationService {
       .set({ status: to, updatedAt: sql`now()` })
       .where(and(
         this.where(user, visible, { statuses: f.statuses, repoId: f.repoId }),
-        f.lastReadAt ? lte(n.updatedAt, f.lastReadAt) : undefined,
+        // Updated within `lastReadAt`'s second or earlier.
+        f.lastReadAt ? lt(n.updatedAt, new Date(second(f.lastReadAt).getTime() + 1000)) : undefined,
         sql`${n.status} <> ${to}`,
       ))
       .returning();

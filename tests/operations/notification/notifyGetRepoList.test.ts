@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import { newIssue, sharedRepo, type People, type Repo } from '../../helpers/issues.js';
-import { notificationWorld, watch } from '../../helpers/notifications.js';
+import { fadingThread, notificationWorld, send205, watch } from '../../helpers/notifications.js';
 import { swaggerOf } from '../../helpers/repos.js';
 import { assertSpec } from '../../helpers/spec-check.js';
 
@@ -37,6 +37,25 @@ test('200: only this repository\'s threads of the caller, with the list\'s filte
   assert.equal((await list(repo, { limit: 1, page: 2 })).data!.map((t) => t.subject.title), ['issue 0']);
   assert.equal((await list(repo, {}, p.outsider.auth)).data, [], 'an outsider of a public repository has no threads');
   assert.equal((await list(repo, {}, p.owner.auth)).data!.length, 2, 'the owner watches it');
+  const [newest] = res.data!;
+  await send205(app, 'PATCH', `/notifications/threads/${newest!.id}`, p.reader.auth);
+  assert.equal((await list(repo)).data!.map((t) => t.subject.title), ['issue 0'], 'read: left out by default');
+  assert.equal((await list(repo, { all: 'true' })).data!.map((t) => [t.subject.title, t.unread]), [['issue 1', false], ['issue 0', true]], 'just read: the most recently updated');
+  assert.equal((await list(repo, { 'status-types': ['read'] })).data!.map((t) => [t.subject.title, t.unread]), [['issue 1', false]]);
+  const future = new Date(Date.now() + 3_600_000).toISOString();
+  assert.equal((await list(repo, { all: 'true', since: future })).data, []);
+  assert.equal((await list(repo, { all: 'true', before: future })).response.headers.get('x-total-count'), '2');
+});
+
+test('404 once the repository turns private for a non-collaborator; its threads come back with it', async () => {
+  const fading = await fadingThread(app, p, 'watched');
+  assert.equal((await list(fading.repo, {}, p.outsider.auth)).data!.map((t) => t.id), [fading.thread.id]);
+  await fading.hide();
+  const hidden = await list(fading.repo, {}, p.outsider.auth);
+  assert.is(hidden.response.status, 404);
+  assertSpec('notifyGetRepoList', hidden);
+  await fading.show();
+  assert.equal((await list(fading.repo, {}, p.outsider.auth)).data!.map((t) => t.id), [fading.thread.id]);
 });
 
 test('401, 403, 404, 422', async () => {
@@ -49,9 +68,11 @@ test('401, 403, 404, 422', async () => {
   assert.is(hidden.response.status, 404);
   assertSpec('notifyGetRepoList', hidden);
   assert.is((await list({ ...repo, path: { owner: p.owner.username, repo: 'nope' } })).response.status, 404);
-  const bad = await list(repo, { 'status-types': ['gone'] });
-  assert.is(bad.response.status, 422);
-  assertSpec('notifyGetRepoList', bad);
+  for (const q of [{ 'status-types': ['gone'] }, { 'subject-type': ['commits'] }, { since: 'now' }, { before: '2024-01-01' }]) {
+    const bad = await list(repo, q);
+    assert.is(bad.response.status, 422, JSON.stringify(q));
+    assertSpec('notifyGetRepoList', bad);
+  }
 });
 
 test.run();

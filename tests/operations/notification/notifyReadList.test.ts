@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import { newIssue, sharedRepo, type People, type Repo } from '../../helpers/issues.js';
-import { notificationWorld, send205, threadsOf, watch, type NotificationThread } from '../../helpers/notifications.js';
+import { fadingThread, notificationWorld, send205, threadRows, threadsOf, watch, type NotificationThread } from '../../helpers/notifications.js';
 import { swaggerOf } from '../../helpers/repos.js';
 import { assertSpecAnswer } from '../../helpers/spec-check.js';
 
@@ -44,6 +44,29 @@ test('205: to-status, status-types, all and last_read_at', async () => {
   assert.equal(past.body, [], 'nothing was updated that early');
   assert.equal((await put('all=true&to-status=unread')).body.length, 3);
   assert.equal(await flags(), ['elsewhere:u', 'issue 0:u', 'issue 1:u']);
+});
+
+test('205: last_read_at is read at the precision updated_at is shown (whole seconds): a thread updated in that second changes', async () => {
+  const threads = await threadsOf(app, p.reader);
+  assert.is(new Set(threads.map((t) => t.updated_at)).size, 1, 'made unread together, by one PUT');
+  const shown = threads[0]!.updated_at;
+  assert.match(shown, /T\d\d:\d\d:\d\dZ$/);
+  const earlier = new Date(Date.parse(shown) - 1).toISOString();
+  assert.equal((await put(`to-status=pinned&last_read_at=${earlier}`)).body, [], 'the millisecond before that second');
+  const res = await put(`to-status=pinned&last_read_at=${encodeURIComponent(shown)}`);
+  assert.equal(res.body.map((t: NotificationThread) => t.id).sort(), threads.map((t) => t.id).sort());
+  assert.is((await put('status-types=pinned&to-status=unread')).body.length, 3);
+});
+
+test('205: a thread whose repository the caller can no longer read is left as it is', async () => {
+  const fading = await fadingThread(app, p);
+  await fading.hide();
+  assert.equal((await put('all=true&to-status=pinned', p.outsider.auth)).body, []);
+  const [row] = (await threadRows(app, (await app.services.users.byName(p.outsider.username))!.id)).filter((r) => r.id === fading.thread.id);
+  assert.is(row!.status, 'unread');
+  await fading.show();
+  const res = await put('', p.outsider.auth);
+  assert.equal(res.body.map((t: NotificationThread) => [t.id, t.unread]), [[fading.thread.id, false]], 'readable again: changed');
 });
 
 test('401, 403, 422', async () => {
