@@ -140,8 +140,9 @@ export class NotificationService {
       .set({ status: to, updatedAt: sql`now()` })
       .where(and(
         this.where(user, visible, { statuses: f.statuses, repoId: f.repoId }),
-        // Updated within `lastReadAt`'s second or earlier.
-        f.lastReadAt ? lt(n.updatedAt, new Date(second(f.lastReadAt).getTime() + 1000)) : undefined,
+        // Updated within `lastReadAt`'s second or earlier (the end of that second added in SQL: past 9999-12-31
+        // it is no ISO 8601 date a driver would send).
+        f.lastReadAt ? sql`${n.updatedAt} < ${second(f.lastReadAt).toISOString()}::timestamptz + interval '1 second'` : undefined,
         sql`${n.status} <> ${to}`,
       ))
       .returning();

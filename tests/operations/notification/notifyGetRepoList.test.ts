@@ -68,7 +68,7 @@ test('401, 403, 404, 422', async () => {
   assert.is(hidden.response.status, 404);
   assertSpec('notifyGetRepoList', hidden);
   assert.is((await list({ ...repo, path: { owner: p.owner.username, repo: 'nope' } })).response.status, 404);
-  for (const q of [{ 'status-types': ['gone'] }, { 'subject-type': ['commits'] }, { since: 'now' }, { before: '2024-01-01' }]) {
+  for (const q of [{ 'status-types': ['gone'] }, { 'subject-type': ['commits'] }, { since: 'now' }, { before: '2024-01-01' }, { before: '2016-12-31T23:59:60Z' }]) {
     const bad = await list(repo, q);
     assert.is(bad.response.status, 422, JSON.stringify(q));
     assertSpec('notifyGetRepoList', bad);

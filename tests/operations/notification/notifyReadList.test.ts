@@ -56,6 +56,10 @@ test('205: last_read_at is read at the precision updated_at is shown (whole seco
   const res = await put(`to-status=pinned&last_read_at=${encodeURIComponent(shown)}`);
   assert.equal(res.body.map((t: NotificationThread) => t.id).sort(), threads.map((t) => t.id).sort());
   assert.is((await put('status-types=pinned&to-status=unread')).body.length, 3);
+  // The edges of what PostgreSQL stores: nothing was updated in year 0, everything before 10000.
+  assert.equal((await put('last_read_at=0000-12-31T23:59:59Z')).body, []);
+  assert.is((await put('last_read_at=9999-12-31T23:59:59.999Z')).body.length, 3);
+  assert.is((await put('all=true&to-status=unread&last_read_at=9999-12-31T23:00:00-02:00')).body.length, 3);
 });
 
 test('205: a thread whose repository the caller can no longer read is left as it is', async () => {
@@ -74,7 +78,7 @@ test('401, 403, 422', async () => {
   const scoped = await put('', await app.token(p.reader, ['read:notification']));
   assert.is(scoped.status, 403);
   assert.equal(scoped.body, { message: 'token does not have at least one of required scope(s): [write:notification]', url: swaggerOf(app) });
-  for (const q of ['to-status=gone', 'status-types=x', 'last_read_at=noon']) {
+  for (const q of ['to-status=gone', 'status-types=x', 'last_read_at=noon', 'last_read_at=2016-12-31T23:59:60Z']) {
     const res = await put(q);
     assert.is(res.status, 422, q);
     assertSpecAnswer('notifyReadList', 422, res.body);
