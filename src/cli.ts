@@ -1,5 +1,7 @@
 // Admin commands for when the server is not running:
 //   npm run cli -- admin user create --username U --password P --email E [--admin] [--must-change-password]
+//   npm run cli -- admin cron list
+//   npm run cli -- admin cron run TASK
 //   npm run cli -- migrate
 // With PGlite only one process may open the data folder: while the server runs this stops with a
 // message saying so (db/lock.ts), instead of hanging.
@@ -13,6 +15,8 @@ import { Services } from './services/index.js';
 
 const usage = `usage:
   anvil admin user create --username NAME --password PASSWORD --email EMAIL [--admin] [--must-change-password]
+  anvil admin cron list
+  anvil admin cron run TASK
   anvil migrate`;
 
 async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
@@ -25,7 +29,7 @@ async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<
     );
     try {
       await database.migrate();
-      return await fn(new Services({ db: database.db, config, log }));
+      return await fn(new Services({ db: database.db, config, log, tryLock: database.tryLock }));
     } finally {
       await database.close();
     }
@@ -40,6 +44,21 @@ async function main(argv: string[]): Promise<number> {
     await withServices(async () => undefined);
     console.log('migrations applied');
     return 0;
+  }
+  if (a === 'admin' && b === 'cron' && c === 'list' && rest.length === 0) {
+    const tasks = await withServices((s) => s.cron.list());
+    for (const t of tasks) console.log(`${t.name.padEnd(36)} ${t.schedule.padEnd(12)} runs ${t.execTimes}${t.next ? `, next ${t.next.toISOString()}` : ''}`);
+    return 0;
+  }
+  if (a === 'admin' && b === 'cron' && c === 'run' && rest.length === 1) {
+    // The same run as POST /admin/cron/{task}: the cluster-wide lock, the record, the result.
+    const outcome = await withServices((s) => s.cron.run(rest[0]!));
+    if (!outcome.ran) {
+      console.log(`${rest[0]} is running elsewhere: this run was skipped`);
+      return 1;
+    }
+    console.log(`${rest[0]} ${outcome.status === 'ok' ? 'finished' : 'failed'} in ${outcome.durationMs} ms: ${outcome.message}`);
+    return outcome.status === 'ok' ? 0 : 1;
   }
   if (a === 'admin' && b === 'user' && c === 'create') {
     const { values } = parseArgs({

@@ -21,6 +21,23 @@ export interface Config {
   allowCreateOrganization: boolean;
   attachment: AttachmentConfig;
   webhook: WebhookConfig;
+  cron: CronConfig;
+}
+
+/** Gitea's `[cron]` sections: the scheduler, and per task its schedule, switch and start-up run. */
+export interface CronConfig {
+  /** CRON_ENABLED: whether this process runs the scheduler (tasks still run when asked for). */
+  enabled: boolean;
+  /** CRON_<TASK>_SCHEDULE, CRON_<TASK>_ENABLED, CRON_<TASK>_RUN_AT_START, by lower-case task name (checked against the tasks at start). */
+  tasks: Record<string, { schedule?: string; enabled?: boolean; runAtStart?: boolean }>;
+  /** CRON_REPO_HEALTH_CHECK_TIMEOUT (seconds): how long one repository's fsck may take. */
+  healthCheckTimeoutMs: number;
+  /** CRON_DELETE_INACTIVE_ACCOUNTS_OLDER_THAN (hours): never-activated accounts older than this go. */
+  inactiveAccountsOlderThanMs: number;
+  /** CRON_DELETE_OLD_ACTIONS_OLDER_THAN (hours): feed rows older than this go. */
+  oldActionsOlderThanMs: number;
+  /** CRON_ARCHIVE_CLEANUP_OLDER_THAN (hours): abandoned temporary files older than this go. */
+  tmpFilesOlderThanMs: number;
 }
 
 /** Webhook delivery (Gitea's `[webhook]` section, plus anvil's retries and retention). */
@@ -66,6 +83,20 @@ function int(env: Env, name: string, dflt: number, min = 0): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
   return n;
+}
+
+function cronTasks(env: Env): CronConfig['tasks'] {
+  const tasks: CronConfig['tasks'] = {};
+  for (const [key, value] of Object.entries(env)) {
+    const m = /^CRON_([A-Z0-9_]+?)_(SCHEDULE|ENABLED|RUN_AT_START)$/.exec(key);
+    if (!m || value === undefined || value === '') continue;
+    const [, upper, what] = m;
+    const t = (tasks[upper!.toLowerCase()] ??= {});
+    if (what === 'SCHEDULE') t.schedule = value.trim();
+    else if (what === 'ENABLED') t.enabled = bool(env, key, true);
+    else t.runAtStart = bool(env, key, false);
+  }
+  return tasks;
 }
 
 function bool(env: Env, name: string, dflt: boolean): boolean {
@@ -116,6 +147,14 @@ export function loadConfig(env: Env = process.env): Config {
       leaseMs: int(env, 'WEBHOOK_LEASE_SECONDS', 60, 1) * 1000,
       retentionDays: int(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 7, 0),
       deliveryEnabled: bool(env, 'WEBHOOK_DELIVERY_ENABLED', true),
+    },
+    cron: {
+      enabled: bool(env, 'CRON_ENABLED', true),
+      tasks: cronTasks(env),
+      healthCheckTimeoutMs: int(env, 'CRON_REPO_HEALTH_CHECK_TIMEOUT', 60, 1) * 1000,
+      inactiveAccountsOlderThanMs: int(env, 'CRON_DELETE_INACTIVE_ACCOUNTS_OLDER_THAN', 72, 0) * 3600_000,
+      oldActionsOlderThanMs: int(env, 'CRON_DELETE_OLD_ACTIONS_OLDER_THAN', 365 * 24, 0) * 3600_000,
+      tmpFilesOlderThanMs: int(env, 'CRON_ARCHIVE_CLEANUP_OLDER_THAN', 24, 0) * 3600_000,
     },
   };
 }

@@ -7,6 +7,7 @@ import { lockDataDir } from './db/lock.js';
 import { createLogger } from './log.js';
 import { ensureFirstAdmin } from './services/users/bootstrap.js';
 import { HookDeliveryWorker } from './jobs/hookDelivery.js';
+import { CronScheduler } from './jobs/scheduler.js';
 import { Services } from './services/index.js';
 
 const config = loadConfig();
@@ -18,7 +19,7 @@ async function start() {
     config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite-dir', dir: pgliteDir(config.dataDir) },
   );
   await database.migrate();
-  const services = new Services({ db: database.db, config, log });
+  const services = new Services({ db: database.db, config, log, tryLock: database.tryLock });
   await ensureFirstAdmin(services, config, log);
   // Pushes this host's dead processes left half-recorded (git moved the refs, the events were not written yet).
   const reconciled = await services.gitTransport.reconcilePendingPushes();
@@ -32,6 +33,8 @@ async function start() {
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((res, rej) => server.once('listening', res).once('error', rej));
   log.info({ port: config.port, rootUrl: config.rootUrl, database: database.engine }, 'anvil is listening');
+  const scheduler = new CronScheduler(services.cron, log);
+  if (config.cron.enabled) scheduler.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -44,6 +47,7 @@ async function start() {
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     await new Promise<void>((res) => server.once('close', () => res()));
     clearTimeout(force);
+    await scheduler.stop();
     await webhooks.stop();
     await services.close();
     await database.close();

@@ -21,6 +21,33 @@ export interface Database {
   close(): Promise<void>;
   /** PGlite only: the raw instance (tests dump it as a template). */
   pglite?: PGlite;
+  /** A cluster-wide lock (see `TryLock`). */
+  tryLock: TryLock;
+}
+
+/**
+ * Takes the lock named `key` unless someone holds it: answers its release, or null when it is held. On
+ * PostgreSQL a session advisory lock on a connection reserved for the holder (every process on the
+ * database sees it; a dead holder's connection closes and frees it); on PGlite, whose data folder one
+ * process opens, a lock in this process.
+ */
+export type TryLock = (key: string) => Promise<(() => Promise<void>) | null>;
+
+/** The advisory lock ids of `key`: anvil's namespace and a 32-bit hash of the key. */
+export function lockIds(key: string): [number, number] {
+  let h = 0x811c9dc5;
+  for (const c of Buffer.from(key)) h = Math.imul(h ^ c, 0x01000193);
+  return [0x616e76, h | 0];
+}
+
+/** The in-process lock: PGlite's, and the first step on PostgreSQL (one holder per process too). */
+export function localTryLock(): TryLock {
+  const held = new Set<string>();
+  return async (key) => {
+    if (held.has(key)) return null;
+    held.add(key);
+    return async () => void held.delete(key);
+  };
 }
 
 export const migrationsFolder = fromRoot('src', 'db', 'migrations');
@@ -33,6 +60,7 @@ export type DatabaseTarget =
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'postgres') {
     const client = postgres(target.url, { max: 10, onnotice: () => {} });
+    const localLock = localTryLock();
     const db = drizzlePg(client, { schema, logger: !!process.env.ANVIL_SQL_LOG }) as unknown as Db;
     return {
       db,
@@ -47,6 +75,34 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
           await lock`select pg_advisory_unlock(7365821)`;
           lock.release();
         }
+      },
+      tryLock: async (key) => {
+        const local = await localLock(key);
+        if (!local) return null;
+        const [ns, id] = lockIds(key);
+        const conn = await client.reserve().catch(async (err) => {
+          await local();
+          throw err;
+        });
+        let ok = false;
+        try {
+          const [row] = await conn<{ ok: boolean }[]>`select pg_try_advisory_lock(${ns}::int, ${id}::int) as ok`;
+          ok = row?.ok === true;
+        } finally {
+          if (!ok) {
+            conn.release();
+            await local();
+          }
+        }
+        if (!ok) return null;
+        return async () => {
+          try {
+            await conn`select pg_advisory_unlock(${ns}::int, ${id}::int)`;
+          } finally {
+            conn.release();
+            await local();
+          }
+        };
       },
       close: () => client.end({ timeout: 5 }),
     };
@@ -67,6 +123,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     db,
     engine: 'pglite',
     pglite: pg,
+    tryLock: localTryLock(),
     migrate: () => migratePglite(drizzlePglite(pg), { migrationsFolder }),
     close: () => pg.close(),
   };

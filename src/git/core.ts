@@ -60,6 +60,8 @@ export interface GitOptions {
   stdin?: string | Buffer;
   /** Exit codes that are answers rather than failures (e.g. 1 for "not found"). */
   okCodes?: number[];
+  /** Stops git (SIGTERM) when it fires; the call then rejects. */
+  signal?: AbortSignal;
 }
 
 export interface GitResult {
@@ -73,6 +75,7 @@ export async function git(cwd: string, args: string[], opts: GitOptions = {}): P
     env: { ...gitEnvironment(), ...opts.env },
     stdin: opts.stdin,
     maxBuffer: 256 * 1024 * 1024,
+    signal: opts.signal,
   };
   const r = await exec(args, cwd, options);
   const result = { stdout: String(r.stdout), stderr: String(r.stderr), exitCode: r.exitCode };

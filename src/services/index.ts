@@ -14,6 +14,9 @@ import { TagService } from './git/gitTags.js';
 import { StatusService } from './git/statuses.js';
 import { GitTransportService } from './git/gitTransport.js';
 import { CollaboratorService } from './repos/collaborators.js';
+import { CronService } from './admin/cron.js';
+import { cronTaskDefs } from './admin/cronTasks.js';
+import { MaintenanceService } from './admin/maintenance.js';
 import type { ServiceDeps } from './context.js';
 // Fan-outs register themselves when their module loads.
 import './events/activity.js';
@@ -57,6 +60,8 @@ export class Services {
   readonly attachments: AttachmentService;
   readonly feeds: FeedService;
   readonly hooks: HookService;
+  readonly maintenance: MaintenanceService;
+  readonly cron: CronService;
   constructor(readonly deps: ServiceDeps) {
     this.users = new UserService(deps);
     this.issues = new IssueService(deps);
@@ -83,6 +88,8 @@ export class Services {
     this.hooks = new HookService(deps);
     this.notifications = new NotificationService(deps, this.access);
     this.watches = new WatchService(deps, this.access);
+    this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
+    this.cron = new CronService(deps, cronTaskDefs(this.maintenance));
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
     this.branches.onChange((repoId, dir, actorId) => this.pulls.resyncRepo(repoId, dir, actorId));
   }

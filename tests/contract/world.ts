@@ -204,6 +204,8 @@ export class World {
       pageName: ['Home', 'Second'],
       index: ['1', '2'],
       user: usernames,
+      // Cron tasks that are quick on the contract's data (a real count and one with nothing to do).
+      task: ['check_repo_stats', 'update_mirrors'],
     };
     // The same name means different things under different collections.
     const bySegment: Record<string, string[]> = {

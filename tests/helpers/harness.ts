@@ -103,7 +103,7 @@ export async function startApp(env: Record<string, string> = {}, opts: { workers
   });
   const log = pino({ level: process.env.LOG_LEVEL ?? 'silent' });
   const { database, drop } = await openTestDatabase();
-  const services = new Services({ db: database.db, config, log });
+  const services = new Services({ db: database.db, config, log, tryLock: database.tryLock });
   await ensureFirstAdmin(services, config, log);
   const app = await buildApp({ config, services, log, doc: loadSpec() });
   const webhooks = opts.workers ? new HookDeliveryWorker(services.deps) : undefined;

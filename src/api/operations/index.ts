@@ -116,6 +116,8 @@ import { repoCreateStatus } from './repository/repoCreateStatus.js';
 import { repoListStatuses } from './repository/repoListStatuses.js';
 import { repoListStatusesByRef } from './repository/repoListStatusesByRef.js';
 import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
+import { adminCronList } from './admin/adminCronList.js';
+import { adminCronRun } from './admin/adminCronRun.js';
 
 const git = later('issue #4: git');
 const unscheduled = later('not scheduled yet');
@@ -243,6 +245,9 @@ export const registry: Registry = {
   issueCheckSubscription,
   issueAddSubscription,
   issueDeleteSubscription,
+  // administration
+  adminCronList,
+  adminCronRun,
   // not yet scheduled
   listAdminWorkflowJobs: unscheduled,
   getAdminRunners: unscheduled,
@@ -251,8 +256,6 @@ export const registry: Registry = {
   deleteAdminRunner: unscheduled,
   updateAdminRunner: unscheduled,
   listAdminWorkflowRuns: unscheduled,
-  adminCronList: unscheduled,
-  adminCronRun: unscheduled,
   adminGetAllEmails: unscheduled,
   adminSearchEmails: unscheduled,
   orgCreateProjectColumn: unscheduled,

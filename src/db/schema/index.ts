@@ -8,3 +8,4 @@ export * from './events.js';
 export * from './hooks.js';
 export * from './statuses.js';
 export * from './notifications.js';
+export * from './cron.js';

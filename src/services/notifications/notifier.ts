@@ -15,6 +15,7 @@ import { addFanOut } from '../events/record.js';
 import type { RecordedEvent } from '../events/types.js';
 import { AccessService } from '../repos/access.js';
 import { mentionedNames } from './mentions.js';
+import { rowsOf } from '../../db/raw.js';
 
 /** Gitea leaves the repository's watchers out of a work-in-progress pull request's notifications. */
 const workInProgress = /^\s*(?:\[wip\]|wip:|wip\b)/i;
@@ -46,10 +47,6 @@ async function followers(tx: Db, issue: IssueRow): Promise<number[]> {
     union select ${issue.posterId}::bigint
     except select user_id from issue_watches where issue_id = ${issue.id} and not is_watching`);
   return rowsOf<{ user_id: string | number }>(rows).map((r) => Number(r.user_id));
-}
-
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
 /** The recipients who can read the issue (issues unit) or pull request (pulls unit). */
