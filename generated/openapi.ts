@@ -1809,6 +1809,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's e-mail addresses
+         * @description Every address of the caller, the primary first, then in the order they were added.
+         */
+        get: operations["userListEmails"];
+        put?: never;
+        /**
+         * Add e-mail addresses to the signed-in user
+         * @description Adds the addresses (activated; anvil sends no confirmation mail) and answers every address of the caller, as Gitea 1.22+ does. An address belongs to one account only; an address the caller already has, a malformed one, one of another account, or an empty list is 422 and nothing is added.
+         */
+        post: operations["userAddEmail"];
+        /**
+         * Delete e-mail addresses of the signed-in user
+         * @description Deletes the addresses (matched case-insensitively). An address the caller does not have is 404, the primary address is 422 (Gitea answers 500); in both cases nothing is deleted.
+         */
+        delete: operations["userDeleteEmail"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/gpg_keys": {
         parameters: {
             query?: never;
@@ -2570,6 +2598,11 @@ export interface components {
             /** @description branch, tag or commit to create from; the default branch when neither is given */
             old_ref_name?: string | null;
         };
+        /** @description e-mail addresses to add */
+        CreateEmailOption: {
+            /** @description the addresses */
+            emails?: string[];
+        };
         /** @description a GPG key to add */
         CreateGPGKeyOption: {
             /** @description the armored public key */
@@ -2888,6 +2921,11 @@ export interface components {
             /** @description schedule such as `@every 10m` or `@midnight`; `-` when the task is disabled */
             schedule: string;
         };
+        /** @description e-mail addresses to delete */
+        DeleteEmailOption: {
+            /** @description the addresses */
+            emails?: string[];
+        };
         /** @description a deploy key of a repository */
         DeployKey: {
             /** Format: date-time */
@@ -3106,7 +3144,7 @@ export interface components {
             template?: boolean | null;
             website?: string | null;
         };
-        /** @description an e-mail address of a user (admin listing) */
+        /** @description an e-mail address of a user */
         Email: {
             /** Format: email */
             email: string;
@@ -8354,6 +8392,81 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    userListEmails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the caller's e-mail addresses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Email"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    userAddEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateEmailOption"];
+            };
+        };
+        responses: {
+            /** @description every e-mail address of the caller, the new ones included */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Email"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userDeleteEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DeleteEmailOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
         };
     };
     userCurrentPostGPGKey: {

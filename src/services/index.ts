@@ -32,11 +32,13 @@ import { TeamService } from './orgs/teams.js';
 import { TokenService } from './users/tokens.js';
 import { TransferService } from './repos/transfers.js';
 import { UserService } from './users/users.js';
+import { EmailService } from './users/emails.js';
 import { WikiService } from './repos/wiki.js';
 
 export class Services {
   readonly users: UserService;
   readonly tokens: TokenService;
+  readonly emails: EmailService;
   readonly access: AccessService;
   readonly orgs: OrgService;
   readonly teams: TeamService;
@@ -69,6 +71,7 @@ export class Services {
     this.milestones = new MilestoneService(deps);
     this.labels = new LabelService(deps);
     this.tokens = new TokenService(deps);
+    this.emails = new EmailService(deps);
     this.access = new AccessService(deps);
     this.orgs = new OrgService(deps);
     this.teams = new TeamService(deps);

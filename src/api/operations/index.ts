@@ -118,6 +118,11 @@ import { repoListStatusesByRef } from './repository/repoListStatusesByRef.js';
 import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
 import { adminCronList } from './admin/adminCronList.js';
 import { adminCronRun } from './admin/adminCronRun.js';
+import { adminGetAllEmails } from './admin/adminGetAllEmails.js';
+import { adminSearchEmails } from './admin/adminSearchEmails.js';
+import { userListEmails } from './user/userListEmails.js';
+import { userAddEmail } from './user/userAddEmail.js';
+import { userDeleteEmail } from './user/userDeleteEmail.js';
 
 const git = later('issue #4: git');
 const unscheduled = later('not scheduled yet');
@@ -248,6 +253,11 @@ export const registry: Registry = {
   // administration
   adminCronList,
   adminCronRun,
+  adminGetAllEmails,
+  adminSearchEmails,
+  userListEmails,
+  userAddEmail,
+  userDeleteEmail,
   // not yet scheduled
   listAdminWorkflowJobs: unscheduled,
   getAdminRunners: unscheduled,
@@ -256,8 +266,6 @@ export const registry: Registry = {
   deleteAdminRunner: unscheduled,
   updateAdminRunner: unscheduled,
   listAdminWorkflowRuns: unscheduled,
-  adminGetAllEmails: unscheduled,
-  adminSearchEmails: unscheduled,
   orgCreateProjectColumn: unscheduled,
   orgGetProject: unscheduled,
   userCurrentPostGPGKey: unscheduled,
