@@ -303,7 +303,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every organization (site administrators only)
+         * @description Public, limited and private organizations, by lower-cased name.
+         */
+        get: operations["adminGetAllOrgs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List and search users (site administrators only)
+         * @description Individual users (no organizations), by lower-cased name. `q` (trimmed) matches anywhere in the name, full name or e-mail address (any case); `source_id` and `login_name` select users of an authentication source (anvil has only the local one, 0).
+         */
+        get: operations["adminSearchUsers"];
+        put?: never;
+        /**
+         * Create a user (site administrators only)
+         * @description Creates an active local user with a primary, activated e-mail address. `must_change_password` defaults to true; `visibility` to public; `created_at` backdates `created`. Username rules: `^[\da-zA-Z][-.\w]*$`, no consecutive or trailing `-`, `.` or `_`, at most 40 characters, not a reserved name (`api`, `admin`, `ghost`, `*.keys`, ...). Taken names (case-insensitive) and e-mail addresses answer 422. A password shorter than 8 characters answers 400.
+         */
+        post: operations["adminCreateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user (site administrators only)
+         * @description Refused (422) while the user owns repositories or is a member of an organization, unless `purge` is true; then their repositories are deleted, they leave their organizations, and an organization whose last owner they are is deleted with its repositories. Their issues and comments stay (shown as the Ghost user). Neither an organization nor the caller themself can be deleted here (422).
+         */
+        delete: operations["adminDeleteUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a user (site administrators only)
+         * @description Changes only the fields given. A new e-mail becomes the primary address (422 when another account has it); a new password must be long enough (400) and clears nothing else; `active` false or `prohibit_login` true stop every sign-in of the user (password, token, git) at once. The last site administrator cannot lose `admin` (400).
+         */
+        patch: operations["adminEditUser"];
+        trace?: never;
+    };
+    "/admin/users/{username}/orgs": {
         parameters: {
             query?: never;
             header?: never;
@@ -313,10 +381,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a user (site administrators only)
-         * @description Creates an active local user with a primary, activated e-mail address. `must_change_password` defaults to true; `visibility` to public; `created_at` backdates `created`. Username rules: `^[\da-zA-Z][-.\w]*$`, no consecutive or trailing `-`, `.` or `_`, at most 40 characters, not a reserved name (`api`, `admin`, `ghost`, `*.keys`, ...). Taken names (case-insensitive) and e-mail addresses answer 422. A password shorter than 8 characters answers 400.
+         * Create an organization owned by a user (site administrators only)
+         * @description As POST /orgs made by that user (who becomes the owner), whatever the organization-creation setting.
          */
-        post: operations["adminCreateUser"];
+        post: operations["adminCreateOrg"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{username}/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a repository for a user or organization (site administrators only)
+         * @description As POST /user/repos made for that owner (a user or an organization). 409 when the owner has a repository of that name.
+         */
+        post: operations["adminCreateRepo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2005,6 +2093,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search users
+         * @description Individual users the caller may see (anonymous callers public ones, signed-in callers public and limited ones and themselves, site administrators all), by lower-cased name. `q` matches anywhere in the name or full name, and in the e-mail address where it is not hidden; `uid` selects one user.
+         */
+        get: operations["userSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/version": {
         parameters: {
             query?: never;
@@ -3144,6 +3252,40 @@ export interface components {
             template?: boolean | null;
             website?: string | null;
         };
+        /** @description the fields of a user a site administrator may change; absent fields stay as they are */
+        EditUserOption: {
+            active?: boolean;
+            admin?: boolean;
+            allow_create_organization?: boolean;
+            /** @description accepted and ignored (anvil runs no git hooks) */
+            allow_git_hook?: boolean;
+            /** @description accepted and ignored (anvil imports nothing from the server's disk) */
+            allow_import_local?: boolean;
+            description?: string;
+            /**
+             * Format: email
+             * @description new primary e-mail address
+             */
+            email?: string;
+            full_name?: string;
+            location?: string;
+            /** @description login name at the authentication source */
+            login_name?: string;
+            /** @description most repositories the user may create; -1 for the site default */
+            max_repo_creation?: number;
+            must_change_password?: boolean;
+            password?: string;
+            prohibit_login?: boolean;
+            restricted?: boolean;
+            /**
+             * Format: int64
+             * @description authentication source (only 0, the local one, exists)
+             */
+            source_id?: number;
+            /** @enum {string} */
+            visibility?: "public" | "limited" | "private";
+            website?: string;
+        };
         /** @description an e-mail address of a user */
         Email: {
             /** Format: email */
@@ -4163,6 +4305,11 @@ export interface components {
             visibility: "public" | "limited" | "private";
             website: string;
         };
+        /** @description Gitea's wrapper of a user search */
+        UserSearchResults: {
+            data: components["schemas"]["User"][];
+            ok: boolean;
+        };
         /** @description a watch of a repository or a subscription to an issue */
         WatchInfo: {
             /** Format: date-time */
@@ -4896,6 +5043,74 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    adminGetAllOrgs: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of organizations */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminSearchUsers: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description the user's login name at the authentication source */
+                login_name?: string;
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description keyword */
+                q?: string;
+                /** @description ID of the user's authentication source */
+                source_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of users */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     adminCreateUser: {
         parameters: {
             query?: never;
@@ -4922,6 +5137,128 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminDeleteUser: {
+        parameters: {
+            query?: {
+                /** @description delete the user's repositories and organization memberships too */
+                purge?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminEditUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EditUserOption"];
+            };
+        };
+        responses: {
+            /** @description the user as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminCreateOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrgOption"];
+            };
+        };
+        responses: {
+            /** @description the created organization */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminCreateRepo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRepoOption"];
+            };
+        };
+        responses: {
+            /** @description the created repository */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
         };
@@ -8773,6 +9110,41 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userSearch: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description keyword */
+                q?: string;
+                /** @description ID of the user to search for */
+                uid?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of users, wrapped as Gitea does */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSearchResults"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -33,12 +33,14 @@ import { TokenService } from './users/tokens.js';
 import { TransferService } from './repos/transfers.js';
 import { UserService } from './users/users.js';
 import { EmailService } from './users/emails.js';
+import { UserAdminService } from './users/userAdmin.js';
 import { WikiService } from './repos/wiki.js';
 
 export class Services {
   readonly users: UserService;
   readonly tokens: TokenService;
   readonly emails: EmailService;
+  readonly userAdmin: UserAdminService;
   readonly access: AccessService;
   readonly orgs: OrgService;
   readonly teams: TeamService;
@@ -91,6 +93,7 @@ export class Services {
     this.hooks = new HookService(deps);
     this.notifications = new NotificationService(deps, this.access);
     this.watches = new WatchService(deps, this.access);
+    this.userAdmin = new UserAdminService(deps, this.repos);
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.cron = new CronService(deps, cronTaskDefs(this.maintenance));
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).

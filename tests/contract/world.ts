@@ -160,6 +160,10 @@ export class World {
     const org = await services.orgs.create(await row(users.user), { username: 'org-fixture' });
     const privateOrg = await services.orgs.create(await row(users.admin), { username: 'privorg-fixture', visibility: 'private' });
     const world = new World(app, users, { org, privateOrg });
+    // Accounts the user-administration operations may change or delete without harming the other fixtures.
+    for (const name of ['edit-victim', 'delete-victim-1', 'delete-victim-2']) {
+      await services.users.create({ username: name, email: `${name}@example.com`, password: 'victim-password', mustChangePassword: false });
+    }
     await world.restoreTokens();
     for (const o of [org, privateOrg]) {
       const { rows } = await services.teams.list(o, await services.access.orgViewer(o.id, await row(users.admin)), { limit: 50, offset: 0 });
@@ -222,6 +226,8 @@ export class World {
       acceptRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       rejectRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       repoDelete: { repo: [victimRepo] },
+      adminEditUser: { username: ['edit-victim', 'EDIT-VICTIM', 'nobody-here', org.name] },
+      adminDeleteUser: { username: ['delete-victim-1', 'delete-victim-2', 'nobody-here', org.name] },
       repoEdit: { repo: [victimRepo] },
       repoTransfer: { repo: [victimRepo] },
       repoDeleteBranch: { branch: ['spare', 'main'] },

@@ -123,6 +123,13 @@ import { adminSearchEmails } from './admin/adminSearchEmails.js';
 import { userListEmails } from './user/userListEmails.js';
 import { userAddEmail } from './user/userAddEmail.js';
 import { userDeleteEmail } from './user/userDeleteEmail.js';
+import { adminSearchUsers } from './admin/adminSearchUsers.js';
+import { adminGetAllOrgs } from './admin/adminGetAllOrgs.js';
+import { adminEditUser } from './admin/adminEditUser.js';
+import { adminDeleteUser } from './admin/adminDeleteUser.js';
+import { adminCreateOrg } from './admin/adminCreateOrg.js';
+import { adminCreateRepo } from './admin/adminCreateRepo.js';
+import { userSearch } from './user/userSearch.js';
 
 const git = later('issue #4: git');
 const unscheduled = later('not scheduled yet');
@@ -258,6 +265,13 @@ export const registry: Registry = {
   userListEmails,
   userAddEmail,
   userDeleteEmail,
+  adminSearchUsers,
+  adminGetAllOrgs,
+  adminEditUser,
+  adminDeleteUser,
+  adminCreateOrg,
+  adminCreateRepo,
+  userSearch,
   // not yet scheduled
   listAdminWorkflowJobs: unscheduled,
   getAdminRunners: unscheduled,

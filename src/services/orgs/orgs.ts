@@ -31,8 +31,10 @@ export class OrgService {
     return actor.isAdmin || (this.deps.config.allowCreateOrganization && actor.allowCreateOrganization && !actor.isRestricted);
   }
 
-  async create(actor: UserRow, input: CreateOrgInput): Promise<UserRow> {
-    if (!this.canCreateOrganization(actor)) throw new Forbidden('Create organization not allowed');
+  /** `byAdmin`: a site administrator creates it for `actor` (POST /admin/users/{u}/orgs): no creation setting applies. */
+  async create(actor: UserRow, input: CreateOrgInput, opts: { byAdmin?: boolean } = {}): Promise<UserRow> {
+    if (!opts.byAdmin && !this.canCreateOrganization(actor)) throw new Forbidden('Create organization not allowed');
+    if (actor.type !== 'User') throw new Invalid(`${actor.name} is an organization: only a user can own a new organization`);
     checkOwnerName(input.username);
     const lowerName = input.username.toLowerCase();
     try {
