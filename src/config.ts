@@ -17,6 +17,8 @@ export interface Config {
   minPasswordLength: number;
   /** log2 of scrypt's N for new password hashes (tests use a cheap one; existing hashes keep theirs). */
   passwordHashCost: number;
+  /** MAX_CREATION_LIMIT: repositories an owner may have when their own max_repo_creation is -1; -1: no limit. */
+  maxCreationLimit: number;
   /** Whether plain users may create organizations (admins always may). */
   allowCreateOrganization: boolean;
   attachment: AttachmentConfig;
@@ -131,6 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
     minPasswordLength: int(env, 'MIN_PASSWORD_LENGTH', 8, 1),
     passwordHashCost: Math.min(int(env, 'PASSWORD_HASH_COST', 15, 10), 20),
     allowCreateOrganization: bool(env, 'ALLOW_CREATE_ORGANIZATION', true),
+    maxCreationLimit: int(env, 'MAX_CREATION_LIMIT', -1, -1),
     attachment: {
       enabled: bool(env, 'ATTACHMENT_ENABLED', true),
       allowedTypes: env.ATTACHMENT_ALLOWED_TYPES ?? defaultAllowedTypes,

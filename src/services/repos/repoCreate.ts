@@ -2,8 +2,8 @@
 // when asked), and its rows — so that a failure leaves neither a folder nor a row behind.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { and, eq } from 'drizzle-orm';
-import { collaborations, labels, repoWatches, repositories, type ObjectFormat, type RepoRow, type TrustModel, type UserRow } from '../../db/schema/index.js';
+import { and, count, eq, sql } from 'drizzle-orm';
+import { collaborations, labels, repoWatches, repositories, users, type ObjectFormat, type RepoRow, type TrustModel, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { commitFiles } from '../../git/commit.js';
 import { initBare } from '../../git/init.js';
@@ -11,6 +11,7 @@ import { journalCreate, scratchRepoPath } from '../../git/folderMoves.js';
 import { repoDir } from '../../git/paths.js';
 import * as templates from '../../templates/index.js';
 import type { AccessService } from './access.js';
+import type { Db } from '../../db/client.js';
 import type { ServiceDeps } from '../context.js';
 import { signatureOf } from '../identity.js';
 import { Conflict, Invalid, isUniqueViolation } from '../errors.js';
@@ -88,6 +89,14 @@ export async function createRepository(
     .from(repositories)
     .where(and(eq(repositories.ownerId, owner.id), eq(repositories.lowerName, lowerName)));
   if (taken) throw conflict();
+  // The owner's limit (max_repo_creation; -1: MAX_CREATION_LIMIT), which site administrators are not held to.
+  const limit = owner.maxRepoCreation >= 0 ? owner.maxRepoCreation : config.maxCreationLimit;
+  const checkLimit = async (q: Db) => {
+    if (actor.isAdmin || limit < 0) return;
+    const [n] = await q.select({ n: count() }).from(repositories).where(eq(repositories.ownerId, owner.id));
+    if ((n?.n ?? 0) >= limit) throw new Invalid(`You have already reached your limit of ${limit} repositories.`);
+  };
+  await checkLimit(db);
 
   // Git first, in a scratch folder: nothing is visible under the real path until the row exists. The
   // move into place is journalled (git/folderMoves.ts): a crash before the commit leaves a folder that
@@ -102,6 +111,11 @@ export async function createRepository(
       await commitFiles(scratch, { branch: p.defaultBranch, files: p.files, message: 'Initial commit\n', author: who });
     }
     const repo = await withTx(db, async (tx) => {
+      if (!actor.isAdmin && limit >= 0) {
+        // Creates for one owner queue here, so that two racing ones cannot both take the last place.
+        await tx.execute(sql`select ${users.id} from ${users} where ${users.id} = ${owner.id} for no key update`);
+        await checkLimit(tx);
+      }
       const [row] = await tx
         .insert(repositories)
         .values({

@@ -78,6 +78,20 @@ test('200: admin true makes a site administrator, false takes it back', async ()
   assert.is((await app.client(token).GET('/admin/cron')).response.status, 403);
 });
 
+test('200: max_repo_creation holds the user to that many repositories (racing creates included); administrators are not held', async () => {
+  const u = await app.user();
+  const token = await app.token(u);
+  assert.is((await edit(u.username, { max_repo_creation: 2 })).response.status, 200);
+  const made = await Promise.all(['r1', 'r2', 'r3', 'r4'].map((name) => app.client(token).POST('/user/repos', { body: { name } })));
+  assert.equal(made.map((r) => r.response.status).sort(), [201, 201, 422, 422]);
+  const refused = made.find((r) => r.response.status === 422)!;
+  assert.is(messageOf(refused.error), 'You have already reached your limit of 2 repositories.');
+  const forThem = await app.client(await app.token(app.admin)).POST('/admin/users/{username}/repos', { params: { path: { username: u.username } }, body: { name: 'r5' } });
+  assert.is(forThem.response.status, 201, 'an administrator creates beyond it');
+  await edit(u.username, { max_repo_creation: -1 });
+  assert.is((await app.client(token).POST('/user/repos', { body: { name: 'r6' } })).response.status, 201, '-1: the site default, no limit');
+});
+
 test('400: a short password; the last administrator keeping admin; 422: taken or malformed e-mail, a source, an organization', async () => {
   const u = await app.user();
   const other = await app.user();
