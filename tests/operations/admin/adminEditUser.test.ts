@@ -56,8 +56,13 @@ test('200: a new e-mail replaces the primary address; a new password replaces th
 test('200: active false or prohibit_login true stop every sign-in at once; true again lets them back', async () => {
   const u = await app.user();
   const token = await app.token(u);
+  const repo = await app.client(token).POST('/user/repos', { body: { name: 'mine', private: true } });
+  assert.is(repo.response.status, 201);
+  const refs = () => fetch(`${app.url}/${u.username}/mine.git/info/refs?service=git-upload-pack`, { headers: { Authorization: token } });
+  assert.is((await refs()).status, 200);
   for (const body of [{ active: false }, { prohibit_login: true }] as Body[]) {
     assert.is((await edit(u.username, body)).response.status, 200);
+    assert.is((await refs()).status, 403, `git over HTTP too: ${JSON.stringify(body)}`);
     const res = await app.client(token).GET('/user');
     assert.is(res.response.status, 403, JSON.stringify(body));
     assert.match(messageOf(res.error), /prohibited from signing in/);
