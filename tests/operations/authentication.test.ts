@@ -345,7 +345,8 @@ test('a wrong method on a known path is 405 JSON with Allow', async () => {
   const cases: Array<[string, string, string[]]> = [
     ['DELETE', '/api/v1/version', ['GET', 'HEAD']],
     ['POST', '/api/v1/user', ['GET', 'HEAD']],
-    ['PUT', '/api/v1/admin/users', ['POST']],
+    ['PUT', '/api/v1/admin/users', ['GET', 'HEAD', 'POST']],
+    ['POST', '/api/v1/admin/cron', ['GET', 'HEAD']],
     ['PATCH', `/api/v1/users/${me.username}/tokens`, ['GET', 'HEAD', 'POST']],
     ['GET', `/api/v1/users/${me.username}/tokens/1`, ['DELETE']],
   ];
