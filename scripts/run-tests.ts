@@ -1,5 +1,5 @@
-// `make test`: prepares one migrated database template, runs every tests/**/*.test.ts file in its own
-// process (two at a time, one per core), and prints `N passed, M failed` — uvu prints no total our CI
+// `make test`: prepares one migrated database template, runs every tests/**/*.test.ts file (each in its
+// own process, or the small ones in batches that share one; two processes at a time, one per core), and prints `N passed, M failed` — uvu prints no total our CI
 // can read. Exits non-zero on any failure, a crashed file, or when no test ran.
 // With DATABASE_URL set the suite runs on that PostgreSQL server (the database it names is created,
 // used as the template, and dropped); otherwise on PGlite.
@@ -47,10 +47,13 @@ interface Result {
   ms: number;
 }
 
-function runFile(file: string): Promise<Result> {
+/** One file, or a batch of small ones run in one process (scripts/test-batch.ts). */
+function runFile(job: string[]): Promise<Result> {
   const t0 = Date.now();
+  const file = job.length === 1 ? job[0]! : `${job[0]} … ${job[job.length - 1]} (${job.length} files)`;
+  const args = job.length === 1 ? [job[0]!] : ['scripts/test-batch.ts', ...job];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -68,12 +71,19 @@ function runFile(file: string): Promise<Result> {
 }
 
 const concurrency = Math.max(1, Math.min(Number(process.env.TEST_JOBS) || cpus().length, 4));
-const queue = [...files];
+// Each process pays seconds to load the app: the small files of the operation and unit folders run in
+// batches of BATCH (8) per process. Files that measure their own process (memory), spawn or kill
+// processes, or shard the contract run alone, and first (the longest ones start early).
+const batchSize = Math.max(1, Number(process.env.TEST_BATCH) || 8);
+const batchable = (f: string) => /^tests\/(operations|unit)\//.test(f.replaceAll('\\', '/'));
+const queue: string[][] = files.filter((f) => !batchable(f)).map((f) => [f]);
+const small = files.filter(batchable);
+for (let i = 0; i < small.length; i += batchSize) queue.push(small.slice(i, i + batchSize));
 const results: Result[] = [];
 await Promise.all(
   Array.from({ length: concurrency }, async () => {
-    for (let file = queue.shift(); file; file = queue.shift()) {
-      const r = await runFile(file);
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      const r = await runFile(job);
       results.push(r);
       const mark = r.failed ? 'FAIL' : 'ok  ';
       process.stdout.write(`${mark} ${relative('.', r.file)}  (${r.passed} passed, ${r.failed} failed, ${(r.ms / 1000).toFixed(1)}s)\n`);
@@ -88,6 +98,6 @@ rmSync(tmp, { recursive: true, force: true });
 const passed = results.reduce((s, r) => s + r.passed, 0);
 const failed = results.reduce((s, r) => s + r.failed, 0);
 const skipped = results.reduce((s, r) => s + r.skipped, 0);
-process.stdout.write(`\n${results.length} files on ${pgUrl ? 'PostgreSQL' : 'PGlite'} in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
+process.stdout.write(`\n${files.length} files on ${pgUrl ? 'PostgreSQL' : 'PGlite'} in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
 process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 if (failed > 0 || passed === 0) process.exit(1);
