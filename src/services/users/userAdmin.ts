@@ -81,13 +81,6 @@ export class UserAdminService {
     return { rows, total: total?.n ?? 0 };
   }
 
-  /** The account named `name`: an individual user (organizations are no accounts to administer here). */
-  async account(name: string): Promise<UserRow> {
-    const [u] = await this.deps.db.select().from(users).where(eq(users.lowerName, name.toLowerCase()));
-    if (!u) throw new NotFound();
-    return u;
-  }
-
   async edit(target: UserRow, input: EditUserInput): Promise<UserRow> {
     const { db, config } = this.deps;
     if (target.type === 'Organization') throw new Invalid(`${target.name} is an organization, not a user`);

@@ -1,8 +1,8 @@
-import { actorOf } from '../../load.js';
+import { actorOf, loadAccount } from '../../load.js';
 import type { Handler } from '../../types.js';
 
 export const adminDeleteUser: Handler<'adminDeleteUser'> = async (req) => {
-  const target = await req.services.userAdmin.account(req.path.username);
+  const target = await loadAccount(req, req.path.username);
   await req.services.userAdmin.delete(target, actorOf(req), req.query.purge === true);
   return { status: 204 };
 };

@@ -1,9 +1,9 @@
 import { toUser } from '../../../convert/user.js';
-import { actorOf } from '../../load.js';
+import { actorOf, loadAccount } from '../../load.js';
 import type { Handler } from '../../types.js';
 
 export const adminEditUser: Handler<'adminEditUser'> = async (req) => {
-  const target = await req.services.userAdmin.account(req.path.username);
+  const target = await loadAccount(req, req.path.username);
   const b = req.body ?? {};
   const user = await req.services.userAdmin.edit(target, {
     sourceId: b.source_id, loginName: b.login_name, email: b.email, fullName: b.full_name, password: b.password,
