@@ -1264,6 +1264,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/{index}/stopwatch/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a stopwatch
+         * @description Cancels the caller's stopwatch on the issue or pull request without recording time. The same rules as starting one; 409 when no stopwatch of the caller runs here.
+         */
+        delete: operations["issueDeleteStopWatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/stopwatch/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a stopwatch on an issue
+         * @description Starts the caller's stopwatch on the issue or pull request; a stopwatch the caller runs on another issue is stopped first and its time recorded there. Issue (or pull request) writers on a repository whose time tracker is on (403 otherwise); 409 when the caller's stopwatch already runs here; 423 when the repository is archived.
+         */
+        post: operations["issueStartStopWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/stopwatch/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a stopwatch and record its time
+         * @description Stops the caller's stopwatch on the issue or pull request and records the whole seconds it ran as a tracked time (nothing is recorded for less than a second). The same rules as starting one; 409 when no stopwatch of the caller runs here.
+         */
+        post: operations["issueStopStopWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/{index}/subscriptions": {
         parameters: {
             query?: never;
@@ -1323,6 +1383,54 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an issue's tracked times
+         * @description Tracked times on the issue or pull request, oldest first, paginated with `X-Total-Count` and `Link`, with the same `user` rule as the repository's list. 404 when the time tracker is off (Gitea's `Timetracker is disabled`) or for an unknown `user`; 422 for a bad `since` or `before`.
+         */
+        get: operations["issueTrackedTimes"];
+        put?: never;
+        /**
+         * Add tracked time to an issue
+         * @description Records `time` seconds (1 or more) spent on the issue or pull request, at `created` (default now). Allowed when the repository's time tracker is on (400 `time tracking disabled` otherwise) and the caller writes issues (pull requests for a pull request), or is its poster, or the repository does not limit tracking to contributors (403 otherwise). `user_name` records the time for another user: only repository and site administrators may (others record their own time, as Gitea); an unknown user is 422. 423 when the repository is archived. Answers 200 with the tracked time, as Gitea.
+         */
+        post: operations["issueAddTime"];
+        /**
+         * Delete the caller's tracked times on an issue
+         * @description Deletes every time the caller tracked on the issue or pull request. The same rules as adding time (400, 403, 423); 404 when the caller has no time there.
+         */
+        delete: operations["issueResetTime"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/times/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete one tracked time
+         * @description Deletes one tracked time of the issue or pull request: its own user or a site administrator (403 otherwise). The same tracker rules as adding time; 404 when no such time is on this issue.
+         */
+        delete: operations["issueDeleteTime"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1680,6 +1788,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's tracked times
+         * @description Tracked times on the repository's issues and pull requests, oldest first, paginated with `X-Total-Count` and `Link`. Site administrators and issue writers see everyone's times and may filter by `user`; others see only their own (asking for another user's is 403, Gitea's `query by user not allowed; not enough rights`). 400 when the repository's time tracker is off; 404 for an unknown `user`; 422 when `since` or `before` is not an RFC 3339 date-time.
+         */
+        get: operations["repoTrackedTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/times/{user}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's tracked times in a repository
+         * @deprecated
+         * @description Gitea's older form of `GET /repos/{owner}/{repo}/times?user=`: the user's times in the repository, oldest first. Repository administrators, site administrators and the user alone (403 otherwise); 400 when the time tracker is off; 404 for an unknown user.
+         */
+        get: operations["userTrackedTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/transfer": {
         parameters: {
             query?: never;
@@ -1989,6 +2138,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/stopwatches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in user's running stopwatches
+         * @description The caller's running stopwatches, newest first, paginated with `X-Total-Count` and `Link`. `seconds` is the time since the stopwatch started and `duration` the same as Gitea writes it (`1d 2h 3m 4s`). Only stopwatches on issues in repositories the caller can still read are listed.
+         */
+        get: operations["userGetStopWatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/times": {
         parameters: {
             query?: never;
@@ -1998,7 +2167,7 @@ export interface paths {
         };
         /**
          * List the signed-in user's tracked times
-         * @description The caller's own tracked times. `since` and `before` (RFC 3339) filter on the tracked time's `created` time (only times after `since` / before `before`). A token limited to public resources is 403. Gitea sends only `X-Total-Count`; anvil also sends `Link`.
+         * @description The caller's own tracked times, oldest first, in repositories the caller can still read. `since` and `before` (RFC 3339; 422 otherwise) keep the times created at or after `since` and at or before `before`. Gitea sends only `X-Total-Count`; anvil also sends `Link`.
          */
         get: operations["userCurrentTrackedTimes"];
         put?: never;
@@ -2434,6 +2603,21 @@ export interface components {
              * @enum {string|null}
              */
             permission?: "read" | "write" | "admin" | null;
+        };
+        /** @description time spent on an issue, to record */
+        AddTimeOption: {
+            /**
+             * Format: date-time
+             * @description when the time was spent; now when omitted
+             */
+            created?: string;
+            /**
+             * Format: int64
+             * @description seconds spent
+             */
+            time: number;
+            /** @description the user who spent it (repository and site administrators only) */
+            user_name?: string;
         };
         /** @description an annotated tag object */
         AnnotatedTag: {
@@ -4175,6 +4359,19 @@ export interface components {
             /** @example 1.26.0+anvil-0.1.0 */
             version: string;
         };
+        /** @description a running stopwatch of the signed-in user */
+        StopWatch: {
+            /** Format: date-time */
+            created: string;
+            duration: string;
+            /** Format: int64 */
+            issue_index: number;
+            issue_title: string;
+            repo_name: string;
+            repo_owner_name: string;
+            /** Format: int64 */
+            seconds: number;
+        };
         /** @description a tag of a repository, lightweight or annotated */
         Tag: {
             /** @description the tagged commit: `sha` is the commit's, `created` the tagger's date (the committer's for a lightweight tag), and `url` is `{repo API URL}/git/commits/{id}`, built from the tag's `id` as Gitea does */
@@ -4449,6 +4646,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description index of the issue or pull request */
+        IssueIndex: number;
         /** @description page size of results (default 30, at most 50) */
         Limit: number;
         /** @description name of the organization */
@@ -4459,6 +4658,10 @@ export interface components {
         Page: number;
         /** @description name of the repository */
         Repo: string;
+        /** @description only times created at or before this moment (RFC 3339) */
+        TimesBefore: string;
+        /** @description only times created at or after this moment (RFC 3339) */
+        TimesSince: string;
         /** @description username of the user */
         Username: string;
     };
@@ -7197,6 +7400,99 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    issueDeleteStopWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description cancelled */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueStartStopWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description started */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueStopStopWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description stopped */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueSubscriptions: {
         parameters: {
             query?: {
@@ -7340,6 +7636,152 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
+        };
+    };
+    issueTrackedTimes: {
+        parameters: {
+            query?: {
+                /** @description only times created at or before this moment (RFC 3339) */
+                before?: components["parameters"]["TimesBefore"];
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only times created at or after this moment (RFC 3339) */
+                since?: components["parameters"]["TimesSince"];
+                /** @description only this user's times */
+                user?: string;
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of tracked times */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackedTime"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueAddTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddTimeOption"];
+            };
+        };
+        responses: {
+            /** @description the tracked time */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackedTime"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueResetTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueDeleteTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the tracked time */
+                id: number;
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
         };
     };
     issueGetComment: {
@@ -8370,6 +8812,88 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    repoTrackedTimes: {
+        parameters: {
+            query?: {
+                /** @description only times created at or before this moment (RFC 3339) */
+                before?: components["parameters"]["TimesBefore"];
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only times created at or after this moment (RFC 3339) */
+                since?: components["parameters"]["TimesSince"];
+                /** @description only this user's times */
+                user?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of tracked times */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackedTime"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userTrackedTimes: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description the user whose times to list */
+                user: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of tracked times */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackedTime"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoTransfer: {
         parameters: {
             query?: never;
@@ -8928,17 +9452,47 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
-    userCurrentTrackedTimes: {
+    userGetStopWatches: {
         parameters: {
             query?: {
-                /** @description only times created before this moment */
-                before?: string;
                 /** @description page size of results (default 30, at most 50) */
                 limit?: components["parameters"]["Limit"];
                 /** @description page number of results to return (1-based) */
                 page?: components["parameters"]["Page"];
-                /** @description only times created after this moment */
-                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of stopwatches */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StopWatch"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentTrackedTimes: {
+        parameters: {
+            query?: {
+                /** @description only times created at or before this moment (RFC 3339) */
+                before?: components["parameters"]["TimesBefore"];
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only times created at or after this moment (RFC 3339) */
+                since?: components["parameters"]["TimesSince"];
             };
             header?: never;
             path?: never;

@@ -2,7 +2,9 @@
 // number of queries, then convert.
 import { toAttachment } from '../convert/attachment.js';
 import { toComment, toIssue } from '../convert/issue.js';
-import type { CommentRow, IssueRow } from '../db/schema/index.js';
+import { toTrackedTime } from '../convert/trackedTime.js';
+import type { CommentRow, IssueRow, RepoRow, UserRow } from '../db/schema/index.js';
+import type { TimeEntry } from '../services/times/times.js';
 import type { LoadedRepo } from '../services/repos/repos.js';
 import type { IssueDetails } from '../services/issues/issueDetails.js';
 import type { Auth } from './auth.js';
@@ -30,4 +32,14 @@ export async function presentComments(req: Ctx, loaded: LoadedRepo, issue: Issue
   return rows.map((c) =>
     toComment(c, issue, posters.get(c.posterId), (assets.get(c.id) ?? []).map((a) => toAttachment(a, req.config)), loaded.owner, loaded.repo, req.auth.actor, req.config),
   );
+}
+
+/** Tracked times with their issues, from one repository or several (`repoOf` gives each one's repository and owner). */
+export async function presentTrackedTimes(req: Ctx, entries: TimeEntry[], repoOf: (repoId: number) => { repo: RepoRow; owner: UserRow }) {
+  const issues = [...new Map(entries.map((e) => [e.issue.id, e.issue])).values()];
+  const details = await req.services.issues.details(issues);
+  return entries.map((e) => {
+    const { repo, owner } = repoOf(e.issue.repoId);
+    return toTrackedTime(e.time, e.user, toIssue(e.issue, details.get(e.issue.id)!, owner, repo, req.auth.actor, req.config));
+  });
 }

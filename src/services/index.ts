@@ -35,6 +35,8 @@ import { UserService } from './users/users.js';
 import { EmailService } from './users/emails.js';
 import { UserAdminService } from './users/userAdmin.js';
 import { WikiService } from './repos/wiki.js';
+import { StopwatchService } from './times/stopwatches.js';
+import { TimeService } from './times/times.js';
 
 export class Services {
   readonly users: UserService;
@@ -58,6 +60,8 @@ export class Services {
   readonly transfers: TransferService;
   readonly issues: IssueService;
   readonly pulls: PullService;
+  readonly times: TimeService;
+  readonly stopwatches: StopwatchService;
   readonly comments: CommentService;
   readonly milestones: MilestoneService;
   readonly labels: LabelService;
@@ -93,6 +97,8 @@ export class Services {
     this.hooks = new HookService(deps);
     this.notifications = new NotificationService(deps, this.access);
     this.watches = new WatchService(deps, this.access);
+    this.times = new TimeService(deps, this.access);
+    this.stopwatches = new StopwatchService(deps, this.access);
     this.userAdmin = new UserAdminService(deps, this.repos);
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.cron = new CronService(deps, cronTaskDefs(this.maintenance));

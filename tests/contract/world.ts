@@ -80,6 +80,8 @@ interface RepoData {
   commentAssetId?: number;
   hookId?: number;
   hookDeliveryId?: number;
+  /** A tracked time on issue 1 (the site admin's). */
+  timeId?: number;
 }
 
 export interface SentRequest {
@@ -177,6 +179,7 @@ export class World {
       await world.restoreRepo(owner, victimRepo);
     }
     await world.restoreTransfer();
+    await world.restoreStopwatches();
     for (const scope of [org.name, privateOrg.name, '']) await world.restoreHook(scope);
     const [me] = await app.services.deps.db.select({ id: userTable.id }).from(userTable).where(eq(userTable.lowerName, world.users.user.username.toLowerCase()));
     if (me) world.threadIds = (await app.services.deps.db.select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, me.id))).map((t) => t.id);
@@ -216,6 +219,7 @@ export class World {
       'teams/id': this.teamIds.map(String),
       'threads/id': this.threadIds.slice(0, 3).map(String),
       'comments/id': ['$comment-id'],
+      'times/id': ['$time-id'],
       'milestones/id': ['$milestone-id', 'm1'],
       'assets/attachment_id': ['$comment-asset-id', '$issue-asset-id'],
       'hooks/id': [specPath.startsWith('/repos/') ? '$repo-hook-id' : specPath.startsWith('/orgs/') ? '$org-hook-id' : '$site-hook-id'],
@@ -233,6 +237,9 @@ export class World {
       repoDeleteBranch: { branch: ['spare', 'main'] },
       repoGetPullRequest: { index: ['3'] },
       repoEditPullRequest: { index: ['3'] },
+      // The fixture user and the site admin each keep a stopwatch running on the user's repo-a issue 1.
+      issueStopStopWatch: { owner: [user.username], repo: ['repo-a'], index: ['1'] },
+      issueDeleteStopWatch: { owner: [user.username], repo: ['repo-a'], index: ['1'] },
     };
     const out: Record<string, string[]> = {};
     const segments = specPath.split('/');
@@ -304,6 +311,7 @@ export class World {
     const asset = await this.step('attach a file to an issue', 'POST', `${base}/issues/1/assets`, fileForm('issue.txt'));
     d.issueAssetId = asset?.json?.id;
     await this.restoreComment(owner, name);
+    await this.restoreTime(owner, name);
     await this.step('create a label', 'POST', `${base}/labels`, { name: 'bug', color: '#ee0701' });
     const m1 = await this.step('create a milestone', 'POST', `${base}/milestones`, { title: 'm1' });
     d.milestoneId = m1?.json?.id;
@@ -348,6 +356,20 @@ export class World {
     if (!c) return;
     const asset = await this.step('attach a file to a comment', 'POST', `/repos/${owner}/${name}/issues/comments/${d.commentId}/assets`, fileForm('comment.txt'));
     d.commentAssetId = asset?.json?.id;
+  }
+
+  private async restoreTime(owner: string, name: string): Promise<void> {
+    const t = await this.step('track time', 'POST', `/repos/${owner}/${name}/issues/1/times`, { time: 60 });
+    this.data(owner, name).timeId = t?.json?.id;
+  }
+
+  /** The fixture user's and the site admin's stopwatches on the user's repo-a issue 1 (409: already running). */
+  private async restoreStopwatches(): Promise<void> {
+    const path = `/repos/${this.users.user.username}/repo-a/issues/1/stopwatch/start`;
+    for (const who of [this.users.user.username, undefined]) {
+      const a = await this.api('POST', path, undefined, who);
+      if (a.status !== 201 && a.status !== 409) this.setupProblems.push(`start a stopwatch: ${a.status} ${JSON.stringify(a.json)}`);
+    }
   }
 
   private async restoreCollaborator(owner: string, name: string): Promise<void> {
@@ -436,6 +458,7 @@ export class World {
     for (const { specPath, method, path, body } of owed) {
       const { owner = '', repo = '' } = path;
       if (specPath.includes('/tokens')) await this.restoreTokens();
+      if (specPath.includes('/stopwatch/')) await this.restoreStopwatches();
       if (specPath === '/repos/{owner}/{repo}/transfer') await this.restoreVictimTransfer(owner);
       if (specPath === '/repos/{owner}/{repo}' || specPath.startsWith('/repos/{owner}/{repo}/transfer')) {
         await this.restoreRepo(owner, repo);
@@ -453,6 +476,7 @@ export class World {
       if (specPath.includes('/collaborators/') && method === 'delete') await this.restoreCollaborator(owner, repo);
       if (specPath.includes('/branches/') && method === 'delete') await this.restoreBranches(owner, repo);
       if (specPath.includes('/issues/comments/') && method === 'delete') await this.restoreComment(owner, repo);
+      if (/\/issues\/\{index\}\/times/.test(specPath) && method === 'delete') await this.restoreTime(owner, repo);
     }
   }
 
@@ -494,6 +518,7 @@ export class World {
         'tag-sha': d.tagSha,
         'commit-sha': d.commitSha,
         'comment-id': d.commentId,
+        'time-id': d.timeId,
         'milestone-id': d.milestoneId,
         'issue-asset-id': d.issueAssetId,
         'comment-asset-id': d.commentAssetId,

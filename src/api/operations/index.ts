@@ -130,6 +130,17 @@ import { adminDeleteUser } from './admin/adminDeleteUser.js';
 import { adminCreateOrg } from './admin/adminCreateOrg.js';
 import { adminCreateRepo } from './admin/adminCreateRepo.js';
 import { userSearch } from './user/userSearch.js';
+import { issueTrackedTimes } from './issue/issueTrackedTimes.js';
+import { issueAddTime } from './issue/issueAddTime.js';
+import { issueResetTime } from './issue/issueResetTime.js';
+import { issueDeleteTime } from './issue/issueDeleteTime.js';
+import { issueStartStopWatch } from './issue/issueStartStopWatch.js';
+import { issueStopStopWatch } from './issue/issueStopStopWatch.js';
+import { issueDeleteStopWatch } from './issue/issueDeleteStopWatch.js';
+import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
+import { userTrackedTimes } from './repository/userTrackedTimes.js';
+import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
+import { userGetStopWatches } from './user/userGetStopWatches.js';
 
 const git = later('issue #4: git');
 const unscheduled = later('not scheduled yet');
@@ -272,6 +283,18 @@ export const registry: Registry = {
   adminCreateOrg,
   adminCreateRepo,
   userSearch,
+  // tracked time and stopwatches
+  issueTrackedTimes,
+  issueAddTime,
+  issueResetTime,
+  issueDeleteTime,
+  issueStartStopWatch,
+  issueStopStopWatch,
+  issueDeleteStopWatch,
+  repoTrackedTimes,
+  userTrackedTimes,
+  userCurrentTrackedTimes,
+  userGetStopWatches,
   // not yet scheduled
   listAdminWorkflowJobs: unscheduled,
   getAdminRunners: unscheduled,
@@ -284,6 +307,5 @@ export const registry: Registry = {
   orgGetProject: unscheduled,
   userCurrentPostGPGKey: unscheduled,
   userCurrentGetGPGKey: unscheduled,
-  userCurrentTrackedTimes: unscheduled,
   repoListKeys: unscheduled,
 };

@@ -9,3 +9,4 @@ export * from './hooks.js';
 export * from './statuses.js';
 export * from './notifications.js';
 export * from './cron.js';
+export * from './times.js';

@@ -1,0 +1,193 @@
+// Tracked time on issues and pull requests: added by hand, listed per issue, repository or user, deleted by
+// its own user. The repository's time tracker settings decide who may track (Gitea's CanUseTimetracker).
+import { and, asc, count, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { issues, repositories, trackedTimes, users, type IssueRow, type RepoRow, type TrackedTimeRow, type UserRow } from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
+import { withTx } from '../../db/tx.js';
+import { canRead, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repo.js';
+import type { ServiceDeps } from '../context.js';
+import { BadRequest, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
+import { canWriteIssue } from '../issues/issues.js';
+import type { AccessService } from '../repos/access.js';
+import type { LoadedRepo } from '../repos/repos.js';
+
+export interface TimeFilter {
+  /** A user name: only that user's times. */
+  user?: string;
+  since?: Date;
+  before?: Date;
+}
+
+export interface TimeEntry {
+  time: TrackedTimeRow;
+  /** Null when the account is gone (shown as the ghost user). */
+  user: UserRow | null;
+  issue: IssueRow;
+}
+
+/** The repositories of a cross-repository list, each with its owner and the caller's permission. */
+export type RepoReach = Map<number, { repo: RepoRow; owner: UserRow; perm: RepoPermission }>;
+
+/** Times are kept to the second, as they are shown (and as Gitea keeps them), so `since`/`before` match what a client saw. */
+const wholeSecond = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
+
+/** Whether `actor` may track time on `issue` (the tracker is on, and they contribute or are its poster). */
+export function canTrackTime(loaded: LoadedRepo, issue: IssueRow, actor: UserRow): boolean {
+  const { repo, perm } = loaded;
+  return repo.enableTimeTracker && (!repo.allowOnlyContributorsToTrackTime || canWriteIssue(perm, issue.isPull) || issue.posterId === actor.id);
+}
+
+/** Writes of tracked time: 400 when the tracker is off, 403 for a caller who may not track, 423 when archived. */
+export function requireTimeTracking(loaded: LoadedRepo, issue: IssueRow, actor: UserRow): void {
+  if (!canTrackTime(loaded, issue, actor)) {
+    if (!loaded.repo.enableTimeTracker) throw new BadRequest('time tracking disabled');
+    throw new Forbidden('only contributors and the poster may track time on this issue');
+  }
+  if (loaded.repo.isArchived) throw new RepoArchived();
+}
+
+/** One stopwatch's run in whole seconds, recorded as a tracked time when it is one second or more. */
+export async function recordRun(tx: Db, run: { userId: number; issueId: number; repoId: number; createdAt: Date }, now: Date): Promise<void> {
+  const seconds = Math.floor((now.getTime() - run.createdAt.getTime()) / 1000);
+  if (seconds < 1) return;
+  await tx.insert(trackedTimes).values({ userId: run.userId, issueId: run.issueId, repoId: run.repoId, time: seconds, createdAt: wholeSecond(now) });
+}
+
+export class TimeService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: AccessService,
+  ) {}
+
+  /** GET .../issues/{index}/times: 404 when the tracker is off (Gitea's message). */
+  async listForIssue(loaded: LoadedRepo, issue: IssueRow, actor: UserRow, f: TimeFilter, page: { limit: number; offset: number }) {
+    if (!loaded.repo.enableTimeTracker) throw new NotFound('Timetracker is disabled');
+    const userId = await this.whose(f.user, actor, actor.isAdmin || canWriteIssue(loaded.perm, issue.isPull));
+    return this.page(and(eq(trackedTimes.issueId, issue.id), this.filter(userId, f))!, page);
+  }
+
+  /** GET /repos/{o}/{r}/times: the issue unit must be readable; pull-request times only with the pulls unit. */
+  async listForRepo(loaded: LoadedRepo, actor: UserRow, f: TimeFilter, page: { limit: number; offset: number }) {
+    if (!canRead(loaded.perm, 'repo.issues')) throw new NotFound();
+    if (!loaded.repo.enableTimeTracker) throw new BadRequest('time tracking disabled');
+    const userId = await this.whose(f.user, actor, actor.isAdmin || canWrite(loaded.perm, 'repo.issues'));
+    return this.page(and(eq(trackedTimes.repoId, loaded.repo.id), this.pullsUnless(loaded.perm), this.filter(userId, f))!, page);
+  }
+
+  /** GET /repos/{o}/{r}/times/{user}: repository or site administrators, or the user. */
+  async listForUserInRepo(loaded: LoadedRepo, actor: UserRow, username: string, page: { limit: number; offset: number }) {
+    if (!canRead(loaded.perm, 'repo.issues')) throw new NotFound();
+    if (!loaded.repo.enableTimeTracker) throw new BadRequest('time tracking disabled');
+    const user = await this.userNamed(username);
+    if (!isRepoAdmin(loaded.perm) && !actor.isAdmin && actor.id !== user.id) throw new Forbidden('query by user not allowed; not enough rights');
+    return this.page(and(eq(trackedTimes.repoId, loaded.repo.id), eq(trackedTimes.userId, user.id), this.pullsUnless(loaded.perm))!, page);
+  }
+
+  /** GET /user/times: the caller's own times, in repositories (and units) the caller can still read. */
+  async listMine(actor: UserRow, f: TimeFilter, page: { limit: number; offset: number }): Promise<{ rows: TimeEntry[]; total: number; reach: RepoReach }> {
+    const mine = eq(trackedTimes.userId, actor.id);
+    const ids = (await this.deps.db.selectDistinct({ id: trackedTimes.repoId }).from(trackedTimes).where(mine)).map((r) => r.id);
+    const reach = await this.reach(ids, actor);
+    const readable = (unit: 'repo.issues' | 'repo.pulls') => [...reach.values()].filter((r) => canRead(r.perm, unit)).map((r) => r.repo.id);
+    const unit = (isPull: boolean, repoIds: number[]) => (repoIds.length ? and(eq(issues.isPull, isPull), inArray(trackedTimes.repoId, repoIds)) : undefined);
+    const visible = or(unit(false, readable('repo.issues')), unit(true, readable('repo.pulls'))) ?? sql`false`;
+    return { ...(await this.page(and(mine, visible, this.filter(undefined, f))!, page)), reach };
+  }
+
+  /** POST .../issues/{index}/times. `userName` records for another user (repository or site administrators only). */
+  async add(loaded: LoadedRepo, issue: IssueRow, actor: UserRow, input: { time: number; created?: Date; userName?: string }): Promise<TimeEntry> {
+    requireTimeTracking(loaded, issue, actor);
+    if (!Number.isSafeInteger(input.time) || input.time < 1) throw new Invalid('[time]: must be a whole number of seconds, 1 or more');
+    let user = actor;
+    const other = input.userName?.trim();
+    if (other && other.toLowerCase() !== actor.lowerName && (isRepoAdmin(loaded.perm) || actor.isAdmin)) {
+      const found = await this.deps.db.select().from(users).where(eq(users.lowerName, other.toLowerCase()));
+      if (!found[0] || found[0].type === 'Organization') throw new Invalid(`user does not exist [name: ${other}]`);
+      user = found[0];
+    }
+    const [time] = await this.deps.db
+      .insert(trackedTimes)
+      .values({ issueId: issue.id, repoId: issue.repoId, userId: user.id, time: input.time, createdAt: wholeSecond(input.created ?? new Date()) })
+      .returning();
+    return { time: time!, user, issue };
+  }
+
+  /** DELETE .../issues/{index}/times: all of the caller's times on the issue; 404 when there are none. */
+  async resetMine(loaded: LoadedRepo, issue: IssueRow, actor: UserRow): Promise<void> {
+    requireTimeTracking(loaded, issue, actor);
+    const gone = await this.deps.db
+      .delete(trackedTimes)
+      .where(and(eq(trackedTimes.issueId, issue.id), eq(trackedTimes.userId, actor.id)))
+      .returning({ id: trackedTimes.id });
+    if (gone.length === 0) throw new NotFound('no tracked time of yours on this issue');
+  }
+
+  /** DELETE .../issues/{index}/times/{id}: its own user or a site administrator. */
+  async deleteOne(loaded: LoadedRepo, issue: IssueRow, actor: UserRow, id: number): Promise<void> {
+    requireTimeTracking(loaded, issue, actor);
+    await withTx(this.deps.db, async (tx) => {
+      const [row] = await tx.select().from(trackedTimes).where(and(eq(trackedTimes.id, id), eq(trackedTimes.issueId, issue.id))).for('update');
+      if (!row) throw new NotFound(`tracked time [${id}] does not exist on this issue`);
+      if (!actor.isAdmin && row.userId !== actor.id) throw new Forbidden('only the site admin and the user who tracked it may delete a tracked time');
+      await tx.delete(trackedTimes).where(eq(trackedTimes.id, id));
+    });
+  }
+
+  /** Repositories by id with their owners and the caller's permission (three queries however many). */
+  async reach(repoIds: number[], actor: UserRow): Promise<RepoReach> {
+    if (repoIds.length === 0) return new Map();
+    const items = await this.deps.db
+      .select({ repo: repositories, owner: users })
+      .from(repositories)
+      .innerJoin(users, eq(users.id, repositories.ownerId))
+      .where(inArray(repositories.id, repoIds));
+    const perms = await this.access.repoPermissions(items, actor);
+    return new Map(items.map((i) => [i.repo.id, { ...i, perm: perms.get(i.repo.id)! }]));
+  }
+
+  /**
+   * The user a list is about: the named one, or — for a caller who may not read others' times — the caller
+   * (naming someone else is then 403, Gitea's message).
+   */
+  private async whose(name: string | undefined, actor: UserRow, seesAll: boolean): Promise<number | undefined> {
+    const named = name?.trim() ? (await this.userNamed(name.trim())).id : undefined;
+    if (seesAll || named === actor.id) return named;
+    if (named !== undefined) throw new Forbidden('query by user not allowed; not enough rights');
+    return actor.id;
+  }
+
+  private async userNamed(name: string): Promise<UserRow> {
+    const [user] = await this.deps.db.select().from(users).where(eq(users.lowerName, name.toLowerCase()));
+    if (!user || user.type === 'Organization') throw new NotFound(`user does not exist [name: ${name}]`);
+    return user;
+  }
+
+  private filter(userId: number | undefined, f: TimeFilter): SQL | undefined {
+    return and(
+      userId === undefined ? undefined : eq(trackedTimes.userId, userId),
+      f.since ? gte(trackedTimes.createdAt, f.since) : undefined,
+      f.before ? lte(trackedTimes.createdAt, f.before) : undefined,
+    );
+  }
+
+  /** Pull-request times only for callers who can read pull requests. */
+  private pullsUnless(perm: RepoPermission): SQL | undefined {
+    return canRead(perm, 'repo.pulls') ? undefined : eq(issues.isPull, false);
+  }
+
+  private async page(where: SQL, page: { limit: number; offset: number }): Promise<{ rows: TimeEntry[]; total: number }> {
+    const [rows, [total]] = await Promise.all([
+      this.deps.db
+        .select({ time: trackedTimes, user: users, issue: issues })
+        .from(trackedTimes)
+        .innerJoin(issues, eq(issues.id, trackedTimes.issueId))
+        .leftJoin(users, eq(users.id, trackedTimes.userId))
+        .where(where)
+        .orderBy(asc(trackedTimes.createdAt), asc(trackedTimes.id))
+        .limit(page.limit)
+        .offset(page.offset),
+      this.deps.db.select({ n: count() }).from(trackedTimes).innerJoin(issues, eq(issues.id, trackedTimes.issueId)).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+}
