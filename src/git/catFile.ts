@@ -5,7 +5,7 @@
 // A reader sees objects written after it started: git looks a missing object up again after re-reading
 // the pack directory. A repository deleted and created again at the same path is a different directory
 // (inode): its old reader is closed, never asked.
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { GitChild } from './spawner.js';
 import { stat } from 'node:fs/promises';
 import { gitSpawn } from './core.js';
 
@@ -18,7 +18,7 @@ const maxReaders = 8;
 const idleMs = 10_000;
 
 class Reader {
-  private readonly proc: ChildProcessWithoutNullStreams;
+  private readonly proc: GitChild;
   private buffered: Buffer = Buffer.alloc(0);
   private waiting: Array<{ want: number; resolve: (b: Buffer) => void; reject: (e: Error) => void }> = [];
   private chain: Promise<unknown> = Promise.resolve();
@@ -103,9 +103,6 @@ class Reader {
   private sleep(): void {
     // An idle reader never keeps the process alive, and goes away by itself.
     this.proc.unref();
-    (this.proc.stdout as unknown as { unref?: () => void }).unref?.();
-    (this.proc.stdin as unknown as { unref?: () => void }).unref?.();
-    (this.proc.stderr as unknown as { unref?: () => void }).unref?.();
     clearTimeout(this.idle);
     this.idle = setTimeout(() => this.close(), idleMs);
     this.idle.unref();

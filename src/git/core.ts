@@ -1,12 +1,12 @@
-// The one place that runs git: dugite with argument arrays (never a shell string), a fixed
-// environment, and declared exit codes. dugite's bundled git is used when installed; otherwise
-// (its download is denied in package.json) the system git, found on PATH.
+// The one place that runs git: argument arrays (never a shell string), a fixed environment (dugite's,
+// which finds the git to run), and declared exit codes. dugite's bundled git is used when installed;
+// otherwise (its download is denied in package.json) the system git, found on PATH. Every git process
+// is started by the small helper process of ./spawner.ts, never by the server itself.
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { exec, spawn, type IGitExecutionOptions } from 'dugite';
-import { resolveEmbeddedGitDir } from 'dugite/build/lib/git-environment.js';
+import { resolveEmbeddedGitDir, setupEnvironment } from 'dugite/build/lib/git-environment.js';
+import { spawnViaHelper, type GitChild } from './spawner.js';
 
 export class GitError extends Error {
   constructor(
@@ -70,15 +70,59 @@ export interface GitResult {
   exitCode: number;
 }
 
+/** git with its environment, started by the helper. */
+function start(cwd: string, args: string[], env?: Record<string, string>): GitChild {
+  const { env: full, gitLocation } = setupEnvironment({ ...gitEnvironment(), ...env });
+  // dugite's map (typed as a record) is iterable as [name, value] pairs; the helper needs a plain object.
+  const plain = Symbol.iterator in full ? Object.fromEntries(full as unknown as Iterable<[string, string | undefined]>) : full;
+  return spawnViaHelper({ file: gitLocation, args, cwd, env: plain });
+}
+
+const maxBuffer = 256 * 1024 * 1024;
+
+/** Runs git to its end with its output buffered: the exit code whatever it is (a stop or a failure to start rejects). */
+function runBuffered(cwd: string, args: string[], opts: GitOptions): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
+  return new Promise((resolve, reject) => {
+    if (opts.signal?.aborted) return reject(opts.signal.reason ?? new DOMException('The operation was aborted', 'AbortError'));
+    const child = start(cwd, args, opts.env);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      opts.signal?.removeEventListener('abort', onAbort);
+      fn();
+    };
+    const onAbort = () => {
+      child.kill();
+      settle(() => reject(Object.assign(new Error(`git ${args[0]} was stopped`), { name: 'AbortError', code: 'ABORT_ERR' })));
+    };
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= maxBuffer) return void out.push(c);
+      child.kill();
+      settle(() => reject(new Error(`git ${args[0]}: output larger than ${maxBuffer} bytes`)));
+    });
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', (e: Error) => settle(() => reject(e)));
+    child.on('close', (code: number | null, signal: string | null) =>
+      settle(() =>
+        code === null
+          ? reject(new GitError(args, -1, `${Buffer.concat(err).toString('utf8')}git was stopped (${signal ?? 'no exit status'})`))
+          : resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), exitCode: code }),
+      ),
+    );
+    // git gets end-of-input at once when there is nothing to give it.
+    child.stdin.end(opts.stdin);
+  });
+}
+
 export async function git(cwd: string, args: string[], opts: GitOptions = {}): Promise<GitResult> {
-  const options: IGitExecutionOptions = {
-    env: { ...gitEnvironment(), ...opts.env },
-    stdin: opts.stdin,
-    maxBuffer: 256 * 1024 * 1024,
-    signal: opts.signal,
-  };
-  const r = await exec(args, cwd, options);
-  const result = { stdout: String(r.stdout), stderr: String(r.stderr), exitCode: r.exitCode };
+  const r = await runBuffered(cwd, args, opts);
+  const result = { stdout: r.stdout.toString('utf8'), stderr: r.stderr, exitCode: r.exitCode };
   if (result.exitCode !== 0 && !(opts.okCodes ?? []).includes(result.exitCode)) {
     throw new GitError(args, result.exitCode, result.stderr);
   }
@@ -87,20 +131,15 @@ export async function git(cwd: string, args: string[], opts: GitOptions = {}): P
 
 /** Like git(), but stdout as bytes (blobs). */
 export async function gitBuffer(cwd: string, args: string[], opts: GitOptions = {}): Promise<Buffer> {
-  const r = await exec(args, cwd, {
-    env: { ...gitEnvironment(), ...opts.env },
-    stdin: opts.stdin,
-    encoding: 'buffer',
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (r.exitCode !== 0) throw new GitError(args, r.exitCode, r.stderr.toString('utf8'));
+  const r = await runBuffered(cwd, args, opts);
+  if (r.exitCode !== 0) throw new GitError(args, r.exitCode, r.stderr);
   return r.stdout;
 }
 
 /**
  * Starts git with its standard streams left to the caller, for output too large to buffer (packs).
- * The caller owns the process: it must consume stdout and end stdin.
+ * The caller owns the process: it must consume stdout and stderr and end stdin.
  */
-export function gitSpawn(cwd: string, args: string[], opts: { env?: Record<string, string> } = {}): ChildProcessWithoutNullStreams {
-  return spawn(args, cwd, { env: { ...gitEnvironment(), ...opts.env } });
+export function gitSpawn(cwd: string, args: string[], opts: { env?: Record<string, string> } = {}): GitChild {
+  return start(cwd, args, opts.env);
 }
