@@ -3455,7 +3455,10 @@ export interface components {
             location?: string;
             /** @description login name at the authentication source */
             login_name?: string;
-            /** @description most repositories the user may create; -1 for the site default */
+            /**
+             * Format: int32
+             * @description most repositories the user may create; -1 (or less) for the site default
+             */
             max_repo_creation?: number;
             must_change_password?: boolean;
             password?: string;

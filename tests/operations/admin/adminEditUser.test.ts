@@ -97,7 +97,7 @@ test('200: max_repo_creation holds the user to that many repositories (racing cr
   assert.is((await app.client(token).POST('/user/repos', { body: { name: 'r6' } })).response.status, 201, '-1: the site default, no limit');
 });
 
-test('400: a short password; the last administrator keeping admin; 422: taken or malformed e-mail, a source, an organization', async () => {
+test('400: a short password; the last administrator keeping admin; 422: taken or malformed e-mail, a source, max_repo_creation beyond 32 bits, an organization', async () => {
   const u = await app.user();
   const other = await app.user();
   const short = await edit(u.username, { password: 'short' });
@@ -111,6 +111,7 @@ test('400: a short password; the last administrator keeping admin; 422: taken or
     [{ email: 'not an address' }, /email/],
     [{ source_id: 4 }, /login source does not exist/],
     [{ visibility: 'secret' }, /visibility/],
+    [{ max_repo_creation: 2147483648 }, /max_repo_creation/],
   ] as Array<[Body, RegExp]>) {
     const res = await edit(u.username, body);
     assert.is(res.response.status, 422, JSON.stringify(body));
