@@ -692,6 +692,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the projects of an organization
+         * @description The organization's projects, newest first, paginated with `X-Total-Count` and `Link`; `state` is `open` (default), `closed` or `all`. Who may read them as for `GET /orgs/{org}/projects/{id}` (404 otherwise). The `num_*issues` counts only include issues the caller can see.
+         */
+        get: operations["orgListProjects"];
+        put?: never;
+        /**
+         * Create a project of an organization
+         * @description Site administrators, and callers who can write the projects unit of some repository of the organization (its owners, members of a team granting it); anyone else gets 404. `template_type` `basic_kanban` makes a default `Backlog` column and `To Do`, `In Progress` and `Done`; `bug_triage` makes `Backlog` and `Needs Triage`, `High Priority`, `Low Priority` and `Closed`; `none` (the default) makes none. `card_type` defaults to `text_only`. 422 for an empty title.
+         */
+        post: operations["orgCreateProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/projects/{id}": {
         parameters: {
             query?: never;
@@ -706,10 +730,18 @@ export interface paths {
         get: operations["orgGetProject"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a project of an organization
+         * @description Deletes the project with its columns; its issues stay, off the board. Who may as for creating one (404 otherwise).
+         */
+        delete: operations["orgDeleteProject"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit a project of an organization
+         * @description Changes the title, description, card type or state of the project (the fields given). Closing sets `closed_at`; reopening clears it. Who may as for creating one (404 otherwise); 422 for an empty title.
+         */
+        patch: operations["orgEditProject"];
         trace?: never;
     };
     "/orgs/{org}/projects/{id}/columns": {
@@ -719,13 +751,61 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the columns of a project
+         * @description The project's columns in board order (`sorting`, then id), paginated with `X-Total-Count` and `Link`. Who may read them as for the project.
+         */
+        get: operations["orgListProjectColumns"];
         put?: never;
         /**
          * Add a column to a project of an organization
          * @description Site administrators, and callers who can write the projects unit of some repository of the organization; anyone else gets 404. The column is appended after the existing ones (`sorting` = highest + 1, or 0 for the first), is not the default column, and has the caller as creator. A project holds at most 20 columns.
          */
         post: operations["orgCreateProjectColumn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/projects/{id}/columns/{column_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a column of a project
+         * @description Deletes the column; its issues move to the project's default column. The default column cannot be deleted (422). Who may as for adding a column; 403 when the project is closed.
+         */
+        delete: operations["orgDeleteProjectColumn"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a column of a project
+         * @description Changes the column's title, colour (`#` and six hex digits, or empty for none), position (`sorting`) or makes it the project's default column (`default: true`; the former default stops being one; `false` is refused with 422 — choose another default instead). Who may as for adding a column; 403 when the project is closed.
+         */
+        patch: operations["orgEditProjectColumn"];
+        trace?: never;
+    };
+    "/orgs/{org}/projects/{id}/columns/{column_id}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put an issue in a column of a project
+         * @description Adds the issue or pull request (`issue_id`, the Issue's `id`) to the project in this column, or moves it there when it is already on the board. The issue must belong to a repository of the organization and the caller must be able to read it (422 otherwise, as for an unknown id). Who may as for adding a column; 403 when the project is closed. Answers the column.
+         */
+        post: operations["orgAddProjectColumnIssue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2604,6 +2684,14 @@ export interface components {
              */
             permission?: "read" | "write" | "admin" | null;
         };
+        /** @description the issue to put in a column */
+        AddProjectIssueOption: {
+            /**
+             * Format: int64
+             * @description the Issue's `id` (not its number)
+             */
+            issue_id: number;
+        };
         /** @description time spent on an issue, to record */
         AddTimeOption: {
             /**
@@ -3021,6 +3109,15 @@ export interface components {
             color?: string;
             title: string;
         };
+        /** @description options for creating a project */
+        CreateProjectOption: {
+            /** @enum {string} */
+            card_type?: "text_only" | "images_and_text";
+            description?: string;
+            /** @enum {string} */
+            template_type?: "none" | "basic_kanban" | "bug_triage";
+            title: string;
+        };
         /** @description a pull request to create; omitted or null optional fields take their defaults */
         CreatePullRequestOption: {
             /**
@@ -3322,6 +3419,23 @@ export interface components {
             state?: "open" | "closed" | null;
             /** @description new title; empty keeps it */
             title?: string | null;
+        };
+        /** @description options for editing a project column (the fields given change) */
+        EditProjectColumnOption: {
+            color?: string;
+            default?: boolean;
+            /** Format: int64 */
+            sorting?: number;
+            title?: string;
+        };
+        /** @description options for editing a project (the fields given change) */
+        EditProjectOption: {
+            /** @enum {string} */
+            card_type?: "text_only" | "images_and_text";
+            description?: string;
+            /** @enum {string} */
+            state?: "open" | "closed";
+            title?: string;
         };
         /** @description changes to a pull request; omitted or null fields are left unchanged. `state` is not limited to an enum here on purpose: Gitea answers 412 `unknown state` for a value other than `open` or `closed`, and anvil does the same instead of a 422. */
         EditPullRequestOption: {
@@ -4649,6 +4763,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description id of the column */
+        ColumnId: number;
         /** @description index of the issue or pull request */
         IssueIndex: number;
         /** @description page size of results (default 30, at most 50) */
@@ -4659,6 +4775,8 @@ export interface components {
         Owner: string;
         /** @description page number of results to return (1-based) */
         Page: number;
+        /** @description id of the project */
+        ProjectId: number;
         /** @description name of the repository */
         Repo: string;
         /** @description only times created at or before this moment (RFC 3339) */
@@ -6042,6 +6160,75 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    orgListProjects: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description which projects (default open) */
+                state?: "open" | "closed" | "all";
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of projects */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgCreateProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProjectOption"];
+            };
+        };
+        responses: {
+            /** @description the project */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
     orgGetProject: {
         parameters: {
             query?: never;
@@ -6070,6 +6257,104 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description `id` is not an integer */
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgDeleteProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the project */
+                id: components["parameters"]["ProjectId"];
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgEditProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the project */
+                id: components["parameters"]["ProjectId"];
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditProjectOption"];
+            };
+        };
+        responses: {
+            /** @description the project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgListProjectColumns: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description id of the project */
+                id: components["parameters"]["ProjectId"];
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of columns */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectColumn"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
         };
     };
@@ -6107,6 +6392,109 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description the title is missing or empty, the colour is not `#` and six hex digits, or the project already has 20 columns (Gitea answers 500 for the last two; anvil answers 422) */
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgDeleteProjectColumn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the column */
+                column_id: components["parameters"]["ColumnId"];
+                /** @description id of the project */
+                id: components["parameters"]["ProjectId"];
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgEditProjectColumn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the column */
+                column_id: components["parameters"]["ColumnId"];
+                /** @description id of the project */
+                id: components["parameters"]["ProjectId"];
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditProjectColumnOption"];
+            };
+        };
+        responses: {
+            /** @description the column */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectColumn"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgAddProjectColumnIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the column */
+                column_id: components["parameters"]["ColumnId"];
+                /** @description id of the project */
+                id: components["parameters"]["ProjectId"];
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddProjectIssueOption"];
+            };
+        };
+        responses: {
+            /** @description the issue is in the column */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectColumn"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
         };
     };

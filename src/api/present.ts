@@ -5,6 +5,7 @@ import { toComment, toIssue } from '../convert/issue.js';
 import { toTrackedTime } from '../convert/trackedTime.js';
 import type { CommentRow, IssueRow, RepoRow, UserRow } from '../db/schema/index.js';
 import type { TimeEntry } from '../services/times/times.js';
+import { projectsOf, projectsOfIssues } from './presentProjects.js';
 import type { LoadedRepo } from '../services/repos/repos.js';
 import type { IssueDetails } from '../services/issues/issueDetails.js';
 import type { Auth } from './auth.js';
@@ -15,7 +16,11 @@ type Ctx = { services: Services; auth: Auth; config: Config };
 
 export async function presentIssues(req: Ctx, loaded: LoadedRepo, rows: IssueRow[]) {
   const details = await req.services.issues.details(rows);
-  return rows.map((r) => toIssue(r, details.get(r.id)!, loaded.owner, loaded.repo, req.auth.actor, req.config));
+  const shown = await projectsOfIssues(req, details.values());
+  return rows.map((r) => {
+    const d = details.get(r.id)!;
+    return toIssue(r, d, loaded.owner, loaded.repo, req.auth.actor, req.config, projectsOf(d, shown));
+  });
 }
 
 export async function presentIssue(req: Ctx, loaded: LoadedRepo, row: IssueRow) {
@@ -23,8 +28,9 @@ export async function presentIssue(req: Ctx, loaded: LoadedRepo, row: IssueRow) 
 }
 
 /** An issue whose details were read with it (`issues.loadWithDetails`). */
-export function presentLoadedIssue(req: Ctx, loaded: LoadedRepo, { issue, details }: { issue: IssueRow; details: IssueDetails }) {
-  return toIssue(issue, details, loaded.owner, loaded.repo, req.auth.actor, req.config);
+export async function presentLoadedIssue(req: Ctx, loaded: LoadedRepo, { issue, details }: { issue: IssueRow; details: IssueDetails }) {
+  const shown = await projectsOfIssues(req, [details]);
+  return toIssue(issue, details, loaded.owner, loaded.repo, req.auth.actor, req.config, projectsOf(details, shown));
 }
 
 export async function presentComments(req: Ctx, loaded: LoadedRepo, issue: IssueRow, rows: CommentRow[]) {
@@ -38,8 +44,10 @@ export async function presentComments(req: Ctx, loaded: LoadedRepo, issue: Issue
 export async function presentTrackedTimes(req: Ctx, entries: TimeEntry[], repoOf: (repoId: number) => { repo: RepoRow; owner: UserRow }) {
   const issues = [...new Map(entries.map((e) => [e.issue.id, e.issue])).values()];
   const details = await req.services.issues.details(issues);
+  const shown = await projectsOfIssues(req, details.values());
   return entries.map((e) => {
     const { repo, owner } = repoOf(e.issue.repoId);
-    return toTrackedTime(e.time, e.user, toIssue(e.issue, details.get(e.issue.id)!, owner, repo, req.auth.actor, req.config));
+    const d = details.get(e.issue.id)!;
+    return toTrackedTime(e.time, e.user, toIssue(e.issue, d, owner, repo, req.auth.actor, req.config, projectsOf(d, shown)));
   });
 }

@@ -21,7 +21,10 @@ export function issueUrls(config: Config, owner: UserRow, repo: RepoRow, issue: 
   };
 }
 
-export function toIssue(issue: IssueRow, d: IssueDetails, owner: UserRow, repo: RepoRow, viewer: UserRow | null, config: Config): Schemas['Issue'] {
+/** `projects`: the issue's projects as the viewer sees them (see api/presentProjects.ts); none when not given. */
+export function toIssue(
+  issue: IssueRow, d: IssueDetails, owner: UserRow, repo: RepoRow, viewer: UserRow | null, config: Config, projects: Schemas['Project'][] = [],
+): Schemas['Issue'] {
   const urls = issueUrls(config, owner, repo, issue);
   const assignees = d.assignees.map((u) => toUser(u, viewer, config));
   return {
@@ -59,7 +62,7 @@ export function toIssue(issue: IssueRow, d: IssueDetails, owner: UserRow, repo: 
     repository: { id: repo.id, name: repo.name, owner: owner.name, full_name: `${owner.name}/${repo.name}` },
     pin_order: issue.pinOrder,
     content_version: issue.contentVersion,
-    projects: [],
+    projects,
   };
 }
 

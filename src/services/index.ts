@@ -36,6 +36,8 @@ import { EmailService } from './users/emails.js';
 import { UserAdminService } from './users/userAdmin.js';
 import { WikiService } from './repos/wiki.js';
 import { StopwatchService } from './times/stopwatches.js';
+import { ProjectColumnService } from './projects/columns.js';
+import { ProjectService } from './projects/projects.js';
 import { TimeService } from './times/times.js';
 
 export class Services {
@@ -61,6 +63,8 @@ export class Services {
   readonly issues: IssueService;
   readonly pulls: PullService;
   readonly times: TimeService;
+  readonly projects: ProjectService;
+  readonly projectColumns: ProjectColumnService;
   readonly stopwatches: StopwatchService;
   readonly comments: CommentService;
   readonly milestones: MilestoneService;
@@ -98,6 +102,8 @@ export class Services {
     this.notifications = new NotificationService(deps, this.access);
     this.watches = new WatchService(deps, this.access);
     this.times = new TimeService(deps, this.access);
+    this.projects = new ProjectService(deps, this.access);
+    this.projectColumns = new ProjectColumnService(deps, this.access);
     this.stopwatches = new StopwatchService(deps, this.access);
     this.userAdmin = new UserAdminService(deps, this.repos);
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);

@@ -138,6 +138,10 @@ export class World {
   private repoData = new Map<string, RepoData>(); // `${owner}/${repo}` lower case → ids and shas
   /** Hooks (with one delivery each) of the organisations (by lower-case name) and of the site (''). */
   private hookFixtures = new Map<string, { hookId: number; deliveryId: number }>();
+  /** Each organisation's (by lower-case name) fixture project: a kanban board, its default and one other column. */
+  private projectFixtures = new Map<string, { projectId: number; defaultId: number; columnId: number }>();
+  /** Issues of the organisations' repositories, for boards. */
+  readonly orgIssueIds: number[] = [];
   /** Restores owed since the last run: each a request path that changed state. */
   private owed: Array<{ specPath: string; method: string; path: Record<string, string>; body: unknown }> = [];
   /** Setup steps that failed (an operation not built yet, or broken): shown once. */
@@ -181,6 +185,13 @@ export class World {
     await world.restoreTransfer();
     await world.restoreStopwatches();
     for (const scope of [org.name, privateOrg.name, '']) await world.restoreHook(scope);
+    for (const o of [org.name, privateOrg.name]) {
+      await world.restoreProject(o);
+      for (const r of repoFixtures) {
+        const issue = await world.api('GET', `/repos/${o}/${r.name}/issues/1`);
+        if (issue.status === 200) world.orgIssueIds.push(issue.json.id);
+      }
+    }
     const [me] = await app.services.deps.db.select({ id: userTable.id }).from(userTable).where(eq(userTable.lowerName, world.users.user.username.toLowerCase()));
     if (me) world.threadIds = (await app.services.deps.db.select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, me.id))).map((t) => t.id);
     if (world.threadIds.length === 0) world.setupProblems.push('notification threads: the fixture user has none');
@@ -219,6 +230,8 @@ export class World {
       'teams/id': this.teamIds.map(String),
       'threads/id': this.threadIds.slice(0, 3).map(String),
       'comments/id': ['$comment-id'],
+      'projects/id': ['$project-id'],
+      'columns/column_id': ['$column-id', '$default-column-id'],
       'times/id': ['$time-id'],
       'milestones/id': ['$milestone-id', 'm1'],
       'assets/attachment_id': ['$comment-asset-id', '$issue-asset-id'],
@@ -363,6 +376,25 @@ export class World {
     this.data(owner, name).timeId = t?.json?.id;
   }
 
+  /** The organisation's fixture board, made again when gone, reopened when closed. */
+  private async restoreProject(org: string): Promise<void> {
+    const key = org.toLowerCase();
+    const known = this.projectFixtures.get(key);
+    if (known && (await this.api('GET', `/orgs/${org}/projects/${known.projectId}`)).status === 200) {
+      await this.api('PATCH', `/orgs/${org}/projects/${known.projectId}`, { state: 'open' });
+      await this.api('PATCH', `/orgs/${org}/projects/${known.projectId}/columns/${known.defaultId}`, { default: true });
+      const cols = await this.api('GET', `/orgs/${org}/projects/${known.projectId}/columns?limit=50`);
+      if ((cols.json ?? []).some((c: { id: number }) => c.id === known.columnId)) return;
+      const col = await this.step('add a project column', 'POST', `/orgs/${org}/projects/${known.projectId}/columns`, { title: 'Fixture' });
+      if (col) known.columnId = col.json.id;
+      return;
+    }
+    const p = await this.step('create a project', 'POST', `/orgs/${org}/projects`, { title: 'Fixture board', template_type: 'basic_kanban' });
+    if (!p) return;
+    const cols = await this.api('GET', `/orgs/${org}/projects/${p.json.id}/columns`);
+    this.projectFixtures.set(key, { projectId: p.json.id, defaultId: cols.json?.[0]?.id, columnId: cols.json?.[1]?.id });
+  }
+
   /** The fixture user's and the site admin's stopwatches on the user's repo-a issue 1 (409: already running). */
   private async restoreStopwatches(): Promise<void> {
     const path = `/repos/${this.users.user.username}/repo-a/issues/1/stopwatch/start`;
@@ -459,6 +491,12 @@ export class World {
       const { owner = '', repo = '' } = path;
       if (specPath.includes('/tokens')) await this.restoreTokens();
       if (specPath.includes('/stopwatch/')) await this.restoreStopwatches();
+      if (specPath.startsWith('/orgs/{org}/projects/') && path.org) {
+        // A column made by the run goes again (a board holds 20 at most); the fixture board is put back.
+        const made = (body as { id?: number } | undefined)?.id;
+        if (specPath === '/orgs/{org}/projects/{id}/columns' && method === 'post' && made) await this.api('DELETE', `/orgs/${path.org}/projects/${path.id}/columns/${made}`);
+        await this.restoreProject(path.org);
+      }
       if (specPath === '/repos/{owner}/{repo}/transfer') await this.restoreVictimTransfer(owner);
       if (specPath === '/repos/{owner}/{repo}' || specPath.startsWith('/repos/{owner}/{repo}/transfer')) {
         await this.restoreRepo(owner, repo);
@@ -524,6 +562,9 @@ export class World {
         'comment-asset-id': d.commentAssetId,
         'repo-hook-id': d.hookId,
         'repo-delivery-id': d.hookDeliveryId,
+        'project-id': this.projectFixtures.get((path.org ?? '').toLowerCase())?.projectId,
+        'column-id': this.projectFixtures.get((path.org ?? '').toLowerCase())?.columnId,
+        'default-column-id': this.projectFixtures.get((path.org ?? '').toLowerCase())?.defaultId,
         'org-hook-id': this.hookFixtures.get((path.org ?? '').toLowerCase())?.hookId,
         'org-delivery-id': this.hookFixtures.get((path.org ?? '').toLowerCase())?.deliveryId,
         'site-hook-id': this.hookFixtures.get('')?.hookId,
@@ -633,6 +674,7 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     repoCreateWikiPage: { properties: { title: { pattern: plainName }, content_base64: { const: b64('# Page\n') } } },
     issueCreateLabel: { properties: { color: { pattern: '^#?[0-9a-f]{6}$' } } },
     repoCreatePullRequest: { properties: { head: { enum: ['topic2'] }, base: { const: 'main' } } },
+    orgAddProjectColumnIssue: { properties: { issue_id: { enum: world.orgIssueIds.length ? world.orgIssueIds : [1] } } },
   };
 }
 

@@ -130,6 +130,16 @@ import { adminDeleteUser } from './admin/adminDeleteUser.js';
 import { adminCreateOrg } from './admin/adminCreateOrg.js';
 import { adminCreateRepo } from './admin/adminCreateRepo.js';
 import { userSearch } from './user/userSearch.js';
+import { orgListProjects } from './organization/orgListProjects.js';
+import { orgCreateProject } from './organization/orgCreateProject.js';
+import { orgGetProject } from './organization/orgGetProject.js';
+import { orgEditProject } from './organization/orgEditProject.js';
+import { orgDeleteProject } from './organization/orgDeleteProject.js';
+import { orgListProjectColumns } from './organization/orgListProjectColumns.js';
+import { orgCreateProjectColumn } from './organization/orgCreateProjectColumn.js';
+import { orgEditProjectColumn } from './organization/orgEditProjectColumn.js';
+import { orgDeleteProjectColumn } from './organization/orgDeleteProjectColumn.js';
+import { orgAddProjectColumnIssue } from './organization/orgAddProjectColumnIssue.js';
 import { issueTrackedTimes } from './issue/issueTrackedTimes.js';
 import { issueAddTime } from './issue/issueAddTime.js';
 import { issueResetTime } from './issue/issueResetTime.js';
@@ -295,6 +305,17 @@ export const registry: Registry = {
   userTrackedTimes,
   userCurrentTrackedTimes,
   userGetStopWatches,
+  // organization projects
+  orgListProjects,
+  orgCreateProject,
+  orgGetProject,
+  orgEditProject,
+  orgDeleteProject,
+  orgListProjectColumns,
+  orgCreateProjectColumn,
+  orgEditProjectColumn,
+  orgDeleteProjectColumn,
+  orgAddProjectColumnIssue,
   // not yet scheduled
   listAdminWorkflowJobs: unscheduled,
   getAdminRunners: unscheduled,
@@ -303,8 +324,6 @@ export const registry: Registry = {
   deleteAdminRunner: unscheduled,
   updateAdminRunner: unscheduled,
   listAdminWorkflowRuns: unscheduled,
-  orgCreateProjectColumn: unscheduled,
-  orgGetProject: unscheduled,
   userCurrentPostGPGKey: unscheduled,
   userCurrentGetGPGKey: unscheduled,
   repoListKeys: unscheduled,

@@ -10,3 +10,4 @@ export * from './statuses.js';
 export * from './notifications.js';
 export * from './cron.js';
 export * from './times.js';
+export * from './projects.js';

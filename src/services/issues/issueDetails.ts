@@ -3,8 +3,8 @@
 // subquery on the issue's own indexes, turned back into rows by db/jsonRows.ts.
 import { eq, and, sql, type SQL } from 'drizzle-orm';
 import {
-  attachments, issueAssignees, issueLabels, issues, labels, milestones, pullRequests, users,
-  type AttachmentRow, type IssueRow, type LabelRow, type MilestoneRow, type PullRequestRow, type UserRow,
+  attachments, issueAssignees, issueLabels, issues, labels, milestones, projectIssues, projects, pullRequests, users,
+  type AttachmentRow, type IssueRow, type LabelRow, type MilestoneRow, type ProjectRow, type PullRequestRow, type UserRow,
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { rowFromJson, rowsFromJson } from '../../db/jsonRows.js';
@@ -16,6 +16,8 @@ export interface IssueDetails {
   milestone: MilestoneRow | undefined;
   assets: AttachmentRow[];
   pull: PullRequestRow | undefined;
+  /** The organization projects whose boards hold the issue. */
+  projects: ProjectRow[];
 }
 
 type Json = Record<string, unknown>;
@@ -36,6 +38,8 @@ function detailFields() {
     assets: sql<Json[]>`(select coalesce(json_agg(row_to_json(a) order by a.id), '[]'::json)
       from ${attachments} a where a.issue_id = ${outer('id')} and a.comment_id is null)`,
     pull: sql<Json | null>`(select row_to_json(p) from ${pullRequests} p where p.issue_id = ${outer('id')})`,
+    projects: sql<Json[]>`(select coalesce(json_agg(row_to_json(pr) order by pr.id), '[]'::json)
+      from ${projectIssues} pi join ${projects} pr on pr.id = pi.project_id where pi.issue_id = ${outer('id')})`,
   };
 }
 
@@ -44,7 +48,7 @@ export function issuesWithDetails(db: Db, where: SQL | undefined) {
   return db.select({ issue: issues, ...detailFields() }).from(issues).where(where);
 }
 
-type DetailColumns = { poster: Json | null; labels: Json[]; assignees: Json[]; milestone: Json | null; assets: Json[]; pull: Json | null };
+type DetailColumns = { poster: Json | null; labels: Json[]; assignees: Json[]; milestone: Json | null; assets: Json[]; pull: Json | null; projects: Json[] };
 
 export function detailsFromColumns(c: DetailColumns): IssueDetails {
   return {
@@ -54,6 +58,7 @@ export function detailsFromColumns(c: DetailColumns): IssueDetails {
     milestone: c.milestone ? rowFromJson(milestones, c.milestone) : undefined,
     assets: rowsFromJson(attachments, c.assets),
     pull: c.pull ? rowFromJson(pullRequests, c.pull) : undefined,
+    projects: rowsFromJson(projects, c.projects),
   };
 }
 
