@@ -1601,8 +1601,36 @@ export interface paths {
          */
         get: operations["repoListKeys"];
         put?: never;
-        post?: never;
+        /**
+         * Add a deploy key to a repository
+         * @description Repository administrators (and site administrators): 403 for other signed-in callers who can see the repository, 404 for those who cannot. `key` is an OpenSSH public key (ed25519, ECDSA, or RSA of 2048 bits or more; the comment is dropped); `read_only` (default false) keys may only fetch. 422 for an unparsable key, a private key, a weaker algorithm, a key already used as a user key or already a deploy key of this repository, or a title already used by another deploy key here. The same key may be a deploy key of several repositories. 423 when the repository is archived.
+         */
+        post: operations["repoCreateKey"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a deploy key of a repository
+         * @description Repository administrators only, as listing them; 404 for an id that is no deploy key of this repository.
+         */
+        get: operations["repoGetKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a deploy key from a repository
+         * @description Repository administrators only. The public key itself goes once no repository uses it. 404 for an id that is no deploy key of this repository.
+         */
+        delete: operations["repoDeleteKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2194,6 +2222,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in user's SSH keys
+         * @description The caller's public keys, oldest first, paginated with `X-Total-Count` and `Link`; `fingerprint` keeps the one with that SHA256 fingerprint.
+         */
+        get: operations["userCurrentListKeys"];
+        put?: never;
+        /**
+         * Add an SSH key to the signed-in user
+         * @description `key` is an OpenSSH public key (ed25519, ECDSA, or RSA of 2048 bits or more; the comment is dropped). 422 for an unparsable key, a private key, a weaker algorithm, or a key already in use (by any user, or as a deploy key).
+         */
+        post: operations["userCurrentPostKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an SSH key of the signed-in user
+         * @description 404 for a key that is not the caller's.
+         */
+        get: operations["userCurrentGetKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an SSH key of the signed-in user
+         * @description 404 for a key that is not the caller's (a deploy key included).
+         */
+        delete: operations["userCurrentDeleteKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/repos": {
         parameters: {
             query?: never;
@@ -2290,6 +2366,26 @@ export interface paths {
          * @description Anonymous callers allowed. Newest first. Actions the user performed and actions in the user's own repositories (with `only-performed-by=true`, only the first). A row of a repository the caller cannot see never shows. An unknown (or invisible) user is 404. `date` restricts the feed to that day (UTC); an unparsable `date` is 422.
          */
         get: operations["userListActivityFeeds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's SSH keys
+         * @description The public keys of a user the caller can see (404 otherwise), oldest first, paginated with `X-Total-Count` and `Link`; `fingerprint` keeps the one with that fingerprint. Anonymous callers are allowed.
+         */
+        get: operations["userListKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3052,6 +3148,14 @@ export interface components {
             milestone?: number | null;
             /** @description branch or tag the issue refers to */
             ref?: string | null;
+            title: string;
+        };
+        /** @description an SSH public key to add */
+        CreateKeyOption: {
+            /** @description an OpenSSH public key line (`ssh-ed25519 AAAA… comment`) */
+            key: string;
+            /** @description deploy keys only; the key may fetch but not push */
+            read_only?: boolean;
             title: string;
         };
         /** @description a label to create */
@@ -4151,6 +4255,28 @@ export interface components {
              */
             updated_at: string | null;
         };
+        /** @description an SSH public key of a user */
+        PublicKey: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description `SHA256:` and the base64 SHA-256 of the key, as `ssh-keygen -lf` prints it */
+            fingerprint: string;
+            /** Format: int64 */
+            id: number;
+            key: string;
+            /** @enum {string} */
+            key_type: "user";
+            /** Format: date-time */
+            last_used_at?: string | null;
+            read_only: boolean;
+            title: string;
+            /**
+             * Format: uri
+             * @description `{API URL}/user/keys/{id}`
+             */
+            url: string;
+            user: components["schemas"]["User"];
+        };
         /** @description a pull request */
         PullRequest: {
             /**
@@ -4767,6 +4893,8 @@ export interface components {
         ColumnId: number;
         /** @description index of the issue or pull request */
         IssueIndex: number;
+        /** @description id of the key */
+        KeyId: number;
         /** @description page size of results (default 30, at most 50) */
         Limit: number;
         /** @description name of the organization */
@@ -8435,6 +8563,102 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoCreateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyOption"];
+            };
+        };
+        responses: {
+            /** @description the deploy key */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeployKey"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the key */
+                id: components["parameters"]["KeyId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the deploy key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeployKey"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the key */
+                id: components["parameters"]["KeyId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     issueListLabels: {
         parameters: {
             query?: {
@@ -9778,6 +10002,119 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    userCurrentListKeys: {
+        parameters: {
+            query?: {
+                /** @description only the key with this fingerprint (`SHA256:…`) */
+                fingerprint?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of keys */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicKey"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentPostKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyOption"];
+            };
+        };
+        responses: {
+            /** @description the key */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicKey"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentGetKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the key */
+                id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicKey"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentDeleteKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the key */
+                id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     userCurrentListRepos: {
         parameters: {
             query?: {
@@ -9968,6 +10305,41 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userListKeys: {
+        parameters: {
+            query?: {
+                /** @description only the key with this fingerprint (`SHA256:…`) */
+                fingerprint?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of keys */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicKey"][];
+                };
+            };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];

@@ -36,6 +36,7 @@ import { EmailService } from './users/emails.js';
 import { UserAdminService } from './users/userAdmin.js';
 import { WikiService } from './repos/wiki.js';
 import { StopwatchService } from './times/stopwatches.js';
+import { KeyService } from './keys/keys.js';
 import { ProjectColumnService } from './projects/columns.js';
 import { ProjectService } from './projects/projects.js';
 import { TimeService } from './times/times.js';
@@ -63,6 +64,7 @@ export class Services {
   readonly issues: IssueService;
   readonly pulls: PullService;
   readonly times: TimeService;
+  readonly keys: KeyService;
   readonly projects: ProjectService;
   readonly projectColumns: ProjectColumnService;
   readonly stopwatches: StopwatchService;
@@ -102,6 +104,7 @@ export class Services {
     this.notifications = new NotificationService(deps, this.access);
     this.watches = new WatchService(deps, this.access);
     this.times = new TimeService(deps, this.access);
+    this.keys = new KeyService(deps);
     this.projects = new ProjectService(deps, this.access);
     this.projectColumns = new ProjectColumnService(deps, this.access);
     this.stopwatches = new StopwatchService(deps, this.access);

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { hookDeliveries, notifications, users as userTable, type UserRow } from '../../src/db/schema/index.js';
 import { basic, type TestApp, type TestUser } from '../helpers/harness.js';
+import { keyPair } from '../helpers/keys.js';
 import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from './arbitraries.js';
 
 export const callers = [
@@ -82,6 +83,8 @@ interface RepoData {
   hookDeliveryId?: number;
   /** A tracked time on issue 1 (the site admin's). */
   timeId?: number;
+  /** A deploy key of the repository. */
+  deployKeyId?: number;
 }
 
 export interface SentRequest {
@@ -140,6 +143,10 @@ export class World {
   private hookFixtures = new Map<string, { hookId: number; deliveryId: number }>();
   /** Each organisation's (by lower-case name) fixture project: a kanban board, its default and one other column. */
   private projectFixtures = new Map<string, { projectId: number; defaultId: number; columnId: number }>();
+  /** The fixture user's SSH key. */
+  private userKeyId?: number;
+  /** Fresh public keys the key-adding operations may use (each added one is removed again after the run). */
+  readonly freshKeys = Array.from({ length: 3 }, () => keyPair().public);
   /** Issues of the organisations' repositories, for boards. */
   readonly orgIssueIds: number[] = [];
   /** Restores owed since the last run: each a request path that changed state. */
@@ -184,6 +191,7 @@ export class World {
     }
     await world.restoreTransfer();
     await world.restoreStopwatches();
+    await world.restoreUserKey();
     for (const scope of [org.name, privateOrg.name, '']) await world.restoreHook(scope);
     for (const o of [org.name, privateOrg.name]) {
       await world.restoreProject(o);
@@ -233,6 +241,7 @@ export class World {
       'projects/id': ['$project-id'],
       'columns/column_id': ['$column-id', '$default-column-id'],
       'times/id': ['$time-id'],
+      'keys/id': [specPath.startsWith('/repos/') ? '$deploy-key-id' : '$user-key-id'],
       'milestones/id': ['$milestone-id', 'm1'],
       'assets/attachment_id': ['$comment-asset-id', '$issue-asset-id'],
       'hooks/id': [specPath.startsWith('/repos/') ? '$repo-hook-id' : specPath.startsWith('/orgs/') ? '$org-hook-id' : '$site-hook-id'],
@@ -333,6 +342,17 @@ export class World {
     }
     await this.restoreCollaborator(owner, name);
     await this.restoreRepoHook(owner, name);
+    await this.restoreDeployKey(owner, name);
+  }
+
+  private async restoreDeployKey(owner: string, name: string): Promise<void> {
+    const k = await this.step('add a deploy key', 'POST', `/repos/${owner}/${name}/keys`, { title: 'fixture', key: keyPair().public });
+    if (k) this.data(owner, name).deployKeyId = k.json.id;
+  }
+
+  private async restoreUserKey(): Promise<void> {
+    const k = await this.step('add a user key', 'POST', '/user/keys', { title: 'fixture', key: keyPair().public }, this.users.user.username);
+    if (k) this.userKeyId = k.json.id;
   }
 
   /** A repository hook to a closed port (no worker runs here) with one queued test delivery. */
@@ -491,6 +511,11 @@ export class World {
       const { owner = '', repo = '' } = path;
       if (specPath.includes('/tokens')) await this.restoreTokens();
       if (specPath.includes('/stopwatch/')) await this.restoreStopwatches();
+      // An added key is removed again (its content is one of the few fresh keys); a deleted fixture key comes back.
+      const added = body as { id?: number; user?: { login?: string } } | undefined;
+      if (specPath === '/user/keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/keys/${added.id}`, undefined, added.user?.login);
+      if (specPath === '/user/keys/{id}' && method === 'delete') await this.restoreUserKey();
+      if (specPath === '/repos/{owner}/{repo}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/repos/${owner}/${repo}/keys/${added.id}`);
       if (specPath.startsWith('/orgs/{org}/projects/') && path.org) {
         // A column made by the run goes again (a board holds 20 at most); the fixture board is put back.
         const made = (body as { id?: number } | undefined)?.id;
@@ -515,6 +540,7 @@ export class World {
       if (specPath.includes('/branches/') && method === 'delete') await this.restoreBranches(owner, repo);
       if (specPath.includes('/issues/comments/') && method === 'delete') await this.restoreComment(owner, repo);
       if (/\/issues\/\{index\}\/times/.test(specPath) && method === 'delete') await this.restoreTime(owner, repo);
+      if (specPath === '/repos/{owner}/{repo}/keys/{id}' && method === 'delete') await this.restoreDeployKey(owner, repo);
     }
   }
 
@@ -557,6 +583,8 @@ export class World {
         'commit-sha': d.commitSha,
         'comment-id': d.commentId,
         'time-id': d.timeId,
+        'deploy-key-id': d.deployKeyId,
+        'user-key-id': this.userKeyId,
         'milestone-id': d.milestoneId,
         'issue-asset-id': d.issueAssetId,
         'comment-asset-id': d.commentAssetId,
@@ -674,6 +702,8 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     repoCreateWikiPage: { properties: { title: { pattern: plainName }, content_base64: { const: b64('# Page\n') } } },
     issueCreateLabel: { properties: { color: { pattern: '^#?[0-9a-f]{6}$' } } },
     repoCreatePullRequest: { properties: { head: { enum: ['topic2'] }, base: { const: 'main' } } },
+    userCurrentPostKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
+    repoCreateKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
     orgAddProjectColumnIssue: { properties: { issue_id: { enum: world.orgIssueIds.length ? world.orgIssueIds : [1] } } },
   };
 }

@@ -130,6 +130,15 @@ import { adminDeleteUser } from './admin/adminDeleteUser.js';
 import { adminCreateOrg } from './admin/adminCreateOrg.js';
 import { adminCreateRepo } from './admin/adminCreateRepo.js';
 import { userSearch } from './user/userSearch.js';
+import { repoListKeys } from './repository/repoListKeys.js';
+import { repoCreateKey } from './repository/repoCreateKey.js';
+import { repoGetKey } from './repository/repoGetKey.js';
+import { repoDeleteKey } from './repository/repoDeleteKey.js';
+import { userCurrentListKeys } from './user/userCurrentListKeys.js';
+import { userCurrentPostKey } from './user/userCurrentPostKey.js';
+import { userCurrentGetKey } from './user/userCurrentGetKey.js';
+import { userCurrentDeleteKey } from './user/userCurrentDeleteKey.js';
+import { userListKeys } from './user/userListKeys.js';
 import { orgListProjects } from './organization/orgListProjects.js';
 import { orgCreateProject } from './organization/orgCreateProject.js';
 import { orgGetProject } from './organization/orgGetProject.js';
@@ -316,6 +325,16 @@ export const registry: Registry = {
   orgEditProjectColumn,
   orgDeleteProjectColumn,
   orgAddProjectColumnIssue,
+  // SSH keys
+  repoListKeys,
+  repoCreateKey,
+  repoGetKey,
+  repoDeleteKey,
+  userCurrentListKeys,
+  userCurrentPostKey,
+  userCurrentGetKey,
+  userCurrentDeleteKey,
+  userListKeys,
   // not yet scheduled
   listAdminWorkflowJobs: unscheduled,
   getAdminRunners: unscheduled,
@@ -326,5 +345,4 @@ export const registry: Registry = {
   listAdminWorkflowRuns: unscheduled,
   userCurrentPostGPGKey: unscheduled,
   userCurrentGetGPGKey: unscheduled,
-  repoListKeys: unscheduled,
 };

@@ -11,3 +11,4 @@ export * from './notifications.js';
 export * from './cron.js';
 export * from './times.js';
 export * from './projects.js';
+export * from './keys.js';
