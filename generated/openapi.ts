@@ -2182,7 +2182,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/user/gpg_keys": {
+    "/user/gpg_key_token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The token to sign to prove a GPG key is yours
+         * @description A token that changes every minute; a detached signature of it (of the token, or with a trailing newline) proves possession of a key, in `POST /user/gpg_keys` or `POST /user/gpg_key_verify`. The current and the previous minute's tokens are accepted. Plain text.
+         */
+        get: operations["getVerificationToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/gpg_key_verify": {
         parameters: {
             query?: never;
             header?: never;
@@ -2190,6 +2210,30 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        put?: never;
+        /**
+         * Verify one of the signed-in user's GPG keys
+         * @description Marks the caller's key `key_id` (leading zeros ignored) verified when `armored_signature` is a valid detached signature of the current or previous token by that key: it then vouches for all of the caller's activated e-mails. 404 when the caller has no such key; 422 (with the token to sign) when the signature does not match.
+         */
+        post: operations["userVerifyGPGKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/gpg_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in user's GPG keys
+         * @description The caller's GPG keys (primary keys, each with its subkeys), oldest first, paginated with `X-Total-Count` and `Link`.
+         */
+        get: operations["userCurrentListGPGKeys"];
         put?: never;
         /**
          * Add a GPG key to the signed-in user
@@ -2216,7 +2260,11 @@ export interface paths {
         get: operations["userCurrentGetGPGKey"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete one of the signed-in user's GPG keys
+         * @description Deletes the key and its subkeys. A key of another user (or a subkey's id) is 404.
+         */
+        delete: operations["userCurrentDeleteGPGKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2366,6 +2414,26 @@ export interface paths {
          * @description Anonymous callers allowed. Newest first. Actions the user performed and actions in the user's own repositories (with `only-performed-by=true`, only the first). A row of a repository the caller cannot see never shows. An unknown (or invisible) user is 404. `date` restricts the feed to that day (UTC); an unparsable `date` is 422.
          */
         get: operations["userListActivityFeeds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/gpg_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's GPG keys
+         * @description The GPG keys of a user the caller can see (404 otherwise), oldest first, paginated with `X-Total-Count` and `Link`. Anonymous callers are allowed.
+         */
+        get: operations["userListGPGKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4749,6 +4817,13 @@ export interface components {
         UserSearchResults: {
             data: components["schemas"]["User"][];
             ok: boolean;
+        };
+        /** @description a signature proving possession of a GPG key */
+        VerifyGPGKeyOption: {
+            /** @description armored detached signature of the token from `GET /user/gpg_key_token` */
+            armored_signature: string;
+            /** @description the key's id (16 hex digits) */
+            key_id: string;
         };
         /** @description a watch of a repository or a subscription to an issue */
         WatchInfo: {
@@ -9945,6 +10020,88 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    getVerificationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    userVerifyGPGKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyGPGKeyOption"];
+            };
+        };
+        responses: {
+            /** @description the verified key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GPGKey"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentListGPGKeys: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of keys */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GPGKey"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Validation"];
+        };
+    };
     userCurrentPostGPGKey: {
         parameters: {
             query?: never;
@@ -9995,6 +10152,31 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["GPGKey"];
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentDeleteGPGKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the key */
+                id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10305,6 +10487,39 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userListGPGKeys: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of keys */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GPGKey"][];
+                };
+            };
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];

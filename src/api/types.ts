@@ -15,7 +15,9 @@ type JsonBody<R> = R extends { content: { 'application/json': infer B } }
   ? B
   : R extends { content: { 'application/octet-stream': unknown } }
     ? Buffer
-    : undefined;
+    : R extends { content: { 'text/plain': unknown } }
+      ? string
+      : undefined;
 
 export type Reply<K extends OperationId> = {
   [S in keyof Op<K>['responses'] & SuccessStatus]: JsonBody<Op<K>['responses'][S]> extends undefined

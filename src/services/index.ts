@@ -37,6 +37,7 @@ import { UserAdminService } from './users/userAdmin.js';
 import { WikiService } from './repos/wiki.js';
 import { StopwatchService } from './times/stopwatches.js';
 import { KeyService } from './keys/keys.js';
+import { GpgKeyService } from './keys/gpgKeys.js';
 import { ProjectColumnService } from './projects/columns.js';
 import { ProjectService } from './projects/projects.js';
 import { TimeService } from './times/times.js';
@@ -65,6 +66,7 @@ export class Services {
   readonly pulls: PullService;
   readonly times: TimeService;
   readonly keys: KeyService;
+  readonly gpgKeys: GpgKeyService;
   readonly projects: ProjectService;
   readonly projectColumns: ProjectColumnService;
   readonly stopwatches: StopwatchService;
@@ -105,6 +107,7 @@ export class Services {
     this.watches = new WatchService(deps, this.access);
     this.times = new TimeService(deps, this.access);
     this.keys = new KeyService(deps);
+    this.gpgKeys = new GpgKeyService(deps);
     this.projects = new ProjectService(deps, this.access);
     this.projectColumns = new ProjectColumnService(deps, this.access);
     this.stopwatches = new StopwatchService(deps, this.access);

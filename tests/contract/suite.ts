@@ -59,6 +59,7 @@ for (const op of ops) {
 
   test(`${op.operationId}: ${op.method.toUpperCase()} ${op.path} answers as the spec declares`, async () => {
     statuses.clear();
+    await world.prepare(op.operationId);
     const requests = requestsFor(world, op.operationId, shape);
     const started = Date.now();
     let runs = 0;

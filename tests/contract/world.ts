@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm';
 import { hookDeliveries, notifications, users as userTable, type UserRow } from '../../src/db/schema/index.js';
 import { basic, type TestApp, type TestUser } from '../helpers/harness.js';
 import { keyPair } from '../helpers/keys.js';
+import { detachedSignature, gpgPair, type GpgPair } from '../helpers/gpg.js';
 import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from './arbitraries.js';
 
 export const callers = [
@@ -143,6 +144,13 @@ export class World {
   private hookFixtures = new Map<string, { hookId: number; deliveryId: number }>();
   /** Each organisation's (by lower-case name) fixture project: a kanban board, its default and one other column. */
   private projectFixtures = new Map<string, { projectId: number; defaultId: number; columnId: number }>();
+  /** The fixture user's GPG key, fresh GPG keys naming the user's e-mail, and a signature of the current token. */
+  private gpgKey?: { id: number; pair: GpgPair };
+  freshGpgKeys: string[] = [];
+  gpgSignature = '';
+  get gpgKeyId(): string | undefined {
+    return this.gpgKey?.pair.keyId;
+  }
   /** The fixture user's SSH key. */
   private userKeyId?: number;
   /** Fresh public keys the key-adding operations may use (each added one is removed again after the run). */
@@ -192,6 +200,8 @@ export class World {
     await world.restoreTransfer();
     await world.restoreStopwatches();
     await world.restoreUserKey();
+    await world.restoreGpgKey();
+    for (let i = 0; i < 2; i++) world.freshGpgKeys.push((await gpgPair(users.user.email)).publicKey);
     for (const scope of [org.name, privateOrg.name, '']) await world.restoreHook(scope);
     for (const o of [org.name, privateOrg.name]) {
       await world.restoreProject(o);
@@ -242,6 +252,7 @@ export class World {
       'columns/column_id': ['$column-id', '$default-column-id'],
       'times/id': ['$time-id'],
       'keys/id': [specPath.startsWith('/repos/') ? '$deploy-key-id' : '$user-key-id'],
+      'gpg_keys/id': ['$gpg-key-id'],
       'milestones/id': ['$milestone-id', 'm1'],
       'assets/attachment_id': ['$comment-asset-id', '$issue-asset-id'],
       'hooks/id': [specPath.startsWith('/repos/') ? '$repo-hook-id' : specPath.startsWith('/orgs/') ? '$org-hook-id' : '$site-hook-id'],
@@ -348,6 +359,19 @@ export class World {
   private async restoreDeployKey(owner: string, name: string): Promise<void> {
     const k = await this.step('add a deploy key', 'POST', `/repos/${owner}/${name}/keys`, { title: 'fixture', key: keyPair().public });
     if (k) this.data(owner, name).deployKeyId = k.json.id;
+  }
+
+  private async restoreGpgKey(): Promise<void> {
+    const pair = await gpgPair(this.users.user.email);
+    const k = await this.step('add a GPG key', 'POST', '/user/gpg_keys', { armored_public_key: pair.publicKey }, this.users.user.username);
+    if (k) this.gpgKey = { id: k.json.id, pair };
+  }
+
+  /** Work an operation needs just before its runs: a signature of the verification token of this minute. */
+  async prepare(operationId: string): Promise<void> {
+    if (operationId !== 'userVerifyGPGKey' || !this.gpgKey) return;
+    const token = await this.api('GET', '/user/gpg_key_token', undefined, this.users.user.username);
+    this.gpgSignature = await detachedSignature(this.gpgKey.pair, String(token.json));
   }
 
   private async restoreUserKey(): Promise<void> {
@@ -515,6 +539,8 @@ export class World {
       const added = body as { id?: number; user?: { login?: string } } | undefined;
       if (specPath === '/user/keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/keys/${added.id}`, undefined, added.user?.login);
       if (specPath === '/user/keys/{id}' && method === 'delete') await this.restoreUserKey();
+      if (specPath === '/user/gpg_keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/gpg_keys/${added.id}`, undefined, this.users.user.username);
+      if (specPath === '/user/gpg_keys/{id}' && method === 'delete') await this.restoreGpgKey();
       if (specPath === '/repos/{owner}/{repo}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/repos/${owner}/${repo}/keys/${added.id}`);
       if (specPath.startsWith('/orgs/{org}/projects/') && path.org) {
         // A column made by the run goes again (a board holds 20 at most); the fixture board is put back.
@@ -585,6 +611,7 @@ export class World {
         'time-id': d.timeId,
         'deploy-key-id': d.deployKeyId,
         'user-key-id': this.userKeyId,
+        'gpg-key-id': this.gpgKey?.id,
         'milestone-id': d.milestoneId,
         'issue-asset-id': d.issueAssetId,
         'comment-asset-id': d.commentAssetId,
@@ -702,6 +729,8 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     repoCreateWikiPage: { properties: { title: { pattern: plainName }, content_base64: { const: b64('# Page\n') } } },
     issueCreateLabel: { properties: { color: { pattern: '^#?[0-9a-f]{6}$' } } },
     repoCreatePullRequest: { properties: { head: { enum: ['topic2'] }, base: { const: 'main' } } },
+    userCurrentPostGPGKey: { properties: { armored_public_key: { enum: world.freshGpgKeys }, armored_signature: { const: null } } },
+    userVerifyGPGKey: { properties: { key_id: { enum: world.gpgKeyId ? [world.gpgKeyId] : ['0'] }, armored_signature: { enum: [world.gpgSignature || 'none'] } } },
     userCurrentPostKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
     repoCreateKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
     orgAddProjectColumnIssue: { properties: { issue_id: { enum: world.orgIssueIds.length ? world.orgIssueIds : [1] } } },

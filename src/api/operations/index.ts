@@ -130,6 +130,13 @@ import { adminDeleteUser } from './admin/adminDeleteUser.js';
 import { adminCreateOrg } from './admin/adminCreateOrg.js';
 import { adminCreateRepo } from './admin/adminCreateRepo.js';
 import { userSearch } from './user/userSearch.js';
+import { userCurrentListGPGKeys } from './user/userCurrentListGPGKeys.js';
+import { userCurrentPostGPGKey } from './user/userCurrentPostGPGKey.js';
+import { userCurrentGetGPGKey } from './user/userCurrentGetGPGKey.js';
+import { userCurrentDeleteGPGKey } from './user/userCurrentDeleteGPGKey.js';
+import { getVerificationToken } from './user/getVerificationToken.js';
+import { userVerifyGPGKey } from './user/userVerifyGPGKey.js';
+import { userListGPGKeys } from './user/userListGPGKeys.js';
 import { repoListKeys } from './repository/repoListKeys.js';
 import { repoCreateKey } from './repository/repoCreateKey.js';
 import { repoGetKey } from './repository/repoGetKey.js';
@@ -335,6 +342,14 @@ export const registry: Registry = {
   userCurrentGetKey,
   userCurrentDeleteKey,
   userListKeys,
+  // GPG keys
+  userCurrentListGPGKeys,
+  userCurrentPostGPGKey,
+  userCurrentGetGPGKey,
+  userCurrentDeleteGPGKey,
+  getVerificationToken,
+  userVerifyGPGKey,
+  userListGPGKeys,
   // not yet scheduled
   listAdminWorkflowJobs: unscheduled,
   getAdminRunners: unscheduled,
@@ -343,6 +358,4 @@ export const registry: Registry = {
   deleteAdminRunner: unscheduled,
   updateAdminRunner: unscheduled,
   listAdminWorkflowRuns: unscheduled,
-  userCurrentPostGPGKey: unscheduled,
-  userCurrentGetGPGKey: unscheduled,
 };

@@ -12,3 +12,4 @@ export * from './cron.js';
 export * from './times.js';
 export * from './projects.js';
 export * from './keys.js';
+export * from './gpgKeys.js';
