@@ -59,6 +59,7 @@ async function start(kind: 'anvil' | 'reference' | 'ceiling', extra: Record<stri
     DATA_DIR: dataDir, LOG_LEVEL: 'warn', ATTACHMENT_MAX_SIZE: '200', ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password, ADMIN_EMAIL: admin.email,
     ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
     BENCH_TARGET: dbUrl ?? join(dataDir, 'pg'),
+    SSH_PORT: String(await freePort()),
     ...extra,
   };
   const args = kind === 'anvil' ? [fromRoot('dist', 'main.js')] : ['--import', 'tsx', fromRoot('bench', `${kind}.ts`)];

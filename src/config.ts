@@ -24,6 +24,19 @@ export interface Config {
   attachment: AttachmentConfig;
   webhook: WebhookConfig;
   cron: CronConfig;
+  ssh: SshConfig;
+}
+
+/** The built-in SSH server for git (Gitea's `[server]` SSH settings). */
+export interface SshConfig {
+  /** SSH_DISABLED=true turns it off. */
+  enabled: boolean;
+  /** SSH_PORT (2222): where it listens and what ssh_url names. */
+  port: number;
+  /** SSH_LISTEN_HOST: the address it listens on (HOST by default). */
+  listenHost: string;
+  /** SSH_DOMAIN: the host ssh_url names (ROOT_URL's host by default). */
+  domain: string;
 }
 
 /** Gitea's `[cron]` sections: the scheduler, and per task its schedule, switch and start-up run. */
@@ -150,6 +163,12 @@ export function loadConfig(env: Env = process.env): Config {
       leaseMs: int(env, 'WEBHOOK_LEASE_SECONDS', 60, 1) * 1000,
       retentionDays: int(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 7, 0),
       deliveryEnabled: bool(env, 'WEBHOOK_DELIVERY_ENABLED', true),
+    },
+    ssh: {
+      enabled: !bool(env, 'SSH_DISABLED', false),
+      port: int(env, 'SSH_PORT', 2222, 1),
+      listenHost: env.SSH_LISTEN_HOST || env.HOST || '0.0.0.0',
+      domain: env.SSH_DOMAIN || new URL(rootUrl).hostname,
     },
     cron: {
       enabled: bool(env, 'CRON_ENABLED', true),

@@ -9,6 +9,7 @@ import { ensureFirstAdmin } from './services/users/bootstrap.js';
 import { HookDeliveryWorker } from './jobs/hookDelivery.js';
 import { CronScheduler } from './jobs/scheduler.js';
 import { Services } from './services/index.js';
+import { startSshServer } from './transport/ssh.js';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);
@@ -33,6 +34,8 @@ async function start() {
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((res, rej) => server.once('listening', res).once('error', rej));
   log.info({ port: config.port, rootUrl: config.rootUrl, database: database.engine }, 'anvil is listening');
+  const ssh = config.ssh.enabled ? await startSshServer(services, config, log) : undefined;
+  if (ssh) log.info({ port: ssh.port }, 'git over ssh is listening');
   const scheduler = new CronScheduler(services.cron, log);
   if (config.cron.enabled) scheduler.start();
 
@@ -45,7 +48,7 @@ async function start() {
     server.closeIdleConnections();
     // Requests in flight get time to finish; a stuck one does not hold the process forever.
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
-    await new Promise<void>((res) => server.once('close', () => res()));
+    await Promise.all([new Promise<void>((res) => server.once('close', () => res())), ssh?.close()]);
     clearTimeout(force);
     await scheduler.stop();
     await webhooks.stop();

@@ -9,17 +9,16 @@ import { toUser } from './user.js';
 
 type ApiRepository = components['schemas']['Repository'];
 
-const hosts = new Map<string, string>();
-const hostOf = (rootUrl: string) => hosts.get(rootUrl) ?? hosts.set(rootUrl, new URL(rootUrl).hostname).get(rootUrl)!;
+/** The address git over SSH answers at: `ssh://git@<SSH_DOMAIN>[:<SSH_PORT>]/` (the port left out when 22). */
+const sshBase = (config: Config) => `ssh://git@${config.ssh.domain}${config.ssh.port === 22 ? '' : `:${config.ssh.port}`}/`;
 
 export function repoUrls(config: Config, owner: string, name: string) {
   const path = `${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
-  const host = hostOf(config.rootUrl);
   return {
     html: `${config.rootUrl}${path}`,
     api: `${config.rootUrl}api/v1/repos/${path}`,
     clone: `${config.rootUrl}${path}.git`,
-    ssh: `ssh://git@${host}/${path}.git`,
+    ssh: `${sshBase(config)}${path}.git`,
   };
 }
 

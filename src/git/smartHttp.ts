@@ -94,3 +94,35 @@ export function advertiseRefs(dir: string, service: GitService, opts: GitStreamO
 export function serviceRpc(dir: string, service: GitService, input: Readable, opts: GitStreamOptions = {}): Readable {
   return run(dir, [...baseArgs(service), '.'], input, opts);
 }
+
+/**
+ * A whole upload-pack or receive-pack conversation over one full-duplex connection (git over SSH):
+ * `input` feeds git, its output goes to `output` and its messages to `errors`. Resolves with git's exit
+ * code once `afterExit` has run.
+ */
+export function servePack(
+  dir: string,
+  service: GitService,
+  io: { input: Readable; output: NodeJS.WritableStream; errors: NodeJS.WritableStream },
+  opts: GitStreamOptions = {},
+): Promise<number> {
+  const child = gitSpawn(dir, [service.slice('git-'.length), '.'], { env: protocolEnv(opts.gitProtocol) });
+  child.stdout.pipe(io.output, { end: false });
+  child.stderr.pipe(io.errors, { end: false });
+  io.input.pipe(child.stdin);
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (code: number) => {
+      if (settled) return;
+      settled = true;
+      io.input.unpipe(child.stdin);
+      const after = opts.afterExit ? opts.afterExit().catch((err: Error) => opts.onError?.(err)) : Promise.resolve();
+      void after.then(() => resolve(code));
+    };
+    child.on('error', (err) => {
+      opts.onError?.(err);
+      done(1);
+    });
+    child.on('close', (code) => done(code ?? 1));
+  });
+}

@@ -96,7 +96,8 @@ export class Services {
     this.tags = new TagService(deps, this.branches);
     this.statuses = new StatusService(deps, this.branches);
     this.contents = new ContentService(this.branches);
-    this.gitTransport = new GitTransportService(deps, this.repos, this.branches);
+    this.keys = new KeyService(deps);
+    this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys);
     this.wiki = new WikiService(deps);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
@@ -106,7 +107,6 @@ export class Services {
     this.notifications = new NotificationService(deps, this.access);
     this.watches = new WatchService(deps, this.access);
     this.times = new TimeService(deps, this.access);
-    this.keys = new KeyService(deps);
     this.gpgKeys = new GpgKeyService(deps);
     this.projects = new ProjectService(deps, this.access);
     this.projectColumns = new ProjectColumnService(deps, this.access);

@@ -57,6 +57,8 @@ export async function spawnAnvil(opts: { dataDir: string; databaseUrl?: string; 
     PORT: String(port), HOST: '127.0.0.1', ROOT_URL: `${url}/`, DATA_DIR: opts.dataDir, LOG_LEVEL: 'warn',
     ADMIN_USERNAME: adminCredentials.username, ADMIN_PASSWORD: adminCredentials.password, ADMIN_EMAIL: adminCredentials.email,
     PASSWORD_HASH_COST: '10',
+    // Each process's SSH server on a port of its own (two processes may run at once).
+    SSH_PORT: String(await freePort()),
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...opts.env,
   };

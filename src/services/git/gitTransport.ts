@@ -9,13 +9,24 @@ import { zeroId } from '../../git/commit.js';
 import { listRefTips, refChanges } from '../../git/pushLog.js';
 import { repoDir } from '../../git/paths.js';
 import { listBranches, setHead } from '../../git/refs.js';
-import { advertiseRefs, serviceRpc, type GitService } from '../../git/smartHttp.js';
+import { advertiseRefs, servePack, serviceRpc, type GitService } from '../../git/smartHttp.js';
 import { canRead, canWrite } from '../../permissions/repo.js';
 import type { BranchService } from './branches.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, NotFound, Unauthorized } from '../errors.js';
 import type { LoadedRepo, RepoService } from '../repos/repos.js';
+import type { KeyService } from '../keys/keys.js';
 import { scopesAllow } from '../users/tokens.js';
+
+/** Who an SSH key signs in as: a user key's user, or a deploy key (the repository decides). */
+export type KeyHolder = { kind: 'user'; user: UserRow } | { kind: 'deploy'; keyId: number };
+
+/** An SSH session's streams. */
+export interface PackStreams {
+  input: Readable;
+  output: NodeJS.WritableStream;
+  errors: NodeJS.WritableStream;
+}
 
 export interface TransportCaller {
   actor: UserRow | null;
@@ -37,7 +48,49 @@ export class GitTransportService {
     private readonly deps: ServiceDeps,
     private readonly repos: RepoService,
     private readonly branches: BranchService,
+    private readonly keys: KeyService,
   ) {}
+
+  /**
+   * git over SSH: a user key acts as its user (the same checks as over HTTP); a deploy key reaches its
+   * own repository alone (others are "not found") and pushes only when it is not read-only. A deploy
+   * key's push is recorded as the repository owner's.
+   */
+  async openForKey(ownerName: string, name: string, holder: KeyHolder, service: GitService): Promise<{ loaded: LoadedRepo; pusher: UserRow }> {
+    if (holder.kind === 'user') {
+      const loaded = await this.open(ownerName, name, { actor: holder.user }, service);
+      return { loaded, pusher: holder.user };
+    }
+    const site = await this.repos.load(ownerName, name, null, { ignoreVisibility: true }).catch((err: unknown) => {
+      if (err instanceof NotFound) return undefined;
+      throw err;
+    });
+    const deploy = site ? await this.keys.deployKeyOf(holder.keyId, site.repo.id) : undefined;
+    if (!site || !deploy) throw new NotFound('Repository not found');
+    if (isPush(service)) {
+      if (deploy.readOnly) throw new Forbidden('This deploy key is read-only: it may fetch but not push');
+      if (site.repo.isArchived) throw new Forbidden('This repository is archived: it can be cloned but not pushed to');
+      if (site.repo.isMirror) throw new Forbidden('This repository is a mirror: it cannot be pushed to');
+    }
+    return { loaded: site, pusher: site.owner };
+  }
+
+  /** Serves one SSH exec of upload-pack or receive-pack; a push is announced and recorded as over HTTP. Resolves with git's exit code. */
+  async servePack(loaded: LoadedRepo, service: GitService, io: PackStreams, pusher: UserRow, stream: TransportStream = {}): Promise<number> {
+    const dir = this.dir(loaded);
+    if (!isPush(service)) return servePack(dir, service, io, stream);
+    const { before, pendingId } = await this.announcePush(loaded, pusher);
+    return servePack(dir, service, io, { ...stream, afterExit: () => this.afterPush(loaded, pusher.id, before, pendingId) });
+  }
+
+  private async announcePush(loaded: LoadedRepo, actor: UserRow): Promise<{ before: Map<string, string>; pendingId: number }> {
+    const before = await listRefTips(this.dir(loaded));
+    const [pending] = await this.deps.db
+      .insert(pendingPushes)
+      .values({ repoId: loaded.repo.id, actorId: actor.id, before: Object.fromEntries(before), holder: holderId() })
+      .returning({ id: pendingPushes.id });
+    return { before, pendingId: pending!.id };
+  }
 
   /**
    * The repository, if the caller may run `service` on it. Anonymous callers get Unauthorized (so git
@@ -80,12 +133,8 @@ export class GitTransportService {
   async rpc(loaded: LoadedRepo, service: GitService, input: Readable, stream: TransportStream = {}, actor?: UserRow | null): Promise<Readable> {
     const dir = this.dir(loaded);
     if (!isPush(service) || !actor) return serviceRpc(dir, service, input, stream);
-    const before = await listRefTips(dir);
-    const [pending] = await this.deps.db
-      .insert(pendingPushes)
-      .values({ repoId: loaded.repo.id, actorId: actor.id, before: Object.fromEntries(before), holder: holderId() })
-      .returning({ id: pendingPushes.id });
-    return serviceRpc(dir, service, input, { ...stream, afterExit: () => this.afterPush(loaded, actor.id, before, pending!.id) });
+    const { before, pendingId } = await this.announcePush(loaded, actor);
+    return serviceRpc(dir, service, input, { ...stream, afterExit: () => this.afterPush(loaded, actor.id, before, pendingId) });
   }
 
   /**

@@ -1,7 +1,7 @@
 // Users' SSH keys and repositories' deploy keys. A key (by fingerprint) is either one user's key or the
 // deploy key of some repositories, never both; a deploy key left by its last repository is free again.
 import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
-import { deployKeys, publicKeys, type DeployKeyRow, type PublicKeyRow, type UserRow } from '../../db/schema/index.js';
+import { deployKeys, publicKeys, users, type DeployKeyRow, type PublicKeyRow, type UserRow } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
 import { isRepoAdmin } from '../../permissions/repo.js';
@@ -27,6 +27,20 @@ export function requireRepoAdmin(loaded: LoadedRepo): void {
 
 export class KeyService {
   constructor(private readonly deps: ServiceDeps) {}
+
+  // ------------------------------------------------------------------ signing in with a key (SSH)
+
+  /** The key with this fingerprint, and its user for a user key. */
+  async byFingerprint(fingerprint: string): Promise<{ key: PublicKeyRow; owner: UserRow | null } | undefined> {
+    const [row] = await this.deps.db.select({ key: publicKeys, owner: users }).from(publicKeys).leftJoin(users, eq(users.id, publicKeys.ownerId)).where(eq(publicKeys.fingerprint, fingerprint));
+    return row;
+  }
+
+  /** The deploy key a public key is for one repository, if it is one there. */
+  async deployKeyOf(keyId: number, repoId: number): Promise<DeployKeyRow | undefined> {
+    const [row] = await this.deps.db.select().from(deployKeys).where(and(eq(deployKeys.keyId, keyId), eq(deployKeys.repoId, repoId)));
+    return row;
+  }
 
   // ------------------------------------------------------------------ user keys
 

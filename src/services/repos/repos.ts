@@ -80,12 +80,13 @@ export class RepoService {
 
   /** The repository with its owner and the caller's permission; 404 when missing or invisible. */
   /** The repository, its owner and the caller's permission: one prepared query, the hot path of most requests. */
-  async load(ownerName: string, name: string, actor: UserRow | null): Promise<LoadedRepo> {
+  /** `ignoreVisibility`: found whoever may see it (a deploy key decides by itself); `perm` is then the caller's all the same. */
+  async load(ownerName: string, name: string, actor: UserRow | null, opts: { ignoreVisibility?: boolean } = {}): Promise<LoadedRepo> {
     const [json] = await this.byName.execute({ owner: ownerName.toLowerCase(), name: name.toLowerCase(), actor: actor?.id ?? 0 });
     if (!json) throw new NotFound();
     const row = fromJsonRepoAndOwner(json);
     const perm = permissionFromColumns(row.repo, row.owner, actor, row);
-    if (!canSeeRepo(perm)) throw new NotFound();
+    if (!opts.ignoreVisibility && !canSeeRepo(perm)) throw new NotFound();
     return { repo: row.repo, owner: row.owner, perm, transferPending: row.transferPending };
   }
 

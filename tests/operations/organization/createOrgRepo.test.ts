@@ -73,7 +73,7 @@ test('201: the org owner creates a repository; the answer is the full Repository
       id: 0, owner: null, name, full_name: `${w.name}/${name}`, description: 'a first one', empty: true, private: false,
       fork: false, template: false, parent: null, mirror: false, size: 0, language: '',
       languages_url: `${root}api/v1/repos/${w.name}/${name}/languages`, html_url: `${root}${w.name}/${name}`,
-      url: `${root}api/v1/repos/${w.name}/${name}`, link: '', ssh_url: `ssh://git@127.0.0.1/${w.name}/${name}.git`,
+      url: `${root}api/v1/repos/${w.name}/${name}`, link: '', ssh_url: `ssh://git@127.0.0.1:2222/${w.name}/${name}.git`,
       clone_url: `${root}${w.name}/${name}.git`, original_url: '', website: '', stars_count: 0, forks_count: 0,
       watchers_count: repo.watchers_count, open_issues_count: 0, open_pr_counter: 0, release_counter: 0, branch_count: 0,
       default_branch: 'main', default_target_branch: 'main', archived: false, created_at: '', updated_at: '',

@@ -1,0 +1,115 @@
+// git over SSH (ssh2): the server answers `git-upload-pack` and `git-receive-pack` for a repository and
+// nothing else. A client signs in with a public key anvil knows — a user's key acts as that user, a
+// deploy key reaches its repository alone (GitTransportService.openForKey) — under any user name (`git`).
+// The host key is made once into $DATA_DIR/ssh.
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import ssh2 from 'ssh2';
+import type { Config } from '../config.js';
+import { isGitService, type GitService } from '../git/smartHttp.js';
+import { DomainError } from '../services/errors.js';
+import type { KeyHolder } from '../services/git/gitTransport.js';
+import type { Services } from '../services/index.js';
+
+const { Server, utils } = ssh2;
+
+export interface SshServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The host key, made on first start. */
+function hostKey(dataDir: string): Buffer {
+  const dir = join(dataDir, 'ssh');
+  const file = join(dir, 'anvil_host_ed25519');
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    const pair = utils.generateKeyPairSync('ed25519');
+    writeFileSync(file, pair.private, { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+  return readFileSync(file);
+}
+
+/**
+ * `git-upload-pack '/owner/repo.git'` (and the forms git and its users send: without the slash or the
+ * quotes or `.git`, `git upload-pack`) → the service and the repository; anything else undefined.
+ */
+export function parseGitCommand(command: string): { service: GitService; owner: string; repo: string } | undefined {
+  const m = /^git[- ](upload-pack|receive-pack) +'?\/?([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?\/?'?$/.exec(command.trim());
+  if (!m) return undefined;
+  const service = `git-${m[1]}`;
+  return isGitService(service) ? { service, owner: m[2]!, repo: m[3]! } : undefined;
+}
+
+const fingerprintOf = (blob: Buffer) => `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
+
+export async function startSshServer(services: Services, config: Config, log: Logger, port = config.ssh.port): Promise<SshServer> {
+  const server = new Server({ hostKeys: [hostKey(config.dataDir)], ident: 'anvil' }, (client) => {
+    let holder: KeyHolder | undefined;
+    client.on('error', (err) => log.debug({ err: err.message }, 'ssh client error'));
+    client.on('authentication', (ctx) => {
+      if (ctx.method !== 'publickey') return ctx.reject(['publickey']);
+      void (async () => {
+        const found = await services.keys.byFingerprint(fingerprintOf(ctx.key.data));
+        if (!found) return ctx.reject(['publickey']);
+        if (found.key.type === 'user' && (!found.owner || !found.owner.isActive || found.owner.prohibitLogin)) return ctx.reject(['publickey']);
+        // Without a signature the client only asks whether the key would do.
+        if (!ctx.signature || !ctx.blob) return ctx.accept();
+        const parsed = utils.parseKey(found.key.content);
+        if (parsed instanceof Error || !parsed.verify(ctx.blob, ctx.signature, ctx.hashAlgo)) return ctx.reject(['publickey']);
+        holder = found.key.type === 'user' ? { kind: 'user', user: found.owner! } : { kind: 'deploy', keyId: found.key.id };
+        ctx.accept();
+      })().catch((err: Error) => {
+        log.error({ err: err.message }, 'ssh authentication failed');
+        ctx.reject(['publickey']);
+      });
+    });
+    client.on('ready', () => {
+      client.on('session', (acceptSession) => {
+        const session = acceptSession();
+        let gitProtocol: string | undefined;
+        session.on('env', (accept, _reject, info) => {
+          if (info.key === 'GIT_PROTOCOL') gitProtocol = info.val;
+          accept?.();
+        });
+        session.on('pty', (_accept, reject) => reject?.());
+        session.on('shell', (_accept, reject) => reject?.());
+        session.on('exec', (accept, _reject, info) => {
+          const channel = accept();
+          const fail = (message: string) => {
+            channel.stderr.write(`anvil: ${message}\n`);
+            channel.exit(1);
+            channel.end();
+          };
+          const cmd = parseGitCommand(info.command);
+          if (!cmd) return fail('only git-upload-pack and git-receive-pack are served here');
+          if (!holder) return fail('not signed in');
+          void (async () => {
+            const { loaded, pusher } = await services.gitTransport.openForKey(cmd.owner, cmd.repo, holder!, cmd.service);
+            const code = await services.gitTransport.servePack(loaded, cmd.service, { input: channel, output: channel, errors: channel.stderr }, pusher, {
+              gitProtocol,
+              onError: (err) => log.warn({ err: err.message, repo: `${cmd.owner}/${cmd.repo}` }, 'git over ssh'),
+            });
+            channel.exit(code);
+            channel.end();
+          })().catch((err: Error) => {
+            if (!(err instanceof DomainError)) log.error({ err: err.message }, 'git over ssh failed');
+            fail(err instanceof DomainError ? err.message : 'internal error');
+          });
+        });
+      });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, config.ssh.listenHost, () => resolve());
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
