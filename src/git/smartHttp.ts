@@ -112,6 +112,14 @@ export function servePack(
   io.input.pipe(child.stdin);
   return new Promise((resolve) => {
     let settled = false;
+    // A client gone mid-conversation: nobody reads git's output any more, so git is stopped rather than
+    // left blocked on a full pipe; writing to the closed connection is no failure of the server.
+    const gone = () => {
+      if (!settled) child.kill();
+    };
+    io.input.on('close', gone);
+    (io.output as unknown as NodeJS.EventEmitter).on('error', gone);
+    (io.errors as unknown as NodeJS.EventEmitter).on('error', gone);
     const done = (code: number) => {
       if (settled) return;
       settled = true;

@@ -79,6 +79,8 @@ export async function startSshServer(services: Services, config: Config, log: Lo
         session.on('shell', (_accept, reject) => reject?.());
         session.on('exec', (accept, _reject, info) => {
           const channel = accept();
+          // A client that goes away mid-pack makes writes fail; servePack stops git then.
+          channel.on('error', (err: Error) => log.debug({ err: err.message }, 'ssh channel error'));
           const fail = (message: string) => {
             channel.stderr.write(`anvil: ${message}\n`);
             channel.exit(1);

@@ -117,6 +117,19 @@ test('a read-only deploy key clones but its push is refused; a writable one push
   assert.is(pushRw.code, 0, pushRw.stderr);
 });
 
+test('a client that vanishes mid-clone leaves the server serving', async () => {
+  const key = await sshKey('vanishing');
+  await addKey(p.owner, key);
+  const { spawn } = await import('node:child_process');
+  const client = spawn('ssh', ['-i', key.file, '-p', String(ssh.port), '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no',
+    '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR', 'git@127.0.0.1', `git-upload-pack '/${repo.full_name}.git'`], { stdio: ['pipe', 'pipe', 'ignore'] });
+  await new Promise<void>((resolve) => client.stdout.once('data', () => resolve()));
+  client.kill('SIGKILL');
+  await new Promise((resolve) => client.once('close', resolve));
+  const again = await gitWith(key.file, ['clone', '-q', `ssh://git@127.0.0.1:${ssh.port}/${repo.full_name}.git`, 'after-vanish']);
+  assert.is(again.code, 0, again.stderr);
+});
+
 test('refused: a deploy key of another repository, a user who cannot read the repository, an unknown key, a shell', async () => {
   const other = await sharedRepo(app, p);
   const foreign = await sshKey('foreign');
