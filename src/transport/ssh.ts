@@ -1,19 +1,17 @@
 // git over SSH (ssh2): the server answers `git-upload-pack` and `git-receive-pack` for a repository and
 // nothing else. A client signs in with a public key anvil knows — a user's key acts as that user, a
 // deploy key reaches its repository alone (GitTransportService.openForKey) — under any user name (`git`).
-// The host key is made once into $DATA_DIR/ssh.
+// The host key is made once into $DATA_DIR/ssh. ssh2 is loaded only when the server starts.
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import ssh2 from 'ssh2';
+import type ssh2Types from 'ssh2';
 import type { Config } from '../config.js';
 import { isGitService, type GitService } from '../git/smartHttp.js';
 import { DomainError } from '../services/errors.js';
 import type { KeyHolder } from '../services/git/gitTransport.js';
 import type { Services } from '../services/index.js';
-
-const { Server, utils } = ssh2;
 
 export interface SshServer {
   port: number;
@@ -21,7 +19,7 @@ export interface SshServer {
 }
 
 /** The host key, made on first start. */
-function hostKey(dataDir: string): Buffer {
+function hostKey(dataDir: string, utils: typeof ssh2Types.utils): Buffer {
   const dir = join(dataDir, 'ssh');
   const file = join(dir, 'anvil_host_ed25519');
   if (!existsSync(file)) {
@@ -47,7 +45,8 @@ export function parseGitCommand(command: string): { service: GitService; owner: 
 const fingerprintOf = (blob: Buffer) => `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
 
 export async function startSshServer(services: Services, config: Config, log: Logger, port = config.ssh.port): Promise<SshServer> {
-  const server = new Server({ hostKeys: [hostKey(config.dataDir)], ident: 'anvil' }, (client) => {
+  const { Server, utils } = (await import('ssh2')).default;
+  const server = new Server({ hostKeys: [hostKey(config.dataDir, utils)], ident: 'anvil' }, (client) => {
     let holder: KeyHolder | undefined;
     client.on('error', (err) => log.debug({ err: err.message }, 'ssh client error'));
     client.on('authentication', (ctx) => {

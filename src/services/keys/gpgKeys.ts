@@ -2,10 +2,10 @@
 // of their self-signatures), creation and expiry, and the identity e-mails. A key is accepted when one of
 // its e-mails is an activated address of the user, or when the user signs the verification token with it
 // (then it is `verified`). The token is Gitea's: a hash of the minute and the user, the current and the
-// previous minute's both accepted.
+// previous minute's both accepted. openpgp is loaded on first use: most processes never read a GPG key.
 import { createHash } from 'node:crypto';
 import { and, asc, count, eq, inArray, or } from 'drizzle-orm';
-import * as openpgp from 'openpgp';
+import type * as OpenPGP from 'openpgp';
 import { emailAddresses, gpgKeys, type GpgKeyRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
@@ -25,7 +25,8 @@ export function verificationToken(user: UserRow, minutes: number, now = new Date
   return createHash('sha256').update(`${stamp(minute)}:${stamp(user.createdAt)}:${user.name}:${user.email}:${user.id}`).digest('hex');
 }
 
-const hexId = (id: openpgp.KeyID) => id.toHex().toUpperCase();
+const pgp = () => import('openpgp');
+const hexId = (id: OpenPGP.KeyID) => id.toHex().toUpperCase();
 
 interface ParsedKeyPart {
   keyId: string;
@@ -44,14 +45,15 @@ function flagsOf(flags: number | undefined, fallback: number): Omit<ParsedKeyPar
 
 const expiry = (t: Date | number | null): Date | null => (t instanceof Date ? t : null);
 
-async function readKey(armored: string): Promise<{ key: openpgp.PublicKey; primary: ParsedKeyPart; subkeys: ParsedKeyPart[]; emails: string[] }> {
-  let key: openpgp.PublicKey;
+async function readKey(armored: string): Promise<{ key: OpenPGP.PublicKey; primary: ParsedKeyPart; subkeys: ParsedKeyPart[]; emails: string[] }> {
+  const openpgp = await pgp();
+  let key: OpenPGP.PublicKey;
   try {
     const keys = await openpgp.readKeys({ armoredKeys: armored.trim() });
     const first = keys[0];
     if (!first) throw new Error('no key');
     if (first.isPrivate()) throw new Invalid('this is a private key: give its public key (gpg --armor --export) instead');
-    key = first as openpgp.PublicKey;
+    key = first as OpenPGP.PublicKey;
   } catch (err) {
     if (err instanceof Invalid) throw err;
     throw new Invalid('the key is not an armored OpenPGP public key (gpg --armor --export KEYID)');
@@ -78,8 +80,9 @@ async function readKey(armored: string): Promise<{ key: openpgp.PublicKey; prima
 }
 
 /** Whether `armoredSignature` is a detached signature by `key` of the token (or the token and a newline). */
-async function signs(key: openpgp.PublicKey, armoredSignature: string, tokens: string[]): Promise<boolean> {
-  let signature: openpgp.Signature;
+async function signs(key: OpenPGP.PublicKey, armoredSignature: string, tokens: string[]): Promise<boolean> {
+  const openpgp = await pgp();
+  let signature: OpenPGP.Signature;
   try {
     signature = await openpgp.readSignature({ armoredSignature: armoredSignature.trim() });
   } catch {

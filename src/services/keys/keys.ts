@@ -55,7 +55,7 @@ export class KeyService {
 
   async addUserKey(user: UserRow, input: { title: string; key: string }): Promise<PublicKeyRow> {
     const name = title(input.title);
-    const parsed = parsePublicKey(input.key);
+    const parsed = await parsePublicKey(input.key);
     return this.claim(parsed.fingerprint, async (tx) => {
       const [row] = await tx.insert(publicKeys).values({ ownerId: user.id, type: 'user', name, fingerprint: parsed.fingerprint, content: parsed.content }).returning();
       return row!;
@@ -96,7 +96,7 @@ export class KeyService {
     requireRepoAdmin(loaded);
     if (loaded.repo.isArchived) throw new RepoArchived();
     const name = title(input.title);
-    const parsed = parsePublicKey(input.key);
+    const parsed = await parsePublicKey(input.key);
     const repoId = loaded.repo.id;
     try {
       return await withTx(this.deps.db, async (tx) => {

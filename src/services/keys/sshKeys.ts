@@ -1,7 +1,7 @@
 // OpenSSH public keys as users paste them: parsed and fingerprinted with sshpk (SHA256, as `ssh-keygen
 // -lf` prints it), kept as `<algorithm> <base64>` without the comment. ed25519, ECDSA and RSA of 2048 bits
-// or more are accepted; a private key is refused with a message that says so.
-import sshpk from 'sshpk';
+// or more are accepted; a private key is refused with a message that says so. sshpk is loaded on first use.
+import type sshpkTypes from 'sshpk';
 import { Invalid } from '../errors.js';
 
 export interface ParsedKey {
@@ -13,10 +13,11 @@ export interface ParsedKey {
   bits: number;
 }
 
-export function parsePublicKey(text: string): ParsedKey {
+export async function parsePublicKey(text: string): Promise<ParsedKey> {
+  const sshpk = (await import('sshpk')).default;
   const given = text.trim();
   if (/PRIVATE KEY/.test(given)) throw new Invalid('this is a private key: give its public key (the .pub file) instead');
-  let key: sshpk.Key;
+  let key: sshpkTypes.Key;
   try {
     key = sshpk.parseKey(given, 'auto');
   } catch {
