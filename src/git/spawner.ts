@@ -5,7 +5,7 @@
 // for us; each run is one connection to its Unix socket: a header (program, arguments, directory,
 // environment), then git's stdin; back come framed stdout and stderr chunks and, last, the exit status.
 // Closing the connection early stops git. The helper ends when the server does (its stdin closes).
-import { spawn as spawnChild, type ChildProcess } from 'node:child_process';
+import { spawn as spawnChild } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { connect, type Socket } from 'node:net';
@@ -120,14 +120,12 @@ function frameOf(type: number, payload: Buffer): Buffer {
 }
 
 let helper: Promise<string> | undefined;
-let helperProcess: ChildProcess | undefined;
 
 /** The helper's socket path, starting the helper on first use. */
 function helperSocket(): Promise<string> {
   helper ??= new Promise<string>((resolve, reject) => {
     const socketPath = join(tmpdir(), `anvil-git-${process.pid}-${randomBytes(4).toString('hex')}.sock`);
     const child = spawnChild(process.execPath, ['-e', helperSource, socketPath], { stdio: ['pipe', 'pipe', 'inherit'] });
-    helperProcess = child;
     let said = '';
     child.stdout!.on('data', (d: Buffer) => {
       said += d.toString('utf8');
@@ -140,7 +138,6 @@ function helperSocket(): Promise<string> {
     });
     const gone = (why: string) => {
       helper = undefined; // the next run starts a new one
-      helperProcess = undefined;
       reject(new Error(`the git helper ${why}`));
     };
     child.on('error', (err) => gone(`could not start: ${err.message}`));
@@ -149,11 +146,6 @@ function helperSocket(): Promise<string> {
   // A rejection seen by no run yet must not crash the process.
   helper.catch(() => undefined);
   return helper;
-}
-
-/** Stops the helper (tests that count processes; the server's exit does it anyway). */
-export function stopGitHelper(): void {
-  helperProcess?.stdin?.end();
 }
 
 class HelperChild extends EventEmitter implements GitChild {

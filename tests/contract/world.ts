@@ -729,7 +729,7 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     repoCreateWikiPage: { properties: { title: { pattern: plainName }, content_base64: { const: b64('# Page\n') } } },
     issueCreateLabel: { properties: { color: { pattern: '^#?[0-9a-f]{6}$' } } },
     repoCreatePullRequest: { properties: { head: { enum: ['topic2'] }, base: { const: 'main' } } },
-    userCurrentPostGPGKey: { properties: { armored_public_key: { enum: world.freshGpgKeys }, armored_signature: { const: null } } },
+    userCurrentPostGPGKey: { properties: { armored_public_key: { enum: world.freshGpgKeys } } },
     userVerifyGPGKey: { properties: { key_id: { enum: world.gpgKeyId ? [world.gpgKeyId] : ['0'] }, armored_signature: { enum: [world.gpgSignature || 'none'] } } },
     userCurrentPostKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
     repoCreateKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
