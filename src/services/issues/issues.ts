@@ -10,7 +10,7 @@ import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
 import { canRead, canWrite, type RepoPermission } from '../../permissions/repo.js';
-import { AccessService } from '../repos/access.js';
+import { AccessService, type RepoReach } from '../repos/access.js';
 import type { ServiceDeps } from '../context.js';
 import { recountLabels, recountMilestones, recountRepoIssues } from './counters.js';
 import { endOfDay } from './dueDate.js';
@@ -22,6 +22,16 @@ import type { LoadedRepo } from '../repos/repos.js';
 
 export const issueUnit = (isPull: boolean) => (isPull ? ('repo.pulls' as const) : ('repo.issues' as const));
 export const canWriteIssue = (perm: RepoPermission, isPull: boolean) => canWrite(perm, issueUnit(isPull));
+
+/**
+ * The issues and pull requests of the reached repositories that the caller may read (issues where they
+ * read the issues unit, pull requests where they read the pulls unit), as a condition on `issues`.
+ */
+export function readableIssues(reach: RepoReach): SQL {
+  const ids = (isPull: boolean) => [...reach.values()].filter((r) => canRead(r.perm, issueUnit(isPull))).map((r) => r.repo.id);
+  const part = (isPull: boolean, repoIds: number[]) => (repoIds.length ? and(eq(issues.isPull, isPull), inArray(issues.repoId, repoIds)) : undefined);
+  return or(part(false, ids(false)), part(true, ids(true))) ?? sql`false`;
+}
 
 export interface CreateIssueInput {
   title: string;

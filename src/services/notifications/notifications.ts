@@ -3,13 +3,13 @@
 // subject (issues unit for Issue threads, pulls unit for Pull threads, the repository for the others).
 import { and, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import {
-  comments, issues, notifications, pullRequests, repoTransfers, repositories, users,
+  comments, issues, notifications, pullRequests, repoTransfers,
   type CommentRow, type IssueRow, type NotificationRow, type NotificationStatus, type RepoRow, type SubjectType, type UserRow,
 } from '../../db/schema/index.js';
 import { canRead, canSeeRepo, type RepoPermission } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { NotFound } from '../errors.js';
-import type { AccessService } from '../repos/access.js';
+import type { AccessService, RepoReach } from '../repos/access.js';
 
 export interface ThreadFilter {
   /** Statuses to select; empty or undefined selects every status. */
@@ -53,16 +53,10 @@ export class NotificationService {
       .selectDistinct({ repoId: n.repoId })
       .from(n)
       .where(and(eq(n.userId, user.id), repoId === undefined ? undefined : eq(n.repoId, repoId)))).map((r) => r.repoId);
-    if (ids.length === 0) return { visible: sql`false`, repos: new Map<number, { repo: RepoRow; owner: UserRow; perm: RepoPermission }>() };
-    const items = await this.deps.db
-      .select({ repo: repositories, owner: users })
-      .from(repositories)
-      .innerJoin(users, eq(users.id, repositories.ownerId))
-      .where(inArray(repositories.id, ids));
-    const perms = await this.access.repoPermissions(items, user);
+    if (ids.length === 0) return { visible: sql`false`, repos: new Map() as RepoReach };
+    const repos = await this.access.reposById(ids, user);
     const pending = await this.deps.db.select({ repoId: repoTransfers.repoId }).from(repoTransfers).where(inArray(repoTransfers.repoId, ids));
-    const repos = new Map(items.map((i) => [i.repo.id, { ...i, perm: perms.get(i.repo.id)! }]));
-    const pick = (ok: (p: RepoPermission) => boolean) => items.filter((i) => ok(perms.get(i.repo.id)!)).map((i) => i.repo.id);
+    const pick = (ok: (p: RepoPermission) => boolean) => [...repos.values()].filter((r) => ok(r.perm)).map((r) => r.repo.id);
     const byType: Array<[SubjectType[], number[]]> = [
       [['Issue'], pick((p) => canRead(p, 'repo.issues'))],
       [['Pull'], pick((p) => canRead(p, 'repo.pulls'))],

@@ -1,15 +1,16 @@
 // Organization projects: who may read and change them (the projects unit the caller's teams grant in the
 // organization, read for everyone when the organization is public, everything for site administrators),
 // the projects themselves, and the issue counts each caller sees.
-import { and, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import {
-  issues, projectColumns, projectIssues, projects, repositories, teamMembers, teams, teamUnits, users,
+  issues, projectColumns, projectIssues, projects, teamMembers, teams, teamUnits, users,
   type CardType, type ProjectRow, type ProjectTemplate, type UserRow,
 } from '../../db/schema/index.js';
 import { maxMode, rank, type AccessMode, type Unit } from '../../db/schema/access.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
-import { canRead, teamUnitModes } from '../../permissions/repo.js';
+import { teamUnitModes } from '../../permissions/repo.js';
+import { readableIssues } from '../issues/issues.js';
 import type { ServiceDeps } from '../context.js';
 import { Invalid, NotFound } from '../errors.js';
 import type { AccessService } from '../repos/access.js';
@@ -152,11 +153,7 @@ export class ProjectService {
     const onBoards = inArray(projectIssues.projectId, projectIds);
     const repoIds = (await db.selectDistinct({ id: issues.repoId }).from(projectIssues).innerJoin(issues, eq(issues.id, projectIssues.issueId)).where(onBoards)).map((r) => r.id);
     if (repoIds.length === 0) return out;
-    const items = await db.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(inArray(repositories.id, repoIds));
-    const perms = await this.access.repoPermissions(items, actor, db);
-    const readable = (unit: Unit) => items.filter((i) => canRead(perms.get(i.repo.id)!, unit)).map((i) => i.repo.id);
-    const part = (isPull: boolean, ids: number[]): SQL | undefined => (ids.length ? and(eq(issues.isPull, isPull), inArray(issues.repoId, ids)) : undefined);
-    const visible = or(part(false, readable('repo.issues')), part(true, readable('repo.pulls'))) ?? sql`false`;
+    const visible = readableIssues(await this.access.reposById(repoIds, actor, db));
     const rows = await db
       .select({ projectId: projectIssues.projectId, closed: issues.isClosed, n: count() })
       .from(projectIssues)

@@ -26,6 +26,9 @@ export function enabledUnits(repo: RepoRow): Set<Unit> {
   return new Set(units.filter((u) => on[u]));
 }
 
+/** Repositories by id, each with its owner and the caller's permission (lists across repositories). */
+export type RepoReach = Map<number, { repo: RepoRow; owner: UserRow; perm: RepoPermission }>;
+
 const ownerExpr = (userId: number) =>
   sql<boolean>`exists (select 1 from ${teamMembers} tm join ${teams} t on t.id = tm.team_id
     where tm.user_id = ${userId} and t.org_id = "org_members"."org_id" and t.access_mode = 'owner')`;
@@ -64,6 +67,18 @@ export class AccessService {
   /** The same inside a transaction (PGlite has one connection: a query beside an open transaction would wait forever). */
   async repoPermissionIn(db: Db, repo: RepoRow, owner: UserRow, actor: UserRow | null): Promise<RepoPermission> {
     return (await this.repoPermissions([{ repo, owner }], actor, db)).get(repo.id)!;
+  }
+
+  /** Repositories by id with their owners and the caller's permission: four queries at most, however many. */
+  async reposById(repoIds: number[], actor: UserRow | null, db: Db = this.deps.db): Promise<RepoReach> {
+    if (repoIds.length === 0) return new Map();
+    const items = await db
+      .select({ repo: repositories, owner: users })
+      .from(repositories)
+      .innerJoin(users, eq(users.id, repositories.ownerId))
+      .where(inArray(repositories.id, repoIds));
+    const perms = await this.repoPermissions(items, actor, db);
+    return new Map(items.map((i) => [i.repo.id, { ...i, perm: perms.get(i.repo.id)! }]));
   }
 
   /** Permissions for a page of repositories: three queries at most, however long the page. */

@@ -5,11 +5,11 @@ import { issues, repositories, stopwatches, users, type IssueRow, type RepoRow, 
 import { withTx } from '../../db/tx.js';
 import { canRead } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
-import { Conflict, Forbidden } from '../errors.js';
+import { Conflict, Forbidden, RepoArchived } from '../errors.js';
 import { canWriteIssue, issueUnit } from '../issues/issues.js';
 import type { AccessService } from '../repos/access.js';
 import type { LoadedRepo } from '../repos/repos.js';
-import { canTrackTime, recordRun, requireTimeTracking } from './times.js';
+import { canTrackTime, recordRun } from './times.js';
 
 export interface StopwatchEntry {
   stopwatch: StopwatchRow;
@@ -23,7 +23,7 @@ function requireStopwatch(loaded: LoadedRepo, issue: IssueRow, actor: UserRow): 
   if (!canWriteIssue(loaded.perm, issue.isPull) || !canTrackTime(loaded, issue, actor)) {
     throw new Forbidden('user should have a permission to write to a repo and the time tracker enabled');
   }
-  requireTimeTracking(loaded, issue, actor);
+  if (loaded.repo.isArchived) throw new RepoArchived();
 }
 
 export class StopwatchService {

@@ -1,14 +1,14 @@
 // Tracked time on issues and pull requests: added by hand, listed per issue, repository or user, deleted by
 // its own user. The repository's time tracker settings decide who may track (Gitea's CanUseTimetracker).
-import { and, asc, count, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
-import { issues, repositories, trackedTimes, users, type IssueRow, type RepoRow, type TrackedTimeRow, type UserRow } from '../../db/schema/index.js';
+import { and, asc, count, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { issues, trackedTimes, users, type IssueRow, type TrackedTimeRow, type UserRow } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
 import { canRead, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
-import { canWriteIssue } from '../issues/issues.js';
-import type { AccessService } from '../repos/access.js';
+import { canWriteIssue, readableIssues } from '../issues/issues.js';
+import type { AccessService, RepoReach } from '../repos/access.js';
 import type { LoadedRepo } from '../repos/repos.js';
 
 export interface TimeFilter {
@@ -25,8 +25,6 @@ export interface TimeEntry {
   issue: IssueRow;
 }
 
-/** The repositories of a cross-repository list, each with its owner and the caller's permission. */
-export type RepoReach = Map<number, { repo: RepoRow; owner: UserRow; perm: RepoPermission }>;
 
 /** Times are kept to the second, as they are shown (and as Gitea keeps them), so `since`/`before` match what a client saw. */
 const wholeSecond = (d: Date) => new Date(Math.floor(d.getTime() / 1000) * 1000);
@@ -87,11 +85,8 @@ export class TimeService {
   async listMine(actor: UserRow, f: TimeFilter, page: { limit: number; offset: number }): Promise<{ rows: TimeEntry[]; total: number; reach: RepoReach }> {
     const mine = eq(trackedTimes.userId, actor.id);
     const ids = (await this.deps.db.selectDistinct({ id: trackedTimes.repoId }).from(trackedTimes).where(mine)).map((r) => r.id);
-    const reach = await this.reach(ids, actor);
-    const readable = (unit: 'repo.issues' | 'repo.pulls') => [...reach.values()].filter((r) => canRead(r.perm, unit)).map((r) => r.repo.id);
-    const unit = (isPull: boolean, repoIds: number[]) => (repoIds.length ? and(eq(issues.isPull, isPull), inArray(trackedTimes.repoId, repoIds)) : undefined);
-    const visible = or(unit(false, readable('repo.issues')), unit(true, readable('repo.pulls'))) ?? sql`false`;
-    return { ...(await this.page(and(mine, visible, this.filter(undefined, f))!, page)), reach };
+    const reach = await this.access.reposById(ids, actor);
+    return { ...(await this.page(and(mine, readableIssues(reach), this.filter(undefined, f))!, page)), reach };
   }
 
   /** POST .../issues/{index}/times. `userName` records for another user (repository or site administrators only). */
@@ -131,18 +126,6 @@ export class TimeService {
       if (!actor.isAdmin && row.userId !== actor.id) throw new Forbidden('only the site admin and the user who tracked it may delete a tracked time');
       await tx.delete(trackedTimes).where(eq(trackedTimes.id, id));
     });
-  }
-
-  /** Repositories by id with their owners and the caller's permission (three queries however many). */
-  async reach(repoIds: number[], actor: UserRow): Promise<RepoReach> {
-    if (repoIds.length === 0) return new Map();
-    const items = await this.deps.db
-      .select({ repo: repositories, owner: users })
-      .from(repositories)
-      .innerJoin(users, eq(users.id, repositories.ownerId))
-      .where(inArray(repositories.id, repoIds));
-    const perms = await this.access.repoPermissions(items, actor);
-    return new Map(items.map((i) => [i.repo.id, { ...i, perm: perms.get(i.repo.id)! }]));
   }
 
   /**

@@ -4,7 +4,7 @@ import { and, asc, count, eq, ilike, inArray, ne, or, sql, type SQL } from 'driz
 import { emailAddresses, hooks, orgMembers, repositories, teamMembers, teams, users, type UserRow, type Visibility } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
-import { BadRequest, Invalid, NotFound, isUniqueViolation } from '../errors.js';
+import { BadRequest, Invalid, isUniqueViolation } from '../errors.js';
 import { containsPattern } from '../like.js';
 import { checkEmail } from '../names.js';
 import type { RepoService } from '../repos/repos.js';
