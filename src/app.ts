@@ -9,6 +9,7 @@ import { buildGitRouter } from './api/gitHttp.js';
 import { buildRouter } from './api/router.js';
 import { loadSpec, type OpenApiDocument } from './api/spec.js';
 import type { Services } from './services/index.js';
+import { actionsMiddleware } from './transport/actions.js';
 
 export interface AppDeps {
   config: Config;
@@ -47,6 +48,8 @@ export async function buildApp({ config, services, log, doc = loadSpec() }: AppD
       log.info({ reqId: id, method: ctx.method, url: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
     }
   });
+  // The Actions runner protocol (Connect), outside /api/v1.
+  app.use(actionsMiddleware(services));
   app.use(router.routes());
   app.use(router.allowedMethods());
   // Attachment downloads (browser_download_url), outside /api/v1.

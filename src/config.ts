@@ -25,6 +25,21 @@ export interface Config {
   webhook: WebhookConfig;
   cron: CronConfig;
   ssh: SshConfig;
+  actions: ActionsConfig;
+}
+
+/** Gitea's `[actions]` section: workflow runs and the runner protocol. */
+export interface ActionsConfig {
+  /** ACTIONS_ENABLED=false: no runs are made and the runner protocol answers 404. */
+  enabled: boolean;
+  /** ACTIONS_TRIGGER_WORKER_ENABLED: whether this process turns pushes into runs (several may). */
+  workerEnabled: boolean;
+  /** How often an idle trigger worker looks for queued pushes (ACTIONS_POLL_INTERVAL_MS). */
+  pollIntervalMs: number;
+  /** A claimed trigger's lease: past it, another worker may take it. */
+  leaseMs: number;
+  /** ACTIONS_DEFAULT_ACTIONS_URL: where runners fetch `uses:` actions without a host (Gitea's DEFAULT_ACTIONS_URL). */
+  defaultActionsUrl: string;
 }
 
 /** The built-in SSH server for git (Gitea's `[server]` SSH settings). */
@@ -163,6 +178,13 @@ export function loadConfig(env: Env = process.env): Config {
       leaseMs: int(env, 'WEBHOOK_LEASE_SECONDS', 60, 1) * 1000,
       retentionDays: int(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 7, 0),
       deliveryEnabled: bool(env, 'WEBHOOK_DELIVERY_ENABLED', true),
+    },
+    actions: {
+      enabled: bool(env, 'ACTIONS_ENABLED', true),
+      workerEnabled: bool(env, 'ACTIONS_TRIGGER_WORKER_ENABLED', true),
+      pollIntervalMs: int(env, 'ACTIONS_POLL_INTERVAL_MS', 1000, 10),
+      leaseMs: int(env, 'ACTIONS_LEASE_SECONDS', 60, 1) * 1000,
+      defaultActionsUrl: env.ACTIONS_DEFAULT_ACTIONS_URL?.trim() || 'https://github.com',
     },
     ssh: {
       enabled: !bool(env, 'SSH_DISABLED', false),

@@ -7,6 +7,7 @@ import { lockDataDir } from './db/lock.js';
 import { createLogger } from './log.js';
 import { ensureFirstAdmin } from './services/users/bootstrap.js';
 import { HookDeliveryWorker } from './jobs/hookDelivery.js';
+import { ActionTriggerWorker } from './jobs/actionTriggers.js';
 import { CronScheduler } from './jobs/scheduler.js';
 import { Services } from './services/index.js';
 import { startSshServer } from './transport/ssh.js';
@@ -30,6 +31,8 @@ async function start() {
   if (folders.restored || folders.removed) log.warn(folders, 'mended repository folders of interrupted creates and deletes');
   const webhooks = new HookDeliveryWorker(services.deps);
   if (config.webhook.deliveryEnabled) webhooks.start();
+  const actionTriggers = new ActionTriggerWorker(services.deps, services.actions);
+  if (config.actions.enabled && config.actions.workerEnabled) actionTriggers.start();
   const app = await buildApp({ config, services, log });
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((res, rej) => server.once('listening', res).once('error', rej));
@@ -52,6 +55,7 @@ async function start() {
     clearTimeout(force);
     await scheduler.stop();
     await webhooks.stop();
+    await actionTriggers.stop();
     await services.close();
     await database.close();
     unlock();

@@ -165,3 +165,10 @@ export async function submoduleUrls(dir: string, commit: string): Promise<Map<st
   }
   return out;
 }
+
+/** Paths that differ between two commits; with no `before` (a new ref), the paths of `after`'s own changes. */
+export async function changedPaths(dir: string, before: string, after: string): Promise<string[]> {
+  const args = before ? ['diff', '--name-only', '-z', '--no-renames', before, after, '--'] : ['diff-tree', '--root', '--no-commit-id', '--name-only', '-r', '-z', after];
+  const { stdout } = await git(dir, args);
+  return stdout.split('\0').filter(Boolean);
+}

@@ -22,6 +22,10 @@ import type { ServiceDeps } from './context.js';
 import './events/activity.js';
 import './events/hookFanOut.js';
 import './notifications/notifier.js';
+import './actions/triggers.js';
+import { ActionService } from './actions/runs.js';
+import { ActionQueries } from './actions/queries.js';
+import { RunnerService } from './actions/runners.js';
 import { NotificationService } from './notifications/notifications.js';
 import { WatchService } from './notifications/watches.js';
 import { FeedService } from './events/feeds.js';
@@ -78,6 +82,9 @@ export class Services {
   readonly hooks: HookService;
   readonly maintenance: MaintenanceService;
   readonly cron: CronService;
+  readonly actions: ActionService;
+  readonly actionQueries: ActionQueries;
+  readonly runners: RunnerService;
   constructor(readonly deps: ServiceDeps) {
     this.users = new UserService(deps);
     this.issues = new IssueService(deps);
@@ -114,6 +121,9 @@ export class Services {
     this.userAdmin = new UserAdminService(deps, this.repos);
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.cron = new CronService(deps, cronTaskDefs(this.maintenance));
+    this.actions = new ActionService(deps);
+    this.actionQueries = new ActionQueries(deps);
+    this.runners = new RunnerService(deps, this.actions);
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
     this.branches.onChange((repoId, dir, actorId) => this.pulls.resyncRepo(repoId, dir, actorId));
   }

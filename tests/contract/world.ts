@@ -153,6 +153,8 @@ export class World {
   }
   /** The fixture user's SSH key. */
   private userKeyId?: number;
+  /** A registered Actions runner (the admin runner operations read, change and delete it). */
+  private runnerId?: number;
   /** Fresh public keys the key-adding operations may use (each added one is removed again after the run). */
   readonly freshKeys = Array.from({ length: 3 }, () => keyPair().public);
   /** Issues of the organisations' repositories, for boards. */
@@ -200,6 +202,7 @@ export class World {
     await world.restoreTransfer();
     await world.restoreStopwatches();
     await world.restoreUserKey();
+    await world.restoreRunner();
     await world.restoreGpgKey();
     for (let i = 0; i < 2; i++) world.freshGpgKeys.push((await gpgPair(users.user.email)).publicKey);
     for (const scope of [org.name, privateOrg.name, '']) await world.restoreHook(scope);
@@ -253,6 +256,7 @@ export class World {
       'times/id': ['$time-id'],
       'keys/id': [specPath.startsWith('/repos/') ? '$deploy-key-id' : '$user-key-id'],
       'gpg_keys/id': ['$gpg-key-id'],
+      'runners/runner_id': ['$runner-id', '$runner-id', '0', 'not-a-number'],
       'milestones/id': ['$milestone-id', 'm1'],
       'assets/attachment_id': ['$comment-asset-id', '$issue-asset-id'],
       'hooks/id': [specPath.startsWith('/repos/') ? '$repo-hook-id' : specPath.startsWith('/orgs/') ? '$org-hook-id' : '$site-hook-id'],
@@ -372,6 +376,12 @@ export class World {
     if (operationId !== 'userVerifyGPGKey' || !this.gpgKey) return;
     const token = await this.api('GET', '/user/gpg_key_token', undefined, this.users.user.username);
     this.gpgSignature = await detachedSignature(this.gpgKey.pair, String(token.json));
+  }
+
+  private async restoreRunner(): Promise<void> {
+    const { runners } = this.app.services;
+    const { runner } = await runners.register({ token: await runners.registrationToken(), name: 'fixture-runner', version: 'v0', labels: ['ubuntu-latest'], ephemeral: false });
+    this.runnerId = runner.id;
   }
 
   private async restoreUserKey(): Promise<void> {
@@ -548,6 +558,7 @@ export class World {
         if (specPath === '/orgs/{org}/projects/{id}/columns' && method === 'post' && made) await this.api('DELETE', `/orgs/${path.org}/projects/${path.id}/columns/${made}`);
         await this.restoreProject(path.org);
       }
+      if (specPath === '/admin/actions/runners/{runner_id}' && method === 'delete') await this.restoreRunner();
       if (specPath === '/repos/{owner}/{repo}/transfer') await this.restoreVictimTransfer(owner);
       if (specPath === '/repos/{owner}/{repo}' || specPath.startsWith('/repos/{owner}/{repo}/transfer')) {
         await this.restoreRepo(owner, repo);
@@ -611,6 +622,7 @@ export class World {
         'time-id': d.timeId,
         'deploy-key-id': d.deployKeyId,
         'user-key-id': this.userKeyId,
+        'runner-id': this.runnerId,
         'gpg-key-id': this.gpgKey?.id,
         'milestone-id': d.milestoneId,
         'issue-asset-id': d.issueAssetId,

@@ -15,6 +15,7 @@ import { openDatabase, type Database } from '../../src/db/client.js';
 import { ensureFirstAdmin } from '../../src/services/users/bootstrap.js';
 import { Services } from '../../src/services/index.js';
 import { HookDeliveryWorker } from '../../src/jobs/hookDelivery.js';
+import { ActionTriggerWorker } from '../../src/jobs/actionTriggers.js';
 import { loadSpec } from '../../src/api/spec.js';
 import { maintenance, preparePostgresTemplate, readPgliteTemplate, withDatabase, writePgliteTemplate } from './template.js';
 
@@ -108,6 +109,8 @@ export async function startApp(env: Record<string, string> = {}, opts: { workers
   const app = await buildApp({ config, services, log, doc: loadSpec() });
   const webhooks = opts.workers ? new HookDeliveryWorker(services.deps) : undefined;
   webhooks?.start();
+  const actionTriggers = opts.workers ? new ActionTriggerWorker(services.deps, services.actions) : undefined;
+  actionTriggers?.start();
   server.on('request', app.callback());
   const url = `http://127.0.0.1:${port}`;
   const rootRow = (await services.users.byName(adminCredentials.username))!;
@@ -139,6 +142,7 @@ export async function startApp(env: Record<string, string> = {}, opts: { workers
     },
     async close() {
       await webhooks?.stop();
+      await actionTriggers?.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
       await services.close();

@@ -1,7 +1,6 @@
 // operationId → handler. Every spec operation has an entry (checked at start-up and in a test); an
 // operation whose capability comes with a later issue is marked `later(...)` and answers 501.
 import type { Registry } from '../types.js';
-import { later } from '../types.js';
 import { adminCreateUser } from './admin/adminCreateUser.js';
 import { orgCreate } from './organization/orgCreate.js';
 import { orgGet } from './organization/orgGet.js';
@@ -118,6 +117,13 @@ import { repoListStatusesByRef } from './repository/repoListStatusesByRef.js';
 import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
 import { adminCronList } from './admin/adminCronList.js';
 import { adminCronRun } from './admin/adminCronRun.js';
+import { listAdminWorkflowJobs } from './admin/listAdminWorkflowJobs.js';
+import { getAdminRunners } from './admin/getAdminRunners.js';
+import { adminCreateRunnerRegistrationToken } from './admin/adminCreateRunnerRegistrationToken.js';
+import { getAdminRunner } from './admin/getAdminRunner.js';
+import { deleteAdminRunner } from './admin/deleteAdminRunner.js';
+import { updateAdminRunner } from './admin/updateAdminRunner.js';
+import { listAdminWorkflowRuns } from './admin/listAdminWorkflowRuns.js';
 import { adminGetAllEmails } from './admin/adminGetAllEmails.js';
 import { adminSearchEmails } from './admin/adminSearchEmails.js';
 import { userListEmails } from './user/userListEmails.js';
@@ -168,8 +174,6 @@ import { userTrackedTimes } from './repository/userTrackedTimes.js';
 import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
 import { userGetStopWatches } from './user/userGetStopWatches.js';
 
-const git = later('issue #4: git');
-const unscheduled = later('not scheduled yet');
 
 export const registry: Registry = {
   // spine
@@ -350,12 +354,12 @@ export const registry: Registry = {
   getVerificationToken,
   userVerifyGPGKey,
   userListGPGKeys,
-  // not yet scheduled
-  listAdminWorkflowJobs: unscheduled,
-  getAdminRunners: unscheduled,
-  adminCreateRunnerRegistrationToken: unscheduled,
-  getAdminRunner: unscheduled,
-  deleteAdminRunner: unscheduled,
-  updateAdminRunner: unscheduled,
-  listAdminWorkflowRuns: unscheduled,
+  // Actions (admin)
+  listAdminWorkflowJobs,
+  getAdminRunners,
+  adminCreateRunnerRegistrationToken,
+  getAdminRunner,
+  deleteAdminRunner,
+  updateAdminRunner,
+  listAdminWorkflowRuns,
 };

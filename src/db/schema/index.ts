@@ -13,3 +13,4 @@ export * from './times.js';
 export * from './projects.js';
 export * from './keys.js';
 export * from './gpgKeys.js';
+export * from './actions.js';

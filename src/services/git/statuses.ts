@@ -3,9 +3,9 @@
 // context supersedes the previous one by its higher per-commit number.
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { commitStatuses, commitStatusIndexes, users, type CommitStatusRow, type UserRow } from '../../db/schema/index.js';
+import { commitStatuses, commitStatusIndexes, users, type CommitStatusRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
-import { readCommit } from '../../git/objects.js';
+import { readCommit, type CommitData } from '../../git/objects.js';
 import { resolveCommit } from '../../git/refs.js';
 import { canRead } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
@@ -71,6 +71,48 @@ function checkTargetUrl(raw: string): string {
   return raw;
 }
 
+/** The next number of a commit's statuses: one upsert, so concurrent reporters never share one. */
+async function nextIndex(tx: Db, repoId: number, sha: string): Promise<number> {
+  const [row] = await tx
+    .insert(commitStatusIndexes)
+    .values({ repoId, sha, maxIndex: 1 })
+    .onConflictDoUpdate({ target: [commitStatusIndexes.repoId, commitStatusIndexes.sha], set: { maxIndex: sql`${commitStatusIndexes.maxIndex} + 1` } })
+    .returning({ maxIndex: commitStatusIndexes.maxIndex });
+  return Number(row!.maxIndex);
+}
+
+/**
+ * Writes a status of `commit` (read before the transaction: the status webhook shows it) and records its
+ * event, inside the caller's transaction. The API's create and Actions' job states both come here.
+ */
+export async function writeStatus(
+  deps: ServiceDeps,
+  tx: Db,
+  repo: RepoRow,
+  actorId: number,
+  commit: CommitData,
+  input: { state: CommitStatusState; targetUrl: string; description: string; context: string },
+): Promise<CommitStatusRow> {
+  const index = await nextIndex(tx, repo.id, commit.id);
+  const [inserted] = await tx
+    .insert(commitStatuses)
+    .values({ repoId: repo.id, sha: commit.id, index, state: input.state, targetUrl: input.targetUrl, description: input.description.trim(), context: input.context.trim(), creatorId: actorId })
+    .returning();
+  await recordEvent(deps, tx, {
+    type: 'status',
+    statusId: inserted!.id,
+    sha: commit.id,
+    commit: {
+      id: commit.id,
+      message: commit.message,
+      author: { name: commit.author.name, email: commit.author.email, date: commit.author.date.toISOString() },
+      committer: { name: commit.committer.name, email: commit.committer.email, date: commit.committer.date.toISOString() },
+    },
+    ...inRepo(repo, actorId),
+  });
+  return inserted!;
+}
+
 export class StatusService {
   constructor(
     private readonly deps: ServiceDeps,
@@ -102,46 +144,10 @@ export class StatusService {
     if (!commit) throw new Invalid(`[sha]: commit "${ref}" does not exist`);
     // Read before the transaction (no git inside it): the status webhook shows the commit.
     const data = await readCommit(this.branches.dir(loaded), commit);
-    const row = await withTx(this.deps.db, async (tx) => {
-      const index = await this.nextIndex(tx, loaded.repo.id, commit);
-      const [inserted] = await tx
-        .insert(commitStatuses)
-        .values({
-          repoId: loaded.repo.id,
-          sha: commit,
-          index,
-          state: input.state,
-          targetUrl,
-          description: (input.description ?? '').trim(),
-          context: (input.context ?? '').trim(),
-          creatorId: actor.id,
-        })
-        .returning();
-      await recordEvent(this.deps, tx, {
-        type: 'status',
-        statusId: inserted!.id,
-        sha: commit,
-        commit: {
-          id: data.id,
-          message: data.message,
-          author: { name: data.author.name, email: data.author.email, date: data.author.date.toISOString() },
-          committer: { name: data.committer.name, email: data.committer.email, date: data.committer.date.toISOString() },
-        },
-        ...inRepo(loaded.repo, actor.id),
-      });
-      return inserted!;
-    });
+    const row = await withTx(this.deps.db, (tx) =>
+      writeStatus(this.deps, tx, loaded.repo, actor.id, data, { state: input.state, targetUrl, description: input.description ?? '', context: input.context ?? '' }),
+    );
     return { row, creator: actor };
-  }
-
-  /** The next number of a commit's statuses: one upsert, so concurrent reporters never share one. */
-  private async nextIndex(tx: Db, repoId: number, sha: string): Promise<number> {
-    const [row] = await tx
-      .insert(commitStatusIndexes)
-      .values({ repoId, sha, maxIndex: 1 })
-      .onConflictDoUpdate({ target: [commitStatusIndexes.repoId, commitStatusIndexes.sha], set: { maxIndex: sql`${commitStatusIndexes.maxIndex} + 1` } })
-      .returning({ maxIndex: commitStatusIndexes.maxIndex });
-    return Number(row!.maxIndex);
   }
 
   /**

@@ -1,7 +1,6 @@
 // Creating a repository: name and template rules, the bare git repository (with an initial commit
 // when asked), and its rows — so that a failure leaves neither a folder nor a row behind.
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { collaborations, labels, repoWatches, repositories, users, type ObjectFormat, type RepoRow, type TrustModel, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';

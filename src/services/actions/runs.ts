@@ -1,0 +1,223 @@
+// Workflow runs: a queued trigger (a push) becomes runs and jobs, and jobs move through Gitea's states.
+// Git is read before each transaction opens (PGlite has one connection); a trigger is deleted in the
+// transaction that writes its runs, so it makes them exactly once whatever crashes.
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  actionRunJobs, actionRuns, actionTasksVersion, actionTriggers, events, repositories, users,
+  type ActionRunJobRow, type ActionRunRow, type ActionState, type RepoRow,
+} from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
+import { changedPaths, lsTree, readBlob, readCommit, type CommitData } from '../../git/objects.js';
+import { repoDir } from '../../git/paths.js';
+import type { ServiceDeps } from '../context.js';
+import { buildPayload } from '../events/payloads.js';
+import type { RecordedEvent } from '../events/types.js';
+import { writeStatus, type CommitStatusState } from '../git/statuses.js';
+import { matchesPush, needsPaths, parseWorkflow, planJobs, runsAfterNeeds, WorkflowError, type PlannedJob, type Workflow } from './workflow.js';
+
+/** Where workflows are read from: `.gitea/workflows`, and `.github/workflows` when that has none. */
+export const workflowDirs = ['.gitea/workflows', '.github/workflows'] as const;
+
+export const doneStates: readonly ActionState[] = ['success', 'failure', 'cancelled', 'skipped'];
+export const isDone = (s: ActionState) => doneStates.includes(s);
+
+/** A run's state from its jobs' (Gitea's aggregation). */
+export function aggregateState(states: ActionState[]): ActionState {
+  if (states.length === 0) return 'success';
+  if (states.every(isDone)) {
+    if (states.includes('failure')) return 'failure';
+    if (states.includes('cancelled')) return 'cancelled';
+    if (states.every((s) => s === 'skipped')) return 'skipped';
+    return 'success';
+  }
+  if (states.includes('running')) return 'running';
+  if (states.includes('waiting')) return 'waiting';
+  return 'blocked';
+}
+
+const statusOf: Record<ActionState, CommitStatusState> = {
+  waiting: 'pending', blocked: 'pending', running: 'pending', success: 'success', failure: 'failure', cancelled: 'failure', skipped: 'skipped',
+};
+
+function describe(job: ActionRunJobRow): string {
+  const secs = job.started && job.stopped ? Math.max(0, Math.round((job.stopped.getTime() - job.started.getTime()) / 1000)) : 0;
+  switch (job.status) {
+    case 'waiting': return 'Waiting to run';
+    case 'blocked': return 'Blocked by required conditions';
+    case 'running': return 'Has started running';
+    case 'success': return `Successful in ${secs}s`;
+    case 'failure': return `Failing after ${secs}s`;
+    case 'cancelled': return 'Has been cancelled';
+    case 'skipped': return 'Has been skipped';
+  }
+}
+
+interface WorkflowFile {
+  dir: string;
+  name: string;
+  workflow?: Workflow;
+  error?: string;
+}
+
+export class ActionService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** The workflow files at a commit, parsed (a file that does not parse carries its error). */
+  async workflowsAt(dir: string, sha: string): Promise<WorkflowFile[]> {
+    for (const wfDir of workflowDirs) {
+      const entries = (await lsTree(dir, sha, wfDir).catch(() => [])).filter((e) => e.type === 'blob' && /\.ya?ml$/i.test(e.path));
+      if (entries.length === 0) continue;
+      const out: WorkflowFile[] = [];
+      for (const e of entries.sort((a, b) => a.path.localeCompare(b.path))) {
+        const name = e.path.slice(wfDir.length + 1);
+        try {
+          out.push({ dir: wfDir, name, workflow: parseWorkflow((await readBlob(dir, e.id)).toString('utf8')) });
+        } catch (err) {
+          if (!(err instanceof WorkflowError)) throw err;
+          out.push({ dir: wfDir, name, error: err.message });
+        }
+      }
+      return out;
+    }
+    return [];
+  }
+
+  /**
+   * Turns a claimed trigger into runs: every workflow whose `on: push` filters match, and a failed run
+   * (titled with the reason) for each workflow file that does not parse, as Gitea shows them.
+   */
+  async processTrigger(triggerId: number): Promise<void> {
+    const { db, config } = this.deps;
+    const [trigger] = await db.select().from(actionTriggers).where(eq(actionTriggers.id, triggerId));
+    if (!trigger) return;
+    const drop = () => db.delete(actionTriggers).where(eq(actionTriggers.id, triggerId));
+    const [row] = await db.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(eq(repositories.id, trigger.repoId));
+    if (!row || !row.repo.hasActions || row.repo.isArchived) return void (await drop());
+    const dir = repoDir(config.dataDir, row.owner.name, row.repo.name);
+    const files = await this.workflowsAt(dir, trigger.sha);
+    let paths: string[] | undefined;
+    const chosen: Array<{ file: WorkflowFile; jobs: PlannedJob[] }> = [];
+    for (const file of files) {
+      if (file.error) {
+        chosen.push({ file, jobs: [] });
+        continue;
+      }
+      const wf = file.workflow!;
+      if (needsPaths(wf) && !paths) paths = await changedPaths(dir, /^0+$/.test(trigger.before) ? '' : trigger.before, trigger.sha).catch(() => []);
+      if (matchesPush(wf, { ref: trigger.ref, paths })) chosen.push({ file, jobs: planJobs(wf) });
+    }
+    if (chosen.length === 0) return void (await drop());
+    const commit = await readCommit(dir, trigger.sha);
+    const [ev] = await db.select().from(events).where(eq(events.id, trigger.eventId));
+    const recorded = ev ? ({ ...(ev.data as object), type: ev.type, action: ev.action, actorId: ev.actorId, repoId: ev.repoId ?? undefined, ownerId: ev.ownerId ?? undefined, isPrivate: ev.isPrivate, id: ev.id, createdAt: ev.createdAt } as RecordedEvent) : undefined;
+    const payload = (recorded && (await buildPayload(db, recorded, config))?.body) || {};
+    const title = commit.message.split('\n')[0]!.trim();
+    await withTx(db, async (tx) => {
+      // Deleting the trigger claims it for good: a second worker finds nothing to delete and writes nothing.
+      const taken = await tx.delete(actionTriggers).where(eq(actionTriggers.id, triggerId)).returning({ id: actionTriggers.id });
+      if (taken.length === 0) return;
+      await tx.select({ id: repositories.id }).from(repositories).where(eq(repositories.id, row.repo.id)).for('update');
+      const [{ max }] = (await tx.select({ max: sql<string>`coalesce(max(${actionRuns.index}), 0)` }).from(actionRuns).where(eq(actionRuns.repoId, row.repo.id))) as [{ max: string }];
+      let index = Number(max);
+      for (const { file, jobs } of chosen) {
+        const states = jobs.map((j): ActionState => (j.needs.length ? 'blocked' : 'waiting'));
+        const now = new Date();
+        const failed = file.error !== undefined;
+        const [run] = await tx
+          .insert(actionRuns)
+          .values({
+            repoId: row.repo.id, ownerId: row.repo.ownerId, workflowId: file.name, workflowDir: file.dir,
+            workflowName: file.workflow?.name || file.name,
+            title: failed ? `${file.name}: ${file.error}` : title,
+            index: ++index, triggerUserId: trigger.actorId, ref: trigger.ref, commitSha: trigger.sha, commit: storedCommit(commit), event: trigger.event, eventPayload: payload,
+            status: failed ? 'failure' : aggregateState(states), stopped: failed ? now : null,
+          })
+          .returning();
+        if (jobs.length === 0) continue;
+        const inserted = await tx
+          .insert(actionRunJobs)
+          .values(jobs.map((j, i) => ({
+            runId: run!.id, repoId: run!.repoId, ownerId: run!.ownerId, jobId: j.jobId, name: j.name, workflowPayload: j.payload,
+            needs: j.needs, runsOn: j.runsOn, condition: j.condition, status: states[i]!,
+          })))
+          .returning();
+        await this.reportJobs(tx, row.repo, run!, inserted);
+      }
+      if (chosen.some((c) => c.jobs.some((j) => j.needs.length === 0))) await bumpTasksVersion(tx);
+    });
+  }
+
+  /** A commit status per job: `<workflow> / <job> (<event>)`, as Gitea reports them. */
+  async reportJobs(tx: Db, repo: RepoRow, run: ActionRunRow, jobs: ActionRunJobRow[]): Promise<void> {
+    const commit = runCommit(run);
+    const [owner] = await tx.select({ name: users.name }).from(users).where(eq(users.id, repo.ownerId));
+    const base = `${this.deps.config.rootUrl}${encodeURIComponent(owner?.name ?? '')}/${encodeURIComponent(repo.name)}/actions/runs/${run.index}`;
+    for (const job of jobs) {
+      await writeStatus(this.deps, tx, repo, run.triggerUserId, commit, {
+        state: statusOf[job.status], targetUrl: `${base}/jobs/${job.id}`, description: describe(job), context: `${run.workflowName} / ${job.name} (${run.event})`,
+      });
+    }
+  }
+
+  /**
+   * After jobs of a run changed: blocked jobs whose needs have all ended start (waiting) or are skipped, in
+   * as many rounds as skips cascade; then the run's state follows its jobs. Answers the jobs that changed.
+   */
+  async settleRun(tx: Db, runId: number): Promise<{ run: ActionRunRow; changed: ActionRunJobRow[] }> {
+    const jobs = await tx.select().from(actionRunJobs).where(eq(actionRunJobs.runId, runId)).orderBy(actionRunJobs.id).for('update');
+    const changed = new Map<number, ActionRunJobRow>();
+    let moved = true;
+    while (moved) {
+      moved = false;
+      for (const job of jobs) {
+        if (job.status !== 'blocked') continue;
+        const needed = jobs.filter((j) => job.needs.includes(j.jobId));
+        if (!needed.every((j) => isDone(j.status))) continue;
+        const now = new Date();
+        const next: ActionState = runsAfterNeeds(job.condition, needed.map((j) => j.status)) ? 'waiting' : 'skipped';
+        Object.assign(job, { status: next, updatedAt: now, ...(next === 'skipped' ? { stopped: now } : {}) });
+        changed.set(job.id, job);
+        moved = true;
+      }
+    }
+    for (const job of changed.values()) {
+      await tx.update(actionRunJobs).set({ status: job.status, stopped: job.stopped, updatedAt: job.updatedAt }).where(eq(actionRunJobs.id, job.id));
+    }
+    if ([...changed.values()].some((j) => j.status === 'waiting')) await bumpTasksVersion(tx);
+    const state = aggregateState(jobs.map((j) => j.status));
+    const [current] = await tx.select().from(actionRuns).where(eq(actionRuns.id, runId));
+    const now = new Date();
+    const [run] = await tx
+      .update(actionRuns)
+      .set({
+        status: state, updatedAt: now,
+        started: current!.started ?? (state === 'running' || isDone(state) ? (jobs.map((j) => j.started).filter((d): d is Date => !!d).sort((a, b) => a.getTime() - b.getTime())[0] ?? now) : null),
+        stopped: isDone(state) ? current!.stopped ?? now : null,
+      })
+      .where(eq(actionRuns.id, runId))
+      .returning();
+    return { run: run!, changed: [...changed.values()] };
+  }
+}
+
+const storedCommit = (c: CommitData): Record<string, unknown> => JSON.parse(JSON.stringify(c)) as Record<string, unknown>;
+
+/** The run's commit as stored (dates revived). */
+export function runCommit(run: ActionRunRow): CommitData {
+  const c = run.commit as unknown as CommitData & { author: { date: string }; committer: { date: string } };
+  return { ...c, author: { ...c.author, date: new Date(c.author.date) }, committer: { ...c.committer, date: new Date(c.committer.date) } };
+}
+
+/** Runners polling with the version they last saw get an answer without a search until it moves. */
+export async function bumpTasksVersion(tx: Db): Promise<void> {
+  await tx
+    .insert(actionTasksVersion)
+    .values({ id: 1, version: 1 })
+    .onConflictDoUpdate({ target: actionTasksVersion.id, set: { version: sql`${actionTasksVersion.version} + 1` } });
+}
+
+export async function tasksVersion(db: Db): Promise<number> {
+  const [row] = await db.select({ v: actionTasksVersion.version }).from(actionTasksVersion).where(eq(actionTasksVersion.id, 1));
+  return Number(row?.v ?? 0);
+}
