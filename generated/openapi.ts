@@ -884,6 +884,197 @@ export interface paths {
         patch: operations["repoEdit"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/actions/jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workflow job
+         * @description Needs read access to the repository's Actions unit. 404 for a job of another repository.
+         */
+        get: operations["getWorkflowJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a job's log
+         * @description The log of the job's latest attempt as plain text, one line per row the runner sent (`<RFC 3339 time> <text>`); empty when the job has not run. Needs read access to the Actions unit.
+         */
+        get: operations["downloadActionsRunJobLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's workflow runs
+         * @description Newest first. Needs read access to the repository's Actions unit (anonymous callers on public repositories included). Filters combine with AND, as on `GET /admin/actions/runs`: `status` repeats (OR-combined, Gitea's mapping; an unknown value is 422), `branch` is the run's `refs/heads/<branch>`, an `actor` that names no user is 422.
+         */
+        get: operations["getWorkflowRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/runs/{run}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description id of the workflow run */
+                run: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a workflow run
+         * @description Needs read access to the repository's Actions unit. 404 for a run of another repository.
+         */
+        get: operations["GetWorkflowRun"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a workflow run
+         * @description Deletes an ended run with its jobs, tasks and logs. Needs write access to the Actions unit. A run that has not ended is 400 (cancel it first), as in Gitea.
+         */
+        delete: operations["deleteActionRun"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/runs/{run}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a workflow run
+         * @description Cancels every job that has not ended; a runner running one is told at its next report. 202, as in Gitea; 409 when the run has already ended. Needs write access to the Actions unit.
+         */
+        post: operations["cancelWorkflowRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/runs/{run}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the jobs of a workflow run
+         * @description The run's jobs by id, with the same `status` filter as the job lists. Needs read access to the Actions unit.
+         */
+        get: operations["listWorkflowRunJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/runs/{run}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-run an ended workflow run
+         * @description Starts a new attempt of every job of an ended run (`run_attempt` goes up; jobs without needs wait for a runner again, the others for their needs). Needs write access to the Actions unit. A run that has not ended is 409; a run whose workflow did not parse (it has no jobs) is 409.
+         */
+        post: operations["rerunWorkflowRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's workflows
+         * @description The workflow files of the default branch (`.gitea/workflows`, else `.github/workflows`), by file name. `id` is the file name. Needs read access to the Actions unit.
+         */
+        get: operations["ActionsListRepositoryWorkflows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a workflow by hand
+         * @description Starts a run of the workflow file `workflow_id` as it is at `ref` (a branch, a tag or a commit id), when its `on:` has `workflow_dispatch`. `inputs` are checked against the workflow's declared inputs (required ones must be given; defaults fill the others; an unknown one is 422) and reach the run as `github.event.inputs`. Needs write access to the Actions unit. 204; 404 for an unknown workflow or ref; 422 when the workflow has no `workflow_dispatch` or does not parse.
+         */
+        post: operations["ActionsDispatchWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/activities/feeds": {
         parameters: {
             query?: never;
@@ -2601,6 +2792,30 @@ export interface components {
              */
             total_count: number;
         };
+        /** @description a workflow file of a repository */
+        ActionWorkflow: {
+            /** Format: uri */
+            badge_url: string;
+            /**
+             * Format: date-time
+             * @description time of the default branch's commit the file was read from
+             */
+            created_at: string;
+            /** Format: uri */
+            html_url: string;
+            /** @description the file name (`build.yml`) */
+            id: string;
+            /** @description the workflow's `name:`, else its file name */
+            name: string;
+            /** @description path of the file in the repository */
+            path: string;
+            /** @enum {string} */
+            state: "active" | "disabled_manually";
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uri */
+            url: string;
+        };
         /** @description a job of a workflow run */
         ActionWorkflowJob: {
             /**
@@ -2670,6 +2885,12 @@ export interface components {
              * @description number of jobs across all pages
              */
             total_count: number;
+        };
+        /** @description a repository's workflows */
+        ActionWorkflowResponse: {
+            /** Format: int64 */
+            total_count: number;
+            workflows: components["schemas"]["ActionWorkflow"][];
         };
         /** @description a workflow run (fields of Gitea's main branch included) */
         ActionWorkflowRun: {
@@ -3129,6 +3350,15 @@ export interface components {
         CreateAccessTokenOption: {
             name: string;
             scopes: components["schemas"]["TokenScope"][];
+        };
+        /** @description a manual run of a workflow */
+        CreateActionWorkflowDispatch: {
+            /** @description values of the workflow's `workflow_dispatch` inputs */
+            inputs?: {
+                [key: string]: string;
+            };
+            /** @description branch, tag or commit id whose version of the workflow runs */
+            ref: string;
         };
         /** @description options to create a branch. Names must be valid git ref names (no control characters, spaces, `~^:?*[\`, `..`, `//`, `@{`, no leading `-`, `/` or `.`, no trailing `/` or `.`, no `.lock` component, not `@`) of at most 100 characters. */
         CreateBranchRepoOption: {
@@ -4964,10 +5194,14 @@ export interface components {
         };
     };
     parameters: {
+        /** @description states to include (repeatable, OR-combined): `pending`/`waiting`/`requested`/`action_required` = blocked, `queued` = waiting for a runner, `in_progress` = running, `completed` = any end, `failure`, `success`, `skipped`/`neutral` = skipped, `cancelled`/`timed_out` = cancelled */
+        ActionStatusFilter: ("pending" | "waiting" | "requested" | "action_required" | "queued" | "in_progress" | "completed" | "failure" | "success" | "skipped" | "neutral" | "cancelled" | "timed_out")[];
         /** @description id of the column */
         ColumnId: number;
         /** @description index of the issue or pull request */
         IssueIndex: number;
+        /** @description id of the workflow job */
+        JobId: number;
         /** @description id of the key */
         KeyId: number;
         /** @description page size of results (default 30, at most 50) */
@@ -4982,6 +5216,8 @@ export interface components {
         ProjectId: number;
         /** @description name of the repository */
         Repo: string;
+        /** @description id of the workflow run */
+        RunId: number;
         /** @description only times created at or before this moment (RFC 3339) */
         TimesBefore: string;
         /** @description only times created at or after this moment (RFC 3339) */
@@ -6894,6 +7130,331 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+        };
+    };
+    getWorkflowJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the workflow job */
+                job_id: components["parameters"]["JobId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionWorkflowJob"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    downloadActionsRunJobLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the workflow job */
+                job_id: components["parameters"]["JobId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getWorkflowRuns: {
+        parameters: {
+            query?: {
+                /** @description username of the user who triggered the run */
+                actor?: string;
+                /** @description branch name of the run's ref */
+                branch?: string;
+                /** @description trigger event of the run */
+                event?: string;
+                /** @description commit SHA of the run */
+                head_sha?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description states to include (repeatable, OR-combined): `pending`/`waiting`/`requested`/`action_required` = blocked, `queued` = waiting for a runner, `in_progress` = running, `completed` = any end, `failure`, `success`, `skipped`/`neutral` = skipped, `cancelled`/`timed_out` = cancelled */
+                status?: components["parameters"]["ActionStatusFilter"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of the repository's runs */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionWorkflowRunsResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    GetWorkflowRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description id of the workflow run */
+                run: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionWorkflowRun"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    deleteActionRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description id of the workflow run */
+                run: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    cancelWorkflowRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description id of the workflow run */
+                run: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    listWorkflowRunJobs: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description states to include (repeatable, OR-combined): `pending`/`waiting`/`requested`/`action_required` = blocked, `queued` = waiting for a runner, `in_progress` = running, `completed` = any end, `failure`, `success`, `skipped`/`neutral` = skipped, `cancelled`/`timed_out` = cancelled */
+                status?: components["parameters"]["ActionStatusFilter"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description id of the workflow run */
+                run: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of the run's jobs */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionWorkflowJobsResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    rerunWorkflowRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description id of the workflow run */
+                run: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the run, as it is now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionWorkflowRun"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    ActionsListRepositoryWorkflows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the workflows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionWorkflowResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    ActionsDispatchWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description the workflow's file name (`build.yml`) */
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateActionWorkflowDispatch"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
         };
     };
     repoListActivityFeeds: {

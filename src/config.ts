@@ -40,6 +40,16 @@ export interface ActionsConfig {
   leaseMs: number;
   /** ACTIONS_DEFAULT_ACTIONS_URL: where runners fetch `uses:` actions without a host (Gitea's DEFAULT_ACTIONS_URL). */
   defaultActionsUrl: string;
+  /** ACTIONS_ZOMBIE_TASK_TIMEOUT (minutes): a running task not heard from for this long fails (stop_zombie_tasks). */
+  zombieTaskTimeoutMs: number;
+  /** ACTIONS_ENDLESS_TASK_TIMEOUT (minutes): a task running for this long fails (stop_endless_tasks). */
+  endlessTaskTimeoutMs: number;
+  /** ACTIONS_ABANDONED_JOB_TIMEOUT (hours): a job no runner took for this long is cancelled (cancel_abandoned_jobs). */
+  abandonedJobTimeoutMs: number;
+  /** ACTIONS_RETENTION_DAYS: ended runs and their logs older than this are deleted (cleanup_actions). */
+  retentionDays: number;
+  /** ACTIONS_OFFLINE_RUNNER_TIMEOUT (hours): runners offline for this long are deleted (cleanup_offline_runners). */
+  offlineRunnerTimeoutMs: number;
 }
 
 /** The built-in SSH server for git (Gitea's `[server]` SSH settings). */
@@ -185,6 +195,11 @@ export function loadConfig(env: Env = process.env): Config {
       pollIntervalMs: int(env, 'ACTIONS_POLL_INTERVAL_MS', 1000, 10),
       leaseMs: int(env, 'ACTIONS_LEASE_SECONDS', 60, 1) * 1000,
       defaultActionsUrl: env.ACTIONS_DEFAULT_ACTIONS_URL?.trim() || 'https://github.com',
+      zombieTaskTimeoutMs: int(env, 'ACTIONS_ZOMBIE_TASK_TIMEOUT', 10, 1) * 60_000,
+      endlessTaskTimeoutMs: int(env, 'ACTIONS_ENDLESS_TASK_TIMEOUT', 180, 1) * 60_000,
+      abandonedJobTimeoutMs: int(env, 'ACTIONS_ABANDONED_JOB_TIMEOUT', 24, 1) * 3600_000,
+      retentionDays: int(env, 'ACTIONS_RETENTION_DAYS', 365, 1),
+      offlineRunnerTimeoutMs: int(env, 'ACTIONS_OFFLINE_RUNNER_TIMEOUT', 24, 1) * 3600_000,
     },
     ssh: {
       enabled: !bool(env, 'SSH_DISABLED', false),

@@ -7,6 +7,7 @@ import type { ActionState, ActionTaskStepRow, UserRow } from '../db/schema/index
 import type { RepoPermission } from '../permissions/repo.js';
 import type { JobView, RunView } from '../services/actions/queries.js';
 import { runnerOnline, type RunnerView } from '../services/actions/runners.js';
+import type { WorkflowView } from '../services/actions/repoActions.js';
 import { zeroTime } from './cron.js';
 import { repoUrls, toRepository } from './repo.js';
 import { iso } from './time.js';
@@ -111,5 +112,21 @@ export function toWorkflowRun(v: RunView, viewer: UserRow | null, config: Config
     cancel_url: `${url}/cancel`,
     rerun_url: `${url}/rerun`,
     pull_requests: [],
+  };
+}
+
+export function toActionWorkflow(v: WorkflowView, owner: string, repo: string, config: Config): Schemas['ActionWorkflow'] {
+  const urls = repoUrls(config, owner, repo);
+  const path = `${v.file.dir}/${v.file.name}`;
+  return {
+    id: v.file.name,
+    name: v.file.workflow?.name || v.file.name,
+    path,
+    state: 'active',
+    created_at: iso(v.commitDate),
+    updated_at: iso(v.commitDate),
+    url: `${urls.api}/actions/workflows/${encodeURIComponent(v.file.name)}`,
+    html_url: `${urls.html}/src/branch/${v.branch.split('/').map(encodeURIComponent).join('/')}/${path}`,
+    badge_url: `${urls.html}/actions/workflows/${encodeURIComponent(v.file.name)}/badge.svg`,
   };
 }

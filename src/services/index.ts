@@ -26,6 +26,8 @@ import './actions/triggers.js';
 import { ActionService } from './actions/runs.js';
 import { ActionQueries } from './actions/queries.js';
 import { RunnerService } from './actions/runners.js';
+import { RepoActionService } from './actions/repoActions.js';
+import { ActionUpkeep } from './actions/upkeep.js';
 import { NotificationService } from './notifications/notifications.js';
 import { WatchService } from './notifications/watches.js';
 import { FeedService } from './events/feeds.js';
@@ -85,6 +87,7 @@ export class Services {
   readonly actions: ActionService;
   readonly actionQueries: ActionQueries;
   readonly runners: RunnerService;
+  readonly repoActions: RepoActionService;
   constructor(readonly deps: ServiceDeps) {
     this.users = new UserService(deps);
     this.issues = new IssueService(deps);
@@ -120,10 +123,11 @@ export class Services {
     this.stopwatches = new StopwatchService(deps, this.access);
     this.userAdmin = new UserAdminService(deps, this.repos);
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
-    this.cron = new CronService(deps, cronTaskDefs(this.maintenance));
     this.actions = new ActionService(deps);
+    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions)));
     this.actionQueries = new ActionQueries(deps);
     this.runners = new RunnerService(deps, this.actions);
+    this.repoActions = new RepoActionService(deps, this.actions, this.actionQueries);
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
     this.branches.onChange((repoId, dir, actorId) => this.pulls.resyncRepo(repoId, dir, actorId));
   }

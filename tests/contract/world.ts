@@ -12,6 +12,7 @@ import { hookDeliveries, notifications, users as userTable, type UserRow } from 
 import { basic, type TestApp, type TestUser } from '../helpers/harness.js';
 import { keyPair } from '../helpers/keys.js';
 import { detachedSignature, gpgPair, type GpgPair } from '../helpers/gpg.js';
+import { seedRuns } from '../helpers/actions.js';
 import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from './arbitraries.js';
 
 export const callers = [
@@ -86,6 +87,10 @@ interface RepoData {
   timeId?: number;
   /** A deploy key of the repository. */
   deployKeyId?: number;
+  /** An ended Actions run and its job; a run still going. */
+  runId?: number;
+  jobId?: number;
+  openRunId?: number;
 }
 
 export interface SentRequest {
@@ -119,6 +124,22 @@ function encodePathValue(name: string, value: string): string {
   return name === 'filepath' && plain ? segments.map(encodeURIComponent).join('/') : encodeURIComponent(value);
 }
 const topicPatch = ['diff --git a/topic.txt b/topic.txt', 'new file mode 100644', '--- /dev/null', '+++ b/topic.txt', '@@ -0,0 +1 @@', '+topic', ''].join('\n');
+/** A workflow that runs by hand only (ActionsDispatchWorkflow's fixture). */
+const workflowPatch = [
+  'diff --git a/.gitea/workflows/manual.yml b/.gitea/workflows/manual.yml',
+  'new file mode 100644',
+  '--- /dev/null',
+  '+++ b/.gitea/workflows/manual.yml',
+  '@@ -0,0 +1,6 @@',
+  '+on: workflow_dispatch',
+  '+jobs:',
+  '+  build:',
+  '+    runs-on: ubuntu-latest',
+  '+    steps:',
+  '+      - run: make',
+  '',
+].join('\n');
+
 const guidePatch = [
   'diff --git a/docs/guide.md b/docs/guide.md',
   'new file mode 100644',
@@ -245,6 +266,7 @@ export class World {
       user: usernames,
       // Cron tasks that are quick on the contract's data (a real count and one with nothing to do).
       task: ['check_repo_stats', 'update_mirrors'],
+      workflow_id: ['manual.yml', 'manual.yml', 'missing.yml'],
     };
     // The same name means different things under different collections.
     const bySegment: Record<string, string[]> = {
@@ -257,6 +279,8 @@ export class World {
       'keys/id': [specPath.startsWith('/repos/') ? '$deploy-key-id' : '$user-key-id'],
       'gpg_keys/id': ['$gpg-key-id'],
       'runners/runner_id': ['$runner-id', '$runner-id', '0', 'not-a-number'],
+      'runs/run': ['$run-id', '$open-run-id', '987654'],
+      'jobs/job_id': ['$job-id', '$job-id', '987654'],
       'milestones/id': ['$milestone-id', 'm1'],
       'assets/attachment_id': ['$comment-asset-id', '$issue-asset-id'],
       'hooks/id': [specPath.startsWith('/repos/') ? '$repo-hook-id' : specPath.startsWith('/orgs/') ? '$org-hook-id' : '$site-hook-id'],
@@ -276,6 +300,8 @@ export class World {
       repoEditPullRequest: { index: ['3'] },
       // The fixture user and the site admin each keep a stopwatch running on the user's repo-a issue 1.
       issueStopStopWatch: { owner: [user.username], repo: ['repo-a'], index: ['1'] },
+      // Only main has the workflow (it was added after the other branches).
+      ActionsDispatchWorkflow: { workflow_id: ['manual.yml', 'manual.yml', 'manual.yml', 'missing.yml'] },
       issueDeleteStopWatch: { owner: [user.username], repo: ['repo-a'], index: ['1'] },
     };
     const out: Record<string, string[]> = {};
@@ -341,6 +367,8 @@ export class World {
     const v0 = await this.step('create a lightweight tag', 'POST', `${base}/tags`, { tag_name: 'v0' });
     d.tagSha = v1?.json?.id;
     d.commitSha = v0?.json?.commit?.sha ?? v0?.json?.id;
+    await this.step('add a workflow', 'POST', `${base}/diffpatch`, { content: workflowPatch, message: 'Add a workflow' });
+    await this.restoreRuns(owner, name);
     for (const title of ['first issue', 'second issue']) await this.step('create an issue', 'POST', `${base}/issues`, { title, body: 'fixture' });
     // Pull request #3 (topic → main); topic2 → main is left for repoCreatePullRequest.
     for (const branch of ['topic', 'topic2']) await this.step('create a pull request head', 'POST', `${base}/diffpatch`, { content: topicPatch, new_branch: branch });
@@ -358,6 +386,14 @@ export class World {
     await this.restoreCollaborator(owner, name);
     await this.restoreRepoHook(owner, name);
     await this.restoreDeployKey(owner, name);
+  }
+
+  /** An ended run with one job, and a running one (seeded rows: the push → run path has its own tests). */
+  private async restoreRuns(owner: string, name: string): Promise<void> {
+    const repo = await this.api('GET', `/repos/${owner}/${name}`);
+    if (repo.status !== 200) return;
+    const [ended, open] = await seedRuns(this.app, repo.json, this.users.admin.id, [{ status: 'success' }, { status: 'running', jobs: ['running'] }]);
+    Object.assign(this.data(owner, name), { runId: ended!.run.id, jobId: ended!.jobs[0]!.id, openRunId: open!.run.id });
   }
 
   private async restoreDeployKey(owner: string, name: string): Promise<void> {
@@ -578,6 +614,7 @@ export class World {
       if (specPath.includes('/issues/comments/') && method === 'delete') await this.restoreComment(owner, repo);
       if (/\/issues\/\{index\}\/times/.test(specPath) && method === 'delete') await this.restoreTime(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/keys/{id}' && method === 'delete') await this.restoreDeployKey(owner, repo);
+      if (specPath.startsWith('/repos/{owner}/{repo}/actions/runs/{run}')) await this.restoreRuns(owner, repo);
     }
   }
 
@@ -623,6 +660,9 @@ export class World {
         'deploy-key-id': d.deployKeyId,
         'user-key-id': this.userKeyId,
         'runner-id': this.runnerId,
+        'run-id': d.runId,
+        'open-run-id': d.openRunId,
+        'job-id': d.jobId,
         'gpg-key-id': this.gpgKey?.id,
         'milestone-id': d.milestoneId,
         'issue-asset-id': d.issueAssetId,
@@ -745,6 +785,7 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     userVerifyGPGKey: { properties: { key_id: { enum: world.gpgKeyId ? [world.gpgKeyId] : ['0'] }, armored_signature: { enum: [world.gpgSignature || 'none'] } } },
     userCurrentPostKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
     repoCreateKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
+    ActionsDispatchWorkflow: { properties: { ref: { const: 'main' }, inputs: { type: 'object', maxProperties: 0 } } },
     orgAddProjectColumnIssue: { properties: { issue_id: { enum: world.orgIssueIds.length ? world.orgIssueIds : [1] } } },
   };
 }

@@ -3,7 +3,7 @@
 // the runs the trigger worker makes.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { createClient, type Client, type Interceptor } from '@connectrpc/connect';
+import { Code, ConnectError, createClient, type Client, type Interceptor } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +15,7 @@ import { actionRunJobs, actionRuns, type ActionRunJobRow, type ActionRunRow, typ
 import { assertSpec } from './spec-check.js';
 import { eventually } from './hooks.js';
 import type { TestApp, TestUser } from './harness.js';
+import { actor, userRepo, type Actor, type Repository } from './repos.js';
 import { gitWorkspace } from './events.js';
 
 export type RunnerClient = Client<typeof RunnerService>;
@@ -29,7 +30,23 @@ export function runnerClient(app: TestApp, creds?: { uuid: string; token: string
     return next(req);
   };
   const transport = createConnectTransport({ baseUrl: `${app.url}/api/actions`, httpVersion: '1.1', useBinaryFormat: !opts.json, interceptors: [auth] });
-  return createClient(RunnerService, transport);
+  const client = createClient(RunnerService, transport);
+  // uvu cannot print a ConnectError (its `details` array breaks the report and stops the file): calls fail
+  // with a plain Error of the same code and message instead.
+  return new Proxy(client, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        try {
+          return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        } catch (err) {
+          if (!(err instanceof ConnectError)) throw err;
+          throw Object.assign(new Error(`${String(key)}: [${Code[err.code]}] ${err.rawMessage}`), { code: err.code });
+        }
+      };
+    },
+  });
 }
 
 /** The global registration token (spec 3, as the site administrator). */
@@ -170,4 +187,52 @@ export async function seedRuns(app: TestApp, repo: { id: number; owner: { id: nu
     out.push({ run: run!, jobs });
   }
   return out;
+}
+
+export interface ActionsWorld {
+  owner: Actor;
+  /** A collaborator with read access to `priv`. */
+  reader: Actor;
+  /** Nobody to `priv`. */
+  outsider: Actor;
+  pub: Repository;
+  priv: Repository;
+}
+
+/** A public and a private repository of one owner, a read collaborator on the private one and an outsider. */
+export async function actionsWorld(app: TestApp): Promise<ActionsWorld> {
+  const owner = await actor(app);
+  const reader = await actor(app);
+  const outsider = await actor(app);
+  const pub = await userRepo(app, owner, { auto_init: true });
+  const priv = await userRepo(app, owner, { auto_init: true, private: true });
+  const added = await app.client(owner.basic).PUT('/repos/{owner}/{repo}/collaborators/{collaborator}', {
+    params: { path: { owner: owner.username, repo: priv.name, collaborator: reader.username } }, body: { permission: 'read' },
+  });
+  assert.is(added.response.status, 204);
+  return { owner, reader, outsider, pub, priv };
+}
+
+/** The repository-scoped reads' rule: anonymous reads a public repository; a private one is 404 to anonymous and outsiders, readable by collaborators; switched-off Actions is 404. */
+export async function assertActionsReadRoles(app: TestApp, w: ActionsWorld, operationId: Parameters<typeof assertSpec>[0], call: (repo: Repository, auth: string | null) => Promise<Answer>): Promise<void> {
+  const pub = await call(w.pub, null);
+  assert.is(pub.response.status, 200, 'anonymous on a public repository');
+  for (const auth of [null, w.outsider.basic]) {
+    const hidden = await call(w.priv, auth);
+    assert.is(hidden.response.status, 404, 'a private repository to anonymous or an outsider');
+    assertSpec(operationId, hidden as never);
+  }
+  assert.is((await call(w.priv, w.reader.basic)).response.status, 200, 'a read collaborator');
+}
+
+/** The repository-scoped changes' rule: 401 anonymous, 404 to an outsider of a private repository, 403 to a read collaborator. */
+export async function assertActionsWriteRoles(app: TestApp, w: ActionsWorld, operationId: Parameters<typeof assertSpec>[0], call: (repo: Repository, auth: string | null) => Promise<Answer>): Promise<void> {
+  const anon = await call(w.pub, null);
+  assert.is(anon.response.status, 401, 'anonymous');
+  assertSpec(operationId, anon as never);
+  const outsider = await call(w.priv, w.outsider.basic);
+  assert.is(outsider.response.status, 404, 'an outsider of a private repository');
+  const reader = await call(w.priv, w.reader.basic);
+  assert.is(reader.response.status, 403, 'a read collaborator');
+  assertSpec(operationId, reader as never);
 }

@@ -6,6 +6,7 @@ import type { Db } from '../../src/db/client.js';
 import { CronService } from '../../src/services/admin/cron.js';
 import { parseGoDuration, parseSchedule, ScheduleError } from '../../src/services/admin/cronSchedule.js';
 import { cronTaskDefs } from '../../src/services/admin/cronTasks.js';
+import type { ActionUpkeep } from '../../src/services/actions/upkeep.js';
 import type { MaintenanceService } from '../../src/services/admin/maintenance.js';
 
 test('Go durations', () => {
@@ -51,7 +52,7 @@ test('what is no schedule is a ScheduleError', () => {
 
 // The settings are checked when the services are made (at start): a typo stops the server with a message.
 const serviceWith = (env: Record<string, string>) =>
-  new CronService({ db: undefined as unknown as Db, config: loadConfig(env), log: pino({ level: 'silent' }) }, cronTaskDefs({} as MaintenanceService));
+  new CronService({ db: undefined as unknown as Db, config: loadConfig(env), log: pino({ level: 'silent' }) }, cronTaskDefs({} as MaintenanceService, {} as ActionUpkeep));
 
 test('Gitea\'s thirty tasks in registration order, with its defaults', () => {
   const tasks = serviceWith({}).tasks;

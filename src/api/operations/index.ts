@@ -117,6 +117,16 @@ import { repoListStatusesByRef } from './repository/repoListStatusesByRef.js';
 import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
 import { adminCronList } from './admin/adminCronList.js';
 import { adminCronRun } from './admin/adminCronRun.js';
+import { getWorkflowRuns } from './repository/getWorkflowRuns.js';
+import { GetWorkflowRun } from './repository/GetWorkflowRun.js';
+import { deleteActionRun } from './repository/deleteActionRun.js';
+import { listWorkflowRunJobs } from './repository/listWorkflowRunJobs.js';
+import { rerunWorkflowRun } from './repository/rerunWorkflowRun.js';
+import { cancelWorkflowRun } from './repository/cancelWorkflowRun.js';
+import { getWorkflowJob } from './repository/getWorkflowJob.js';
+import { downloadActionsRunJobLogs } from './repository/downloadActionsRunJobLogs.js';
+import { ActionsListRepositoryWorkflows } from './repository/ActionsListRepositoryWorkflows.js';
+import { ActionsDispatchWorkflow } from './repository/ActionsDispatchWorkflow.js';
 import { listAdminWorkflowJobs } from './admin/listAdminWorkflowJobs.js';
 import { getAdminRunners } from './admin/getAdminRunners.js';
 import { adminCreateRunnerRegistrationToken } from './admin/adminCreateRunnerRegistrationToken.js';
@@ -354,6 +364,17 @@ export const registry: Registry = {
   getVerificationToken,
   userVerifyGPGKey,
   userListGPGKeys,
+  // Actions (repositories)
+  getWorkflowRuns,
+  GetWorkflowRun,
+  deleteActionRun,
+  listWorkflowRunJobs,
+  rerunWorkflowRun,
+  cancelWorkflowRun,
+  getWorkflowJob,
+  downloadActionsRunJobLogs,
+  ActionsListRepositoryWorkflows,
+  ActionsDispatchWorkflow,
   // Actions (admin)
   listAdminWorkflowJobs,
   getAdminRunners,

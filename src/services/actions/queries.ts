@@ -51,9 +51,11 @@ export class ActionQueries {
     return new Map(rows.map((r) => [r.repo.id, r]));
   }
 
-  async listRuns(opts: { event?: string; branch?: string; status?: string[]; actor?: string; headSha?: string; limit: number; offset: number }): Promise<{ rows: RunView[]; total: number }> {
+  async listRuns(opts: { repoId?: number; runId?: number; event?: string; branch?: string; status?: string[]; actor?: string; headSha?: string; limit: number; offset: number }): Promise<{ rows: RunView[]; total: number }> {
     const { db } = this.deps;
     const conds: SQL[] = [];
+    if (opts.repoId !== undefined) conds.push(eq(actionRuns.repoId, opts.repoId));
+    if (opts.runId !== undefined) conds.push(eq(actionRuns.id, opts.runId));
     const states = statesOf(opts.status);
     if (states) conds.push(inArray(actionRuns.status, states));
     if (opts.event) conds.push(eq(actionRuns.event, opts.event));
@@ -82,10 +84,15 @@ export class ActionQueries {
     };
   }
 
-  async listJobs(opts: { status?: string[]; order: 'asc' | 'desc'; limit: number; offset: number }): Promise<{ rows: JobView[]; total: number }> {
+  async listJobs(opts: { repoId?: number; runId?: number; jobId?: number; status?: string[]; order: 'asc' | 'desc'; limit: number; offset: number }): Promise<{ rows: JobView[]; total: number }> {
     const { db } = this.deps;
     const states = statesOf(opts.status);
-    const where = states ? inArray(actionRunJobs.status, states) : undefined;
+    const conds: SQL[] = [];
+    if (states) conds.push(inArray(actionRunJobs.status, states));
+    if (opts.repoId !== undefined) conds.push(eq(actionRunJobs.repoId, opts.repoId));
+    if (opts.runId !== undefined) conds.push(eq(actionRunJobs.runId, opts.runId));
+    if (opts.jobId !== undefined) conds.push(eq(actionRunJobs.id, opts.jobId));
+    const where = conds.length ? and(...conds) : undefined;
     const [rows, [total]] = await Promise.all([
       db.select().from(actionRunJobs).where(where).orderBy(opts.order === 'desc' ? desc(actionRunJobs.id) : asc(actionRunJobs.id)).limit(opts.limit).offset(opts.offset),
       db.select({ n: count() }).from(actionRunJobs).where(where),

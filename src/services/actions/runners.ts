@@ -10,13 +10,13 @@ import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { parse } from 'yaml';
 import type { Db } from '../../db/client.js';
 import {
-  actionRunJobs, actionRunnerTokens, actionRunners, actionTaskSteps, actionTasks, repositories, users,
+  actionRunJobs, actionRunnerTokens, actionRunners, actionRuns, actionTaskSteps, actionTasks, repositories, users,
   type ActionRunnerRow, type ActionState, type ActionTaskRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
 import { Invalid, NotFound, Unauthorized } from '../errors.js';
-import { isDone, tasksVersion, type ActionService } from './runs.js';
+import { isDone, lockRun, tasksVersion, type ActionService } from './runs.js';
 import { stepName } from './workflow.js';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -196,6 +196,10 @@ export class RunnerService {
         .limit(1)
         .for('update', { skipLocked: true });
       if (!job) return undefined;
+      // Never wait for the run's row while holding the job's (whoever holds the run may be waiting for
+      // this job: a cancel, a settle). Busy: leave the job for the next poll.
+      const [free] = await tx.select({ id: actionRuns.id }).from(actionRuns).where(eq(actionRuns.id, job.runId)).for('update', { skipLocked: true });
+      if (!free) return 'busy' as const;
       const now = new Date();
       const [task] = await tx
         .insert(actionTasks)
@@ -225,6 +229,8 @@ export class RunnerService {
       return { task: task!, job, run, repo: repoRow!.repo, owner: repoRow!.owner, actor: actor?.name ?? '', needed, neededTasks };
     });
     if (!picked) return { version };
+    // Version 0 makes the runner search again at its next poll instead of waiting for a new version.
+    if (picked === 'busy') return { version: 0 };
     const { task, job, run, repo, owner, actor, needed, neededTasks } = picked;
     const cfg = this.deps.config;
     const refName = run.ref.replace(/^refs\/(heads|tags)\//, '');
@@ -275,8 +281,16 @@ export class RunnerService {
     };
   }
 
+  /** The runner's task, locked after its run's row (the lock order of every change to a run). */
   private async ownTask(tx: Db, runner: ActionRunnerRow, taskId: number): Promise<ActionTaskRow> {
-    const [task] = await tx.select().from(actionTasks).where(and(eq(actionTasks.id, taskId), eq(actionTasks.runnerId, runner.id))).for('update');
+    const [found] = await tx
+      .select({ runId: actionRunJobs.runId })
+      .from(actionTasks)
+      .innerJoin(actionRunJobs, eq(actionRunJobs.id, actionTasks.jobId))
+      .where(and(eq(actionTasks.id, taskId), eq(actionTasks.runnerId, runner.id)));
+    if (!found) throw new NotFound(`task ${taskId} not found`);
+    await lockRun(tx, found.runId);
+    const [task] = await tx.select().from(actionTasks).where(eq(actionTasks.id, taskId)).for('update');
     if (!task) throw new NotFound(`task ${taskId} not found`);
     return task;
   }
@@ -341,7 +355,7 @@ export class RunnerService {
       await appendFile(task.logFile, fresh.map((r) => `${(r.time ?? new Date()).toISOString()} ${r.content.replace(/\r?\n$/, '')}\n`).join(''));
       const [moved] = await this.deps.db
         .update(actionTasks)
-        .set({ logLength: ack + fresh.length })
+        .set({ logLength: ack + fresh.length, updatedAt: new Date() })
         .where(and(eq(actionTasks.id, task.id), eq(actionTasks.logLength, ack)))
         .returning({ n: actionTasks.logLength });
       if (moved) ack = moved.n;

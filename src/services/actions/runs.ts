@@ -53,11 +53,21 @@ function describe(job: ActionRunJobRow): string {
   }
 }
 
-interface WorkflowFile {
+export interface WorkflowFile {
   dir: string;
   name: string;
   workflow?: Workflow;
   error?: string;
+}
+
+interface NewRun {
+  file: WorkflowFile;
+  jobs: PlannedJob[];
+  event: string;
+  ref: string;
+  actorId: number;
+  payload: Record<string, unknown>;
+  commit: CommitData;
 }
 
 export class ActionService {
@@ -112,40 +122,49 @@ export class ActionService {
     const [ev] = await db.select().from(events).where(eq(events.id, trigger.eventId));
     const recorded = ev ? ({ ...(ev.data as object), type: ev.type, action: ev.action, actorId: ev.actorId, repoId: ev.repoId ?? undefined, ownerId: ev.ownerId ?? undefined, isPrivate: ev.isPrivate, id: ev.id, createdAt: ev.createdAt } as RecordedEvent) : undefined;
     const payload = (recorded && (await buildPayload(db, recorded, config))?.body) || {};
-    const title = commit.message.split('\n')[0]!.trim();
     await withTx(db, async (tx) => {
       // Deleting the trigger claims it for good: a second worker finds nothing to delete and writes nothing.
       const taken = await tx.delete(actionTriggers).where(eq(actionTriggers.id, triggerId)).returning({ id: actionTriggers.id });
       if (taken.length === 0) return;
-      await tx.select({ id: repositories.id }).from(repositories).where(eq(repositories.id, row.repo.id)).for('update');
-      const [{ max }] = (await tx.select({ max: sql<string>`coalesce(max(${actionRuns.index}), 0)` }).from(actionRuns).where(eq(actionRuns.repoId, row.repo.id))) as [{ max: string }];
-      let index = Number(max);
-      for (const { file, jobs } of chosen) {
-        const states = jobs.map((j): ActionState => (j.needs.length ? 'blocked' : 'waiting'));
-        const now = new Date();
-        const failed = file.error !== undefined;
-        const [run] = await tx
-          .insert(actionRuns)
-          .values({
-            repoId: row.repo.id, ownerId: row.repo.ownerId, workflowId: file.name, workflowDir: file.dir,
-            workflowName: file.workflow?.name || file.name,
-            title: failed ? `${file.name}: ${file.error}` : title,
-            index: ++index, triggerUserId: trigger.actorId, ref: trigger.ref, commitSha: trigger.sha, commit: storedCommit(commit), event: trigger.event, eventPayload: payload,
-            status: failed ? 'failure' : aggregateState(states), stopped: failed ? now : null,
-          })
-          .returning();
-        if (jobs.length === 0) continue;
-        const inserted = await tx
-          .insert(actionRunJobs)
-          .values(jobs.map((j, i) => ({
-            runId: run!.id, repoId: run!.repoId, ownerId: run!.ownerId, jobId: j.jobId, name: j.name, workflowPayload: j.payload,
-            needs: j.needs, runsOn: j.runsOn, condition: j.condition, status: states[i]!,
-          })))
-          .returning();
-        await this.reportJobs(tx, row.repo, run!, inserted);
-      }
-      if (chosen.some((c) => c.jobs.some((j) => j.needs.length === 0))) await bumpTasksVersion(tx);
+      await this.insertRuns(tx, row.repo, chosen.map(({ file, jobs }) => ({ file, jobs, event: trigger.event, ref: trigger.ref, actorId: trigger.actorId, payload, commit })));
     });
+  }
+
+  /**
+   * Writes runs and their jobs, numbered in order under the repository's row lock, with each job's first
+   * commit status. A file that did not parse becomes a failed run titled with the reason.
+   */
+  async insertRuns(tx: Db, repo: RepoRow, runs: NewRun[]): Promise<ActionRunRow[]> {
+    await tx.select({ id: repositories.id }).from(repositories).where(eq(repositories.id, repo.id)).for('update');
+    const [{ max }] = (await tx.select({ max: sql<string>`coalesce(max(${actionRuns.index}), 0)` }).from(actionRuns).where(eq(actionRuns.repoId, repo.id))) as [{ max: string }];
+    let index = Number(max);
+    const out: ActionRunRow[] = [];
+    for (const { file, jobs, event, ref, actorId, payload, commit } of runs) {
+      const states = jobs.map((j): ActionState => (j.needs.length ? 'blocked' : 'waiting'));
+      const failed = file.error !== undefined;
+      const [run] = await tx
+        .insert(actionRuns)
+        .values({
+          repoId: repo.id, ownerId: repo.ownerId, workflowId: file.name, workflowDir: file.dir,
+          workflowName: file.workflow?.name || file.name,
+          title: failed ? `${file.name}: ${file.error}` : commit.message.split('\n')[0]!.trim(),
+          index: ++index, triggerUserId: actorId, ref, commitSha: commit.id, commit: storedCommit(commit), event, eventPayload: payload,
+          status: failed ? 'failure' : aggregateState(states), stopped: failed ? new Date() : null,
+        })
+        .returning();
+      out.push(run!);
+      if (jobs.length === 0) continue;
+      const inserted = await tx
+        .insert(actionRunJobs)
+        .values(jobs.map((j, i) => ({
+          runId: run!.id, repoId: run!.repoId, ownerId: run!.ownerId, jobId: j.jobId, name: j.name, workflowPayload: j.payload,
+          needs: j.needs, runsOn: j.runsOn, condition: j.condition, status: states[i]!,
+        })))
+        .returning();
+      await this.reportJobs(tx, repo, run!, inserted);
+    }
+    if (runs.some((r) => r.jobs.some((j) => j.needs.length === 0))) await bumpTasksVersion(tx);
+    return out;
   }
 
   /** A commit status per job: `<workflow> / <job> (<event>)`, as Gitea reports them. */
@@ -163,9 +182,14 @@ export class ActionService {
   /**
    * After jobs of a run changed: blocked jobs whose needs have all ended start (waiting) or are skipped, in
    * as many rounds as skips cascade; then the run's state follows its jobs. Answers the jobs that changed.
+   *
+   * Lock order, everywhere: the run's row, then its jobs' rows. Settling holds the run's row and reads the
+   * jobs without locking them (it changes only blocked jobs, which no runner takes); a runner taking a job
+   * never waits for the run's row (see RunnerService.fetchTask), so no two transactions wait on each other.
    */
   async settleRun(tx: Db, runId: number): Promise<{ run: ActionRunRow; changed: ActionRunJobRow[] }> {
-    const jobs = await tx.select().from(actionRunJobs).where(eq(actionRunJobs.runId, runId)).orderBy(actionRunJobs.id).for('update');
+    await lockRun(tx, runId);
+    const jobs = await tx.select().from(actionRunJobs).where(eq(actionRunJobs.runId, runId)).orderBy(actionRunJobs.id);
     const changed = new Map<number, ActionRunJobRow>();
     let moved = true;
     while (moved) {
@@ -207,6 +231,11 @@ const storedCommit = (c: CommitData): Record<string, unknown> => JSON.parse(JSON
 export function runCommit(run: ActionRunRow): CommitData {
   const c = run.commit as unknown as CommitData & { author: { date: string }; committer: { date: string } };
   return { ...c, author: { ...c.author, date: new Date(c.author.date) }, committer: { ...c.committer, date: new Date(c.committer.date) } };
+}
+
+/** Locks a run's row (first, before any of its jobs: the lock order of every change to a run). */
+export async function lockRun(tx: Db, runId: number): Promise<void> {
+  await tx.select({ id: actionRuns.id }).from(actionRuns).where(eq(actionRuns.id, runId)).for('update');
 }
 
 /** Runners polling with the version they last saw get an answer without a search until it moves. */

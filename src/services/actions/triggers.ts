@@ -6,12 +6,13 @@ import { actionTriggers } from '../../db/schema/index.js';
 import { addFanOut } from '../events/record.js';
 import type { RecordedEvent } from '../events/types.js';
 import type { Db } from '../../db/client.js';
+import type { ServiceDeps } from '../context.js';
 
 /** Emitted after a trigger row is written (in-process wake-up for the worker; the poll covers other processes). */
 export const triggerQueued = new EventEmitter();
 
-async function queueTrigger(tx: Db, e: RecordedEvent): Promise<void> {
-  if (e.type !== 'push' || e.repoId === undefined || /^0+$/.test(e.after)) return;
+async function queueTrigger(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promise<void> {
+  if (!deps.config.actions.enabled || e.type !== 'push' || e.repoId === undefined || /^0+$/.test(e.after)) return;
   if (!e.ref.startsWith('refs/heads/') && !e.ref.startsWith('refs/tags/')) return;
   await tx.insert(actionTriggers).values({ eventId: e.id, repoId: e.repoId, actorId: e.actorId, event: 'push', ref: e.ref, before: e.before, sha: e.after });
   triggerQueued.emit('queued');

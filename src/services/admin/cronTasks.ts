@@ -2,6 +2,7 @@
 // default schedules, switches and start-up runs. Each answers a one-line result. A task whose subject
 // anvil does not have keeps its name (clients list and run it) and says what it found to do.
 import type { UserRow } from '../../db/schema/index.js';
+import type { ActionUpkeep } from '../actions/upkeep.js';
 import type { MaintenanceService } from './maintenance.js';
 
 export interface TaskContext {
@@ -19,7 +20,7 @@ export interface CronTaskDef {
 
 const nothing = (why: string) => async () => why;
 
-export function cronTaskDefs(m: MaintenanceService): CronTaskDef[] {
+export function cronTaskDefs(m: MaintenanceService, actions: ActionUpkeep): CronTaskDef[] {
   const t = (name: string, schedule: string, enabled: boolean, runAtStart: boolean, run: CronTaskDef['run']): CronTaskDef =>
     ({ name, schedule, enabled, runAtStart, run });
   return [
@@ -50,11 +51,11 @@ export function cronTaskDefs(m: MaintenanceService): CronTaskDef[] {
     t('gc_lfs', '@every 24h', false, false, nothing('no LFS objects: anvil has no LFS server')),
     t('rebuild_issue_indexer', '@annually', false, false, nothing('no issue indexer: issue search reads the database')),
     // Actions
-    t('stop_zombie_tasks', '@every 5m', true, true, nothing('no Actions tasks yet')),
-    t('stop_endless_tasks', '@every 30m', true, true, nothing('no Actions tasks yet')),
-    t('cancel_abandoned_jobs', '@every 6h', true, true, nothing('no Actions jobs yet')),
+    t('stop_zombie_tasks', '@every 5m', true, true, () => actions.stopZombieTasks()),
+    t('stop_endless_tasks', '@every 30m', true, true, () => actions.stopEndlessTasks()),
+    t('cancel_abandoned_jobs', '@every 6h', true, true, () => actions.cancelAbandonedJobs()),
     t('start_schedule_tasks', '@every 1m', true, false, nothing('no scheduled workflows yet')),
-    t('cleanup_actions', '@midnight', true, false, nothing('no Actions artifacts or logs yet')),
-    t('cleanup_offline_runners', '@midnight', false, false, nothing('no Actions runners yet')),
+    t('cleanup_actions', '@midnight', true, false, () => actions.cleanup()),
+    t('cleanup_offline_runners', '@midnight', false, false, () => actions.cleanupOfflineRunners()),
   ];
 }
