@@ -130,3 +130,20 @@ export function toActionWorkflow(v: WorkflowView, owner: string, repo: string, c
     badge_url: `${urls.html}/actions/workflows/${encodeURIComponent(v.file.name)}/badge.svg`,
   };
 }
+
+/** The workflow of a run (the payload of workflow_run webhooks), from what the run recorded. */
+export function toRunWorkflow(v: RunView, config: Config): Schemas['ActionWorkflow'] {
+  const urls = repoUrls(config, v.owner.name, v.repo.name);
+  const id = encodeURIComponent(v.run.workflowId);
+  return {
+    id: v.run.workflowId,
+    name: v.run.workflowName,
+    path: `${v.run.workflowDir}/${v.run.workflowId}`,
+    state: 'active',
+    created_at: iso(v.run.createdAt),
+    updated_at: iso(v.run.updatedAt),
+    url: `${urls.api}/actions/workflows/${id}`,
+    html_url: `${urls.html}/actions?workflow=${id}`,
+    badge_url: `${urls.html}/actions/workflows/${id}/badge.svg`,
+  };
+}

@@ -89,6 +89,8 @@ interface RepoData {
   deployKeyId?: number;
   /** An ended Actions run and its job; a run still going. */
   runId?: number;
+  /** A runner registered with the repository's token. */
+  runnerId?: number;
   jobId?: number;
   openRunId?: number;
 }
@@ -176,6 +178,8 @@ export class World {
   private userKeyId?: number;
   /** A registered Actions runner (the admin runner operations read, change and delete it). */
   private runnerId?: number;
+  /** Runners registered with each organisation's token, by lower-cased name. */
+  private readonly orgRunners = new Map<string, number>();
   /** Fresh public keys the key-adding operations may use (each added one is removed again after the run). */
   readonly freshKeys = Array.from({ length: 3 }, () => keyPair().public);
   /** Issues of the organisations' repositories, for boards. */
@@ -224,6 +228,7 @@ export class World {
     await world.restoreStopwatches();
     await world.restoreUserKey();
     await world.restoreRunner();
+    for (const o of [org, privateOrg]) await world.restoreScopedRunner(o.name);
     await world.restoreGpgKey();
     for (let i = 0; i < 2; i++) world.freshGpgKeys.push((await gpgPair(users.user.email)).publicKey);
     for (const scope of [org.name, privateOrg.name, '']) await world.restoreHook(scope);
@@ -278,7 +283,9 @@ export class World {
       'times/id': ['$time-id'],
       'keys/id': [specPath.startsWith('/repos/') ? '$deploy-key-id' : '$user-key-id'],
       'gpg_keys/id': ['$gpg-key-id'],
-      'runners/runner_id': ['$runner-id', '$runner-id', '0', 'not-a-number'],
+      'runners/runner_id': [
+        specPath.startsWith('/repos/') ? '$repo-runner-id' : specPath.startsWith('/orgs/') ? '$org-runner-id' : '$runner-id', '$runner-id', '0', 'not-a-number',
+      ].concat(specPath.startsWith('/admin/') ? ['$runner-id'] : ['$repo-runner-id', '$org-runner-id']),
       'runs/run': ['$run-id', '$open-run-id', '987654'],
       'jobs/job_id': ['$job-id', '$job-id', '987654'],
       'milestones/id': ['$milestone-id', 'm1'],
@@ -369,6 +376,7 @@ export class World {
     d.commitSha = v0?.json?.commit?.sha ?? v0?.json?.id;
     await this.step('add a workflow', 'POST', `${base}/diffpatch`, { content: workflowPatch, message: 'Add a workflow' });
     await this.restoreRuns(owner, name);
+    await this.restoreScopedRunner(owner, name);
     for (const title of ['first issue', 'second issue']) await this.step('create an issue', 'POST', `${base}/issues`, { title, body: 'fixture' });
     // Pull request #3 (topic → main); topic2 → main is left for repoCreatePullRequest.
     for (const branch of ['topic', 'topic2']) await this.step('create a pull request head', 'POST', `${base}/diffpatch`, { content: topicPatch, new_branch: branch });
@@ -412,6 +420,17 @@ export class World {
     if (operationId !== 'userVerifyGPGKey' || !this.gpgKey) return;
     const token = await this.api('GET', '/user/gpg_key_token', undefined, this.users.user.username);
     this.gpgSignature = await detachedSignature(this.gpgKey.pair, String(token.json));
+  }
+
+  /** A runner of an organisation (`repo` absent) or of a repository. */
+  private async restoreScopedRunner(owner: string, repo?: string): Promise<void> {
+    const { runners, orgs } = this.app.services;
+    const scope = repo
+      ? { ownerId: 0, repoId: (await this.api('GET', `/repos/${owner}/${repo}`)).json?.id ?? 0 }
+      : { ownerId: (await orgs.byName(owner))?.id ?? 0, repoId: 0 };
+    const { runner } = await runners.register({ token: await runners.registrationToken(scope), name: 'scoped-runner', version: 'v0', labels: ['x'], ephemeral: false });
+    if (repo) this.data(owner, repo).runnerId = runner.id;
+    else this.orgRunners.set(owner.toLowerCase(), runner.id);
   }
 
   private async restoreRunner(): Promise<void> {
@@ -595,6 +614,7 @@ export class World {
         await this.restoreProject(path.org);
       }
       if (specPath === '/admin/actions/runners/{runner_id}' && method === 'delete') await this.restoreRunner();
+      if (specPath === '/orgs/{org}/actions/runners/{runner_id}' && method === 'delete' && path.org) await this.restoreScopedRunner(path.org);
       if (specPath === '/repos/{owner}/{repo}/transfer') await this.restoreVictimTransfer(owner);
       if (specPath === '/repos/{owner}/{repo}' || specPath.startsWith('/repos/{owner}/{repo}/transfer')) {
         await this.restoreRepo(owner, repo);
@@ -615,6 +635,7 @@ export class World {
       if (/\/issues\/\{index\}\/times/.test(specPath) && method === 'delete') await this.restoreTime(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/keys/{id}' && method === 'delete') await this.restoreDeployKey(owner, repo);
       if (specPath.startsWith('/repos/{owner}/{repo}/actions/runs/{run}')) await this.restoreRuns(owner, repo);
+      if (specPath === '/repos/{owner}/{repo}/actions/runners/{runner_id}' && method === 'delete') await this.restoreScopedRunner(owner, repo);
     }
   }
 
@@ -660,6 +681,8 @@ export class World {
         'deploy-key-id': d.deployKeyId,
         'user-key-id': this.userKeyId,
         'runner-id': this.runnerId,
+        'repo-runner-id': d.runnerId,
+        'org-runner-id': this.orgRunners.get((path.org ?? '').toLowerCase()),
         'run-id': d.runId,
         'open-run-id': d.openRunId,
         'job-id': d.jobId,

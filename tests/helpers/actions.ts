@@ -65,9 +65,14 @@ export interface TestRunner {
 
 let runners = 0;
 
-/** Registers a runner with `labels` and declares them, as act_runner does at start. */
+/** Registers a runner with the site's token, with `labels`, and declares them, as act_runner does at start. */
 export async function registerRunner(app: TestApp, labels: string[] = ['ubuntu-latest'], name = `runner-${++runners}`): Promise<TestRunner> {
-  const { runner } = await runnerClient(app).register({ name, token: await registrationToken(app), version: 'v0.2.13', labels });
+  return registerWith(app, await registrationToken(app), labels, name);
+}
+
+/** The same with a given registration token (a repository's or an organization's). */
+export async function registerWith(app: TestApp, token: string, labels: string[], name = `runner-${++runners}`): Promise<TestRunner> {
+  const { runner } = await runnerClient(app).register({ name, token, version: 'v0.2.13', labels });
   const client = runnerClient(app, { uuid: runner!.uuid, token: runner!.token });
   await client.declare({ version: 'v0.2.13', labels });
   return { id: Number(runner!.id), uuid: runner!.uuid, name, client };

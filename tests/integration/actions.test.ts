@@ -12,16 +12,16 @@ import { actionTasks, actionTriggers } from '../../src/db/schema/index.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { actor, userRepo, type Actor } from '../helpers/repos.js';
 import {
-  fetchTask, finishTask, jobIdOf, jobsOf, pushFiles, registerRunner, Result, runnerClient, runsOf, workflow, type TestRunner,
+  fetchTask, finishTask, jobIdOf, jobsOf, pushFiles, registerRunner, registerWith, Result, runnerClient, runsOf, workflow, type TestRunner,
 } from '../helpers/actions.js';
-import { eventually } from '../helpers/hooks.js';
+import { eventually, fastHooks, hookBody, receiver, repoHook } from '../helpers/hooks.js';
 
 let app: TestApp;
 let owner: Actor;
 let runner: TestRunner;
 
 test.before(async () => {
-  app = await startApp({ ACTIONS_POLL_INTERVAL_MS: '50' }, { workers: true });
+  app = await startApp({ ACTIONS_POLL_INTERVAL_MS: '50', ...fastHooks }, { workers: true });
   owner = await actor(app);
   runner = await registerRunner(app, ['ubuntu-latest', 'linux']);
 });
@@ -190,6 +190,28 @@ test('runs-on labels: a job is only given to a runner that has every label', asy
   await finishTask(gpu, task!, Result.SUCCESS);
 });
 
+test('a repository\'s runner takes only that repository\'s jobs; an organization\'s only its repositories\'', async () => {
+  const mine = await userRepo(app, owner, { auto_init: true });
+  const tokenRes = await app.client(owner.basic).POST('/repos/{owner}/{repo}/actions/runners/registration-token', { params: { path: { owner: owner.username, repo: mine.name } } });
+  const scoped = await registerWith(app, tokenRes.data!.token, ['scoped']);
+  const wf = { '.gitea/workflows/s.yml': 'on: push\njobs:\n  s:\n    runs-on: scoped\n    steps: [{run: x}]\n' };
+  const { repo: elsewhere } = await repoWith(wf);
+  await runsOf(app, elsewhere.id, 1);
+  assert.is(await fetchTask(scoped), undefined, 'another repository\'s job');
+  await pushFiles(app, owner, owner.username, mine.name, wf);
+  const [run] = await runsOf(app, mine.id, 1);
+  const task = await eventually(() => fetchTask(scoped), 'its own job');
+  assert.is((task.context as { repository: string }).repository, `${owner.username}/${mine.name}`);
+  await finishTask(scoped, task, Result.SUCCESS);
+  assert.is((await jobsOf(app, run!.id))[0]!.status, 'success');
+  // The other repository's job is left for a runner that may take it.
+  assert.is((await jobsOf(app, (await runsOf(app, elsewhere.id, 1))[0]!.id))[0]!.status, 'waiting');
+  const site = await registerRunner(app, ['scoped']);
+  const other = await fetchTask(site);
+  assert.ok(other);
+  await finishTask(site, other!, Result.SUCCESS);
+});
+
 test('push filters: branches, tags and paths decide which workflows run', async () => {
   const files = {
     '.gitea/workflows/main-only.yml': 'on:\n  push:\n    branches: [main]\njobs:\n  a:\n    runs-on: none\n    steps: [{run: x}]\n',
@@ -224,6 +246,33 @@ test('a workflow that does not parse makes a failed run that says why; the other
   assert.is(bad.title, 'bad.yml: job "a" needs "nothing", which does not exist');
   assert.equal(await jobsOf(app, bad.id), []);
   assert.is(runs.find((r) => r.workflowId === 'good.yml')!.status, 'waiting');
+});
+
+test('webhooks: workflow_run (requested, in_progress, completed) and workflow_job (queued, in_progress, completed) with their payloads', async () => {
+  const hooked = await receiver();
+  try {
+    const repo = await userRepo(app, owner, { auto_init: true });
+    await repoHook(app, owner.basic, { owner: owner.username, repo: repo.name }, hookBody(hooked.url, { events: ['workflow_run', 'workflow_job'] }));
+    await pushFiles(app, owner, owner.username, repo.name, { '.gitea/workflows/hooked.yml': 'name: Hooked\non: push\njobs:\n  only:\n    runs-on: hooked\n    steps: [{run: x}]\n' });
+    const [run] = await runsOf(app, repo.id, 1);
+    const r = await registerRunner(app, ['hooked']);
+    const task = await eventually(() => fetchTask(r), 'the job');
+    await finishTask(r, task, Result.FAILURE);
+    const runs = await eventually(() => hooked.of('workflow_run').length >= 3 && hooked.of('workflow_run'), 'three workflow_run deliveries');
+    const jobs = await eventually(() => hooked.of('workflow_job').length >= 3 && hooked.of('workflow_job'), 'three workflow_job deliveries');
+    const body = (x: { body: string }) => JSON.parse(x.body) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    assert.equal(runs.map((x) => body(x).action), ['requested', 'in_progress', 'completed']);
+    assert.equal(jobs.map((x) => body(x).action), ['queued', 'in_progress', 'completed']);
+    assert.is(runs[0]!.headers['x-gitea-event'], 'workflow_run');
+    const done = body(runs[2]!);
+    assert.equal([done.workflow_run.id, done.workflow_run.status, done.workflow_run.conclusion, done.workflow.name, done.workflow.path], [run!.id, 'completed', 'failure', 'Hooked', '.gitea/workflows/hooked.yml']);
+    assert.is(done.repository.full_name, `${owner.username}/${repo.name}`);
+    assert.is(done.sender.login, owner.username);
+    const ended = body(jobs[2]!);
+    assert.equal([ended.workflow_job.name, ended.workflow_job.status, ended.workflow_job.conclusion, ended.workflow_job.runner_name], ['only', 'completed', 'failure', r.name]);
+  } finally {
+    await hooked.close();
+  }
 });
 
 test('runner protocol: ping; unknown registration token and unknown runner are Unauthenticated; a disabled runner gets no task; JSON works too', async () => {

@@ -4,16 +4,18 @@ import { existsSync } from 'node:fs';
 import { eq, inArray } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { actionRunJobs, actionRunners, actionRuns, actionTasks } from '../../src/db/schema/index.js';
+import { actionRunJobs, actionRunners, actionRuns, actionSchedules, actionTasks, actionTriggers } from '../../src/db/schema/index.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { actor, userRepo, type Actor, type Repository } from '../helpers/repos.js';
-import { fetchTask, finishTask, jobsOf, registerRunner, Result, seedRuns } from '../helpers/actions.js';
+import { fetchTask, finishTask, jobsOf, pushFiles, registerRunner, Result, seedRuns } from '../helpers/actions.js';
+import { eventually } from '../helpers/hooks.js';
 
 let app: TestApp;
 let owner: Actor;
 let repo: Repository;
 test.before(async () => {
-  app = await startApp();
+  // The trigger worker turns pushes into runs and schedules.
+  app = await startApp({ ACTIONS_POLL_INTERVAL_MS: '50' }, { workers: true });
   owner = await actor(app);
   repo = await userRepo(app, owner, { auto_init: true });
 });
@@ -78,6 +80,34 @@ test('cleanup_actions: ended runs past the retention go with their logs; newer a
   const left = (await app.services.deps.db.select({ id: actionRuns.id }).from(actionRuns).where(inArray(actionRuns.id, [s!.run.id, keep!.run.id, going!.run.id]))).map((r) => r.id);
   assert.equal(left.sort(), [keep!.run.id, going!.run.id].sort());
   assert.not.ok(existsSync(row!.logFile), 'the log file went with its run');
+});
+
+test('start_schedule_tasks: a default-branch push records on: schedule; a due schedule makes a run at that commit once, then waits for its next moment', async () => {
+  const sched = await userRepo(app, owner, { auto_init: true });
+  const wf = 'name: Nightly\non:\n  schedule:\n    - cron: "*/5 * * * *"\n    - cron: "not a cron"\n  push:\n    branches: [none]\njobs:\n  n:\n    runs-on: none\n    steps: [{run: x}]\n';
+  const sha = await pushFiles(app, owner, owner.username, sched.name, { '.gitea/workflows/nightly.yml': wf });
+  const rows = await eventually(async () => {
+    const r = await app.services.deps.db.select().from(actionSchedules).where(eq(actionSchedules.repoId, sched.id));
+    return r.length ? r : undefined;
+  }, 'the schedule');
+  assert.equal(rows.map((r) => [r.workflowId, r.cron, r.ref, r.commitSha]), [['nightly.yml', '*/5 * * * *', 'refs/heads/main', sha]], 'an invalid cron is left out');
+  assert.ok(rows[0]!.next.getTime() > Date.now() && rows[0]!.next.getUTCMinutes() % 5 === 0);
+  await app.services.deps.db.update(actionSchedules).set({ next: ago(1000) }).where(eq(actionSchedules.id, rows[0]!.id));
+  await runTask('start_schedule_tasks');
+  const [run] = await app.services.deps.db.select().from(actionRuns).where(eq(actionRuns.repoId, sched.id));
+  assert.equal([run!.event, run!.ref, run!.commitSha, run!.workflowName, run!.triggerUserId], ['schedule', 'refs/heads/main', sha, 'Nightly', owner.id]);
+  assert.equal(run!.eventPayload, { schedule: '*/5 * * * *' });
+  assert.equal((await jobsOf(app, run!.id)).map((j) => j.status), ['waiting']);
+  const [moved] = await app.services.deps.db.select().from(actionSchedules).where(eq(actionSchedules.id, rows[0]!.id));
+  assert.ok(moved!.next.getTime() > Date.now());
+  await runTask('start_schedule_tasks');
+  assert.is((await app.services.deps.db.select().from(actionRuns).where(eq(actionRuns.repoId, sched.id))).length, 1, 'not due again');
+  // A push elsewhere keeps the schedule; a default-branch push without it removes it.
+  await pushFiles(app, owner, owner.username, sched.name, { 'x.txt': 'x' }, { branch: 'topic' });
+  await eventually(async () => (await app.services.deps.db.select().from(actionTriggers)).length === 0, 'the topic push processed');
+  assert.is((await app.services.deps.db.select().from(actionSchedules).where(eq(actionSchedules.repoId, sched.id))).length, 1);
+  await pushFiles(app, owner, owner.username, sched.name, { '.gitea/workflows/nightly.yml': 'on: push\njobs:\n  n:\n    runs-on: none\n    steps: [{run: x}]\n' });
+  await eventually(async () => (await app.services.deps.db.select().from(actionSchedules).where(eq(actionSchedules.repoId, sched.id))).length === 0, 'the schedule removed');
 });
 
 test('cleanup_offline_runners: runners offline for a day go, unless running a task', async () => {

@@ -117,6 +117,16 @@ import { repoListStatusesByRef } from './repository/repoListStatusesByRef.js';
 import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
 import { adminCronList } from './admin/adminCronList.js';
 import { adminCronRun } from './admin/adminCronRun.js';
+import { getRepoRunners } from './repository/getRepoRunners.js';
+import { repoCreateRunnerRegistrationToken } from './repository/repoCreateRunnerRegistrationToken.js';
+import { repoGetRunnerRegistrationToken } from './repository/repoGetRunnerRegistrationToken.js';
+import { getRepoRunner } from './repository/getRepoRunner.js';
+import { deleteRepoRunner } from './repository/deleteRepoRunner.js';
+import { getOrgRunners } from './organization/getOrgRunners.js';
+import { orgCreateRunnerRegistrationToken } from './organization/orgCreateRunnerRegistrationToken.js';
+import { orgGetRunnerRegistrationToken } from './organization/orgGetRunnerRegistrationToken.js';
+import { getOrgRunner } from './organization/getOrgRunner.js';
+import { deleteOrgRunner } from './organization/deleteOrgRunner.js';
 import { getWorkflowRuns } from './repository/getWorkflowRuns.js';
 import { GetWorkflowRun } from './repository/GetWorkflowRun.js';
 import { deleteActionRun } from './repository/deleteActionRun.js';
@@ -375,6 +385,17 @@ export const registry: Registry = {
   downloadActionsRunJobLogs,
   ActionsListRepositoryWorkflows,
   ActionsDispatchWorkflow,
+  // Actions runners of repositories and organizations
+  getRepoRunners,
+  repoCreateRunnerRegistrationToken,
+  repoGetRunnerRegistrationToken,
+  getRepoRunner,
+  deleteRepoRunner,
+  getOrgRunners,
+  orgCreateRunnerRegistrationToken,
+  orgGetRunnerRegistrationToken,
+  getOrgRunner,
+  deleteOrgRunner,
   // Actions (admin)
   listAdminWorkflowJobs,
   getAdminRunners,

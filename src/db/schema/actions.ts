@@ -205,3 +205,29 @@ export const actionTasksVersion = pgTable('action_tasks_version', {
   id: integer('id').primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull(),
 });
+
+/**
+ * A workflow's `on: schedule` cron entry, as the default branch last had it: replaced by every push to the
+ * default branch. `start_schedule_tasks` makes a run of each due entry at `commitSha` and moves `next`.
+ */
+export const actionSchedules = pgTable(
+  'action_schedules',
+  {
+    id: id(),
+    repoId: bigint('repo_id', { mode: 'number' })
+      .notNull()
+      .references(() => repositories.id, { onDelete: 'cascade' }),
+    workflowId: text('workflow_id').notNull(),
+    workflowDir: text('workflow_dir').notNull(),
+    /** The cron expression (5 fields, UTC, as GitHub reads them). */
+    cron: text('cron').notNull(),
+    ref: text('ref').notNull(),
+    commitSha: text('commit_sha').notNull(),
+    triggerUserId: bigint('trigger_user_id', { mode: 'number' }).notNull(),
+    next: ts('next').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('action_schedules_next_idx').on(t.next), index('action_schedules_repo_idx').on(t.repoId)],
+);
+
+export type ActionScheduleRow = typeof actionSchedules.$inferSelect;

@@ -4,6 +4,7 @@ import {
   actionRunJobs, actionRunners, actionRuns, actionTasks, actionTaskSteps, repositories, users,
   type ActionRunJobRow, type ActionRunRow, type ActionState, type ActionTaskStepRow, type RepoRow, type UserRow,
 } from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
 import type { ServiceDeps } from '../context.js';
 import { Invalid } from '../errors.js';
 
@@ -42,87 +43,95 @@ export interface JobView {
   steps: ActionTaskStepRow[];
 }
 
+type RunFilter = { repoId?: number; runId?: number; event?: string; branch?: string; status?: string[]; actor?: string; headSha?: string; limit: number; offset: number };
+type JobFilter = { repoId?: number; runId?: number; jobId?: number; status?: string[]; order: 'asc' | 'desc'; limit: number; offset: number };
+
+/** The API's reads, on a connection or inside a transaction (webhook payloads are built in the event's). */
 export class ActionQueries {
   constructor(private readonly deps: ServiceDeps) {}
 
-  private async repos(ids: number[]): Promise<Map<number, { repo: RepoRow; owner: UserRow }>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.deps.db.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(inArray(repositories.id, [...new Set(ids)]));
-    return new Map(rows.map((r) => [r.repo.id, r]));
+  listRuns(opts: RunFilter, db: Db = this.deps.db): Promise<{ rows: RunView[]; total: number }> {
+    return findRuns(db, opts);
   }
 
-  async listRuns(opts: { repoId?: number; runId?: number; event?: string; branch?: string; status?: string[]; actor?: string; headSha?: string; limit: number; offset: number }): Promise<{ rows: RunView[]; total: number }> {
-    const { db } = this.deps;
-    const conds: SQL[] = [];
-    if (opts.repoId !== undefined) conds.push(eq(actionRuns.repoId, opts.repoId));
-    if (opts.runId !== undefined) conds.push(eq(actionRuns.id, opts.runId));
-    const states = statesOf(opts.status);
-    if (states) conds.push(inArray(actionRuns.status, states));
-    if (opts.event) conds.push(eq(actionRuns.event, opts.event));
-    if (opts.branch) conds.push(eq(actionRuns.ref, `refs/heads/${opts.branch}`));
-    if (opts.headSha) conds.push(eq(actionRuns.commitSha, opts.headSha));
-    if (opts.actor) {
-      const [u] = await db.select({ id: users.id }).from(users).where(eq(users.lowerName, opts.actor.toLowerCase()));
-      if (!u) throw new Invalid(`[actor]: user "${opts.actor}" does not exist`);
-      conds.push(eq(actionRuns.triggerUserId, u.id));
-    }
-    const where = conds.length ? and(...conds) : undefined;
-    const [rows, [total]] = await Promise.all([
-      db.select().from(actionRuns).where(where).orderBy(desc(actionRuns.id)).limit(opts.limit).offset(opts.offset),
-      db.select({ n: count() }).from(actionRuns).where(where),
-    ]);
-    const repos = await this.repos(rows.map((r) => r.repoId));
-    const actorIds = [...new Set(rows.map((r) => r.triggerUserId))];
-    const actors = actorIds.length ? await db.select().from(users).where(inArray(users.id, actorIds)) : [];
-    const byId = new Map(actors.map((a) => [a.id, a]));
-    return {
-      rows: rows.flatMap((run) => {
-        const r = repos.get(run.repoId);
-        return r ? [{ run, ...r, actor: byId.get(run.triggerUserId) }] : [];
-      }),
-      total: Number(total?.n ?? 0),
-    };
-  }
-
-  async listJobs(opts: { repoId?: number; runId?: number; jobId?: number; status?: string[]; order: 'asc' | 'desc'; limit: number; offset: number }): Promise<{ rows: JobView[]; total: number }> {
-    const { db } = this.deps;
-    const states = statesOf(opts.status);
-    const conds: SQL[] = [];
-    if (states) conds.push(inArray(actionRunJobs.status, states));
-    if (opts.repoId !== undefined) conds.push(eq(actionRunJobs.repoId, opts.repoId));
-    if (opts.runId !== undefined) conds.push(eq(actionRunJobs.runId, opts.runId));
-    if (opts.jobId !== undefined) conds.push(eq(actionRunJobs.id, opts.jobId));
-    const where = conds.length ? and(...conds) : undefined;
-    const [rows, [total]] = await Promise.all([
-      db.select().from(actionRunJobs).where(where).orderBy(opts.order === 'desc' ? desc(actionRunJobs.id) : asc(actionRunJobs.id)).limit(opts.limit).offset(opts.offset),
-      db.select({ n: count() }).from(actionRunJobs).where(where),
-    ]);
-    return { rows: await this.jobViews(rows), total: Number(total?.n ?? 0) };
-  }
-
-  private async jobViews(jobs: ActionRunJobRow[]): Promise<JobView[]> {
-    if (jobs.length === 0) return [];
-    const { db } = this.deps;
-    const runIds = [...new Set(jobs.map((j) => j.runId))];
-    const taskIds = jobs.flatMap((j) => (j.taskId ? [j.taskId] : []));
-    const [runs, repos, steps, tasks] = await Promise.all([
-      db.select().from(actionRuns).where(inArray(actionRuns.id, runIds)),
-      this.repos(jobs.map((j) => j.repoId)),
-      taskIds.length ? db.select().from(actionTaskSteps).where(inArray(actionTaskSteps.taskId, taskIds)).orderBy(asc(actionTaskSteps.index)) : [],
-      taskIds.length
-        ? db.select({ taskId: actionTasks.id, runnerId: actionTasks.runnerId, name: actionRunners.name }).from(actionTasks).leftJoin(actionRunners, eq(actionRunners.id, actionTasks.runnerId)).where(inArray(actionTasks.id, taskIds))
-        : [],
-    ]);
-    const runById = new Map(runs.map((r) => [r.id, r]));
-    // The runner may be gone (deleted): the job keeps its id, without a name.
-    const taskRunner = new Map(tasks.map((t) => [t.taskId, { id: t.runnerId, name: t.name ?? undefined }]));
-    return jobs.flatMap((job) => {
-      const run = runById.get(job.runId);
-      const r = repos.get(job.repoId);
-      if (!run || !r) return [];
-      const tr = job.taskId ? taskRunner.get(job.taskId) : undefined;
-      return [{ job, run, ...r, runnerId: tr?.id, runnerName: tr?.name, steps: steps.filter((s) => s.taskId === job.taskId) }];
-    });
+  listJobs(opts: JobFilter, db: Db = this.deps.db): Promise<{ rows: JobView[]; total: number }> {
+    return findJobs(db, opts);
   }
 }
 
+async function reposById(db: Db, ids: number[]): Promise<Map<number, { repo: RepoRow; owner: UserRow }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(inArray(repositories.id, [...new Set(ids)]));
+  return new Map(rows.map((r) => [r.repo.id, r]));
+}
+
+export async function findRuns(db: Db, opts: RunFilter): Promise<{ rows: RunView[]; total: number }> {
+  const conds: SQL[] = [];
+  if (opts.repoId !== undefined) conds.push(eq(actionRuns.repoId, opts.repoId));
+  if (opts.runId !== undefined) conds.push(eq(actionRuns.id, opts.runId));
+  const states = statesOf(opts.status);
+  if (states) conds.push(inArray(actionRuns.status, states));
+  if (opts.event) conds.push(eq(actionRuns.event, opts.event));
+  if (opts.branch) conds.push(eq(actionRuns.ref, `refs/heads/${opts.branch}`));
+  if (opts.headSha) conds.push(eq(actionRuns.commitSha, opts.headSha));
+  if (opts.actor) {
+    const [u] = await db.select({ id: users.id }).from(users).where(eq(users.lowerName, opts.actor.toLowerCase()));
+    if (!u) throw new Invalid(`[actor]: user "${opts.actor}" does not exist`);
+    conds.push(eq(actionRuns.triggerUserId, u.id));
+  }
+  const where = conds.length ? and(...conds) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db.select().from(actionRuns).where(where).orderBy(desc(actionRuns.id)).limit(opts.limit).offset(opts.offset),
+    db.select({ n: count() }).from(actionRuns).where(where),
+  ]);
+  const repos = await reposById(db, rows.map((r) => r.repoId));
+  const actorIds = [...new Set(rows.map((r) => r.triggerUserId))];
+  const actors = actorIds.length ? await db.select().from(users).where(inArray(users.id, actorIds)) : [];
+  const byId = new Map(actors.map((a) => [a.id, a]));
+  return {
+    rows: rows.flatMap((run) => {
+      const r = repos.get(run.repoId);
+      return r ? [{ run, ...r, actor: byId.get(run.triggerUserId) }] : [];
+    }),
+    total: Number(total?.n ?? 0),
+  };
+}
+
+export async function findJobs(db: Db, opts: JobFilter): Promise<{ rows: JobView[]; total: number }> {
+  const states = statesOf(opts.status);
+  const conds: SQL[] = [];
+  if (states) conds.push(inArray(actionRunJobs.status, states));
+  if (opts.repoId !== undefined) conds.push(eq(actionRunJobs.repoId, opts.repoId));
+  if (opts.runId !== undefined) conds.push(eq(actionRunJobs.runId, opts.runId));
+  if (opts.jobId !== undefined) conds.push(eq(actionRunJobs.id, opts.jobId));
+  const where = conds.length ? and(...conds) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db.select().from(actionRunJobs).where(where).orderBy(opts.order === 'desc' ? desc(actionRunJobs.id) : asc(actionRunJobs.id)).limit(opts.limit).offset(opts.offset),
+    db.select({ n: count() }).from(actionRunJobs).where(where),
+  ]);
+  return { rows: await jobViews(db, rows), total: Number(total?.n ?? 0) };
+}
+
+async function jobViews(db: Db, jobs: ActionRunJobRow[]): Promise<JobView[]> {
+  if (jobs.length === 0) return [];
+  const runIds = [...new Set(jobs.map((j) => j.runId))];
+  const taskIds = jobs.flatMap((j) => (j.taskId ? [j.taskId] : []));
+  const [runs, repos, steps, tasks] = await Promise.all([
+    db.select().from(actionRuns).where(inArray(actionRuns.id, runIds)),
+    reposById(db, jobs.map((j) => j.repoId)),
+    taskIds.length ? db.select().from(actionTaskSteps).where(inArray(actionTaskSteps.taskId, taskIds)).orderBy(asc(actionTaskSteps.index)) : [],
+    taskIds.length
+      ? db.select({ taskId: actionTasks.id, runnerId: actionTasks.runnerId, name: actionRunners.name }).from(actionTasks).leftJoin(actionRunners, eq(actionRunners.id, actionTasks.runnerId)).where(inArray(actionTasks.id, taskIds))
+      : [],
+  ]);
+  const runById = new Map(runs.map((r) => [r.id, r]));
+  // The runner may be gone (deleted): the job keeps its id, without a name.
+  const taskRunner = new Map(tasks.map((t) => [t.taskId, { id: t.runnerId, name: t.name ?? undefined }]));
+  return jobs.flatMap((job) => {
+    const run = runById.get(job.runId);
+    const r = repos.get(job.repoId);
+    if (!run || !r) return [];
+    const tr = job.taskId ? taskRunner.get(job.taskId) : undefined;
+    return [{ job, run, ...r, runnerId: tr?.id, runnerName: tr?.name, steps: steps.filter((s) => s.taskId === job.taskId) }];
+  });
+}

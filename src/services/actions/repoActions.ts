@@ -105,6 +105,7 @@ export class RepoActionService {
         .where(eq(actionRuns.id, run.id))
         .returning();
       await bumpTasksVersion(tx);
+      await this.actions.reportRun(tx, loaded.repo, updated!, 'requested');
       await this.actions.reportJobs(tx, loaded.repo, updated!, reset);
     });
     return this.run(loaded, runId);

@@ -54,6 +54,12 @@ export interface Assignment {
   vars: Record<string, string>;
 }
 
+/** Whose runners: an organisation's or user's (ownerId), a repository's (repoId); 0/0 is the site's. */
+export interface RunnerScope {
+  ownerId: number;
+  repoId: number;
+}
+
 export interface RunnerView {
   runner: ActionRunnerRow;
   busy: boolean;
@@ -82,7 +88,7 @@ export class RunnerService {
   // --- registration tokens and runners (the API) ------------------------------------------------
 
   /** The latest active token of a scope (0/0: global), made when there is none: repeated calls answer the same one. */
-  async registrationToken(ownerId = 0, repoId = 0): Promise<string> {
+  async registrationToken({ ownerId, repoId }: RunnerScope = { ownerId: 0, repoId: 0 }): Promise<string> {
     return withTx(this.deps.db, async (tx) => {
       // Concurrent first calls make one token: they queue on the scope's lock.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`runner-token:${ownerId}:${repoId}`}, 0))`);
@@ -108,8 +114,11 @@ export class RunnerService {
     return new Set(rows.map((r) => r.id));
   }
 
-  async list(opts: { disabled?: boolean; limit: number; offset: number }): Promise<{ rows: RunnerView[]; total: number }> {
-    const where = opts.disabled === undefined ? undefined : eq(actionRunners.disabled, opts.disabled);
+  async list(opts: { disabled?: boolean; scope?: RunnerScope; limit: number; offset: number }): Promise<{ rows: RunnerView[]; total: number }> {
+    const where = and(
+      opts.disabled === undefined ? undefined : eq(actionRunners.disabled, opts.disabled),
+      opts.scope ? and(eq(actionRunners.ownerId, opts.scope.ownerId), eq(actionRunners.repoId, opts.scope.repoId)) : undefined,
+    );
     const [rows, [total]] = await Promise.all([
       this.deps.db.select().from(actionRunners).where(where).orderBy(asc(actionRunners.id)).limit(opts.limit).offset(opts.offset),
       this.deps.db.select({ n: count() }).from(actionRunners).where(where),
@@ -118,16 +127,19 @@ export class RunnerService {
     return { rows: rows.map((runner) => ({ runner, busy: busy.has(runner.id) })), total: Number(total?.n ?? 0) };
   }
 
-  /** A runner by the path's id (a string in Gitea's API: anything but a positive number names none). */
-  async get(idText: string): Promise<RunnerView> {
+  /**
+   * A runner by the path's id (a string in Gitea's API: anything but a positive number names none); with a
+   * scope, only one of that scope's own runners.
+   */
+  async get(idText: string, scope?: RunnerScope): Promise<RunnerView> {
     const id = /^\d{1,15}$/.test(idText) ? Number(idText) : 0;
     const [runner] = id > 0 ? await this.deps.db.select().from(actionRunners).where(eq(actionRunners.id, id)) : [];
-    if (!runner) throw new NotFound('Runner not found');
+    if (!runner || (scope && (runner.ownerId !== scope.ownerId || runner.repoId !== scope.repoId))) throw new NotFound('Runner not found');
     return { runner, busy: (await this.busyIds([runner.id])).has(runner.id) };
   }
 
-  async delete(idText: string): Promise<void> {
-    const { runner } = await this.get(idText);
+  async delete(idText: string, scope?: RunnerScope): Promise<void> {
+    const { runner } = await this.get(idText, scope);
     await this.deps.db.delete(actionRunners).where(eq(actionRunners.id, runner.id));
   }
 

@@ -2,9 +2,10 @@
 // Git is read before each transaction opens (PGlite has one connection); a trigger is deleted in the
 // transaction that writes its runs, so it makes them exactly once whatever crashes.
 import { eq, sql } from 'drizzle-orm';
+import { Cron } from 'croner';
 import type { Db } from '../../db/client.js';
 import {
-  actionRunJobs, actionRuns, actionTasksVersion, actionTriggers, events, repositories, users,
+  actionRunJobs, actionRuns, actionSchedules, actionTasksVersion, actionTriggers, events, repositories, users,
   type ActionRunJobRow, type ActionRunRow, type ActionState, type RepoRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
@@ -14,7 +15,9 @@ import type { ServiceDeps } from '../context.js';
 import { buildPayload } from '../events/payloads.js';
 import type { RecordedEvent } from '../events/types.js';
 import { writeStatus, type CommitStatusState } from '../git/statuses.js';
-import { matchesPush, needsPaths, parseWorkflow, planJobs, runsAfterNeeds, WorkflowError, type PlannedJob, type Workflow } from './workflow.js';
+import { recordEvent } from '../events/record.js';
+import { inRepo } from '../events/scope.js';
+import { matchesPush, needsPaths, parseWorkflow, planJobs, runsAfterNeeds, scheduleCrons, WorkflowError, type PlannedJob, type Workflow } from './workflow.js';
 
 /** Where workflows are read from: `.gitea/workflows`, and `.github/workflows` when that has none. */
 export const workflowDirs = ['.gitea/workflows', '.github/workflows'] as const;
@@ -35,6 +38,9 @@ export function aggregateState(states: ActionState[]): ActionState {
   if (states.includes('waiting')) return 'waiting';
   return 'blocked';
 }
+
+/** A job's state as its workflow_job webhook's action. */
+const jobAction = { waiting: 'queued', blocked: 'waiting', running: 'in_progress', success: 'completed', failure: 'completed', cancelled: 'completed', skipped: 'completed' } as const;
 
 const statusOf: Record<ActionState, CommitStatusState> = {
   waiting: 'pending', blocked: 'pending', running: 'pending', success: 'success', failure: 'failure', cancelled: 'failure', skipped: 'skipped',
@@ -106,6 +112,10 @@ export class ActionService {
     if (!row || !row.repo.hasActions || row.repo.isArchived) return void (await drop());
     const dir = repoDir(config.dataDir, row.owner.name, row.repo.name);
     const files = await this.workflowsAt(dir, trigger.sha);
+    // A push to the default branch replaces the repository's schedules with what its workflows now say.
+    const schedules = trigger.ref === `refs/heads/${row.repo.defaultBranch}`
+      ? files.flatMap((file) => (file.workflow ? scheduleCrons(file.workflow).map((cron) => ({ file, cron })) : []))
+      : undefined;
     let paths: string[] | undefined;
     const chosen: Array<{ file: WorkflowFile; jobs: PlannedJob[] }> = [];
     for (const file of files) {
@@ -117,16 +127,25 @@ export class ActionService {
       if (needsPaths(wf) && !paths) paths = await changedPaths(dir, /^0+$/.test(trigger.before) ? '' : trigger.before, trigger.sha).catch(() => []);
       if (matchesPush(wf, { ref: trigger.ref, paths })) chosen.push({ file, jobs: planJobs(wf) });
     }
-    if (chosen.length === 0) return void (await drop());
-    const commit = await readCommit(dir, trigger.sha);
-    const [ev] = await db.select().from(events).where(eq(events.id, trigger.eventId));
+    if (chosen.length === 0 && !schedules) return void (await drop());
+    const commit = chosen.length ? await readCommit(dir, trigger.sha) : undefined;
+    const [ev] = commit ? await db.select().from(events).where(eq(events.id, trigger.eventId)) : [];
     const recorded = ev ? ({ ...(ev.data as object), type: ev.type, action: ev.action, actorId: ev.actorId, repoId: ev.repoId ?? undefined, ownerId: ev.ownerId ?? undefined, isPrivate: ev.isPrivate, id: ev.id, createdAt: ev.createdAt } as RecordedEvent) : undefined;
     const payload = (recorded && (await buildPayload(db, recorded, config))?.body) || {};
     await withTx(db, async (tx) => {
       // Deleting the trigger claims it for good: a second worker finds nothing to delete and writes nothing.
       const taken = await tx.delete(actionTriggers).where(eq(actionTriggers.id, triggerId)).returning({ id: actionTriggers.id });
       if (taken.length === 0) return;
-      await this.insertRuns(tx, row.repo, chosen.map(({ file, jobs }) => ({ file, jobs, event: trigger.event, ref: trigger.ref, actorId: trigger.actorId, payload, commit })));
+      if (schedules) {
+        await tx.delete(actionSchedules).where(eq(actionSchedules.repoId, row.repo.id));
+        const now = new Date();
+        const rows = schedules.flatMap(({ file, cron }) => {
+          const next = nextOccurrence(cron, now);
+          return next ? [{ repoId: row.repo.id, workflowId: file.name, workflowDir: file.dir, cron, ref: trigger.ref, commitSha: trigger.sha, triggerUserId: trigger.actorId, next }] : [];
+        });
+        if (rows.length) await tx.insert(actionSchedules).values(rows);
+      }
+      if (commit) await this.insertRuns(tx, row.repo, chosen.map(({ file, jobs }) => ({ file, jobs, event: trigger.event, ref: trigger.ref, actorId: trigger.actorId, payload, commit })));
     });
   }
 
@@ -153,6 +172,8 @@ export class ActionService {
         })
         .returning();
       out.push(run!);
+      await this.reportRun(tx, repo, run!, 'requested');
+      if (failed) await this.reportRun(tx, repo, run!, 'completed');
       if (jobs.length === 0) continue;
       const inserted = await tx
         .insert(actionRunJobs)
@@ -176,7 +197,13 @@ export class ActionService {
       await writeStatus(this.deps, tx, repo, run.triggerUserId, commit, {
         state: statusOf[job.status], targetUrl: `${base}/jobs/${job.id}`, description: describe(job), context: `${run.workflowName} / ${job.name} (${run.event})`,
       });
+      await recordEvent(this.deps, tx, { type: 'workflow_job', action: jobAction[job.status], jobId: job.id, ...inRepo(repo, run.triggerUserId) });
     }
+  }
+
+  /** A run was made or re-run (`requested`), started or ended: its workflow_run event. */
+  async reportRun(tx: Db, repo: RepoRow, run: ActionRunRow, action: 'requested' | 'in_progress' | 'completed'): Promise<void> {
+    await recordEvent(this.deps, tx, { type: 'workflow_run', action, runId: run.id, ...inRepo(repo, run.triggerUserId) });
   }
 
   /**
@@ -221,6 +248,12 @@ export class ActionService {
       })
       .where(eq(actionRuns.id, runId))
       .returning();
+    const was = current!.status;
+    const action = isDone(state) && !isDone(was) ? 'completed' : state === 'running' && (was === 'waiting' || was === 'blocked') ? 'in_progress' : undefined;
+    if (action) {
+      const [repo] = await tx.select().from(repositories).where(eq(repositories.id, run!.repoId));
+      if (repo) await this.reportRun(tx, repo, run!, action);
+    }
     return { run: run!, changed: [...changed.values()] };
   }
 }
@@ -231,6 +264,15 @@ const storedCommit = (c: CommitData): Record<string, unknown> => JSON.parse(JSON
 export function runCommit(run: ActionRunRow): CommitData {
   const c = run.commit as unknown as CommitData & { author: { date: string }; committer: { date: string } };
   return { ...c, author: { ...c.author, date: new Date(c.author.date) }, committer: { ...c.committer, date: new Date(c.committer.date) } };
+}
+
+/** The next time a workflow's cron expression fires after `after` (UTC, as GitHub reads them); undefined when it is no valid expression or never fires. */
+export function nextOccurrence(cron: string, after: Date): Date | undefined {
+  try {
+    return new Cron(cron, { paused: true, timezone: 'UTC' }).nextRun(after) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Locks a run's row (first, before any of its jobs: the lock order of every change to a run). */

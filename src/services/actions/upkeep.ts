@@ -2,11 +2,14 @@
 // long fail, jobs no runner took are cancelled, old runs and their logs go, long-offline runners go.
 // Each ended job settles its run and reports its commit status, as a runner's own report would.
 import { rm } from 'node:fs/promises';
-import { and, eq, inArray, isNotNull, lt, or, sql, isNull } from 'drizzle-orm';
-import { actionRunJobs, actionRunners, actionRuns, actionTasks, repositories, type ActionState } from '../../db/schema/index.js';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { actionRunJobs, actionRunners, actionRuns, actionSchedules, actionTasks, repositories, users, type ActionState } from '../../db/schema/index.js';
+import { readCommit } from '../../git/objects.js';
+import { repoDir } from '../../git/paths.js';
 import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
-import { isDone, lockRun, type ActionService } from './runs.js';
+import { isDone, lockRun, nextOccurrence, type ActionService } from './runs.js';
+import { planJobs } from './workflow.js';
 
 export class ActionUpkeep {
   constructor(private readonly deps: ServiceDeps, private readonly actions: ActionService) {}
@@ -67,6 +70,33 @@ export class ActionUpkeep {
       .where(and(inArray(actionRunJobs.status, ['waiting', 'blocked']), lt(actionRunJobs.updatedAt, cutoff)));
     const n = await this.endJobs(rows.map((r) => r.id), 'cancelled');
     return `${n} job(s) waiting since before ${cutoff.toISOString()} cancelled`;
+  }
+
+  /**
+   * start_schedule_tasks: each due schedule makes a run of its workflow as it was at the pushed commit, and
+   * moves to its next moment in the same transaction (compare-and-set on `next`, so with several processes
+   * each moment runs once). Files are read before the transaction.
+   */
+  async startScheduled(): Promise<string> {
+    const { db, config } = this.deps;
+    const now = new Date();
+    const due = await db.select().from(actionSchedules).where(lte(actionSchedules.next, now)).orderBy(asc(actionSchedules.next)).limit(100);
+    let made = 0;
+    for (const s of due) {
+      const following = nextOccurrence(s.cron, now) ?? new Date(8.64e15);
+      const [row] = await db.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(eq(repositories.id, s.repoId));
+      const file = row && row.repo.hasActions && !row.repo.isArchived
+        ? (await this.actions.workflowsAt(repoDir(config.dataDir, row.owner.name, row.repo.name), s.commitSha).catch(() => [])).find((f) => f.name === s.workflowId && f.dir === s.workflowDir && f.workflow)
+        : undefined;
+      const commit = file && row ? await readCommit(repoDir(config.dataDir, row.owner.name, row.repo.name), s.commitSha) : undefined;
+      made += await withTx(db, async (tx) => {
+        const moved = await tx.update(actionSchedules).set({ next: following }).where(and(eq(actionSchedules.id, s.id), eq(actionSchedules.next, s.next))).returning({ id: actionSchedules.id });
+        if (moved.length === 0 || !file || !commit || !row) return 0;
+        await this.actions.insertRuns(tx, row.repo, [{ file, jobs: planJobs(file.workflow!), event: 'schedule', ref: s.ref, actorId: s.triggerUserId, payload: { schedule: s.cron }, commit }]);
+        return 1;
+      });
+    }
+    return `${made} scheduled run(s) started`;
   }
 
   /** cleanup_actions: ended runs older than the retention go, with their jobs, tasks and log files. */

@@ -234,3 +234,10 @@ export function runsAfterNeeds(condition: string, needResults: string[]): boolea
   if (c.includes('cancelled()')) return cancelled;
   return !failed && !cancelled && needResults.every((r) => r === 'success');
 }
+
+/** The cron expressions of `on: schedule` (entries without a string `cron` are ignored). */
+export function scheduleCrons(wf: Workflow): string[] {
+  const s = wf.on.schedule;
+  if (!Array.isArray(s)) return [];
+  return s.flatMap((e) => (isMap(e) && typeof e.cron === 'string' && e.cron.trim() ? [e.cron.trim()] : []));
+}

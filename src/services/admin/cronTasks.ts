@@ -54,7 +54,7 @@ export function cronTaskDefs(m: MaintenanceService, actions: ActionUpkeep): Cron
     t('stop_zombie_tasks', '@every 5m', true, true, () => actions.stopZombieTasks()),
     t('stop_endless_tasks', '@every 30m', true, true, () => actions.stopEndlessTasks()),
     t('cancel_abandoned_jobs', '@every 6h', true, true, () => actions.cancelAbandonedJobs()),
-    t('start_schedule_tasks', '@every 1m', true, false, nothing('no scheduled workflows yet')),
+    t('start_schedule_tasks', '@every 1m', true, false, () => actions.startScheduled()),
     t('cleanup_actions', '@midnight', true, false, () => actions.cleanup()),
     t('cleanup_offline_runners', '@midnight', false, false, () => actions.cleanupOfflineRunners()),
   ];

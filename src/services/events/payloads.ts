@@ -14,6 +14,8 @@ import { repoPermission } from '../../permissions/repo.js';
 import { loadIssueDetails } from '../issues/issueDetails.js';
 import { enabledUnits } from '../repos/access.js';
 import type { HookEventType, RecordedEvent } from './types.js';
+import { findJobs, findRuns } from '../actions/queries.js';
+import { toRunWorkflow, toWorkflowJob, toWorkflowRun } from '../../convert/actions.js';
 
 type Schemas = components['schemas'];
 
@@ -113,6 +115,29 @@ export async function buildPayload(tx: Db, e: RecordedEvent, config: Config): Pr
           sha: status.sha, state: status.state, target_url: status.targetUrl, updated_at: iso(status.createdAt), ...base,
         },
         summary: summary(`[${repo.name}] commit ${status.sha.slice(0, 10)} ${status.context || 'status'}: ${status.state}`, status.description, status.targetUrl || `${urls.html}/commit/${status.sha}`),
+      };
+    }
+    case 'workflow_job': {
+      const { rows: [view] } = await findJobs(tx, { jobId: e.jobId, order: 'asc', limit: 1, offset: 0 });
+      if (!view) return undefined;
+      const job = toWorkflowJob(view, config);
+      return {
+        event: 'workflow_job',
+        body: { action: e.action, workflow_job: job, ...base, organization: owner.type === 'Organization' ? toUser(owner, owner, config) : null },
+        summary: summary(`[${repo.name}] job ${job.name} ${e.action}${job.conclusion ? `: ${job.conclusion}` : ''}`, '', job.html_url),
+      };
+    }
+    case 'workflow_run': {
+      const { rows: [view] } = await findRuns(tx, { runId: e.runId, limit: 1, offset: 0 });
+      if (!view) return undefined;
+      const run = toWorkflowRun(view, owner, config);
+      return {
+        event: 'workflow_run',
+        body: {
+          action: e.action, workflow: toRunWorkflow(view, config), workflow_run: run, ...base,
+          organization: owner.type === 'Organization' ? toUser(owner, owner, config) : null,
+        },
+        summary: summary(`[${repo.name}] run #${run.run_number} ${run.display_title} ${e.action}${run.conclusion ? `: ${run.conclusion}` : ''}`, '', run.html_url),
       };
     }
     default:

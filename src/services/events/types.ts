@@ -39,6 +39,10 @@ export type EventData =
   | { type: 'issue_comment' | 'pull_request_comment'; action: 'created' | 'edited' | 'deleted'; issueId: number; commentId: number; changes?: { body?: { from: string } } }
   | { type: 'pull_request_sync'; action: 'synchronized'; issueId: number; before: string; after: string }
   | { type: 'wiki'; action: 'created' | 'edited' | 'deleted'; page: string; sha: string }
+  /** An Actions job was queued, blocked, started or ended (`queued`, `waiting`, `in_progress`, `completed`). */
+  | { type: 'workflow_job'; action: 'queued' | 'waiting' | 'in_progress' | 'completed'; jobId: number }
+  /** An Actions run was made or re-run (`requested`), started (`in_progress`) or ended (`completed`). */
+  | { type: 'workflow_run'; action: 'requested' | 'in_progress' | 'completed'; runId: number }
   /** A commit status was reported; `commit` is read before the transaction (the payload shows it). */
   | { type: 'status'; statusId: number; sha: string; commit: Omit<LoggedCommit, 'added' | 'removed' | 'modified'> };
 

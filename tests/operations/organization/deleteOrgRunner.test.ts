@@ -1,0 +1,4 @@
+// deleteOrgRunner: delete a runner of an organization, for every role and status (the cases are shared by the two runner scopes).
+import { runnerOperationTests } from '../../helpers/runnerOpTests.js';
+
+runnerOperationTests('deleteOrgRunner', 'org', 'Delete', 'DELETE');

@@ -1,0 +1,4 @@
+// orgCreateRunnerRegistrationToken: the runner registration token of an organization, for every role and status (the cases are shared by the two runner scopes).
+import { runnerOperationTests } from '../../helpers/runnerOpTests.js';
+
+runnerOperationTests('orgCreateRunnerRegistrationToken', 'org', 'Token', 'POST');

@@ -1,0 +1,4 @@
+// orgGetRunnerRegistrationToken: the runner registration token of an organization, for every role and status (the cases are shared by the two runner scopes).
+import { runnerOperationTests } from '../../helpers/runnerOpTests.js';
+
+runnerOperationTests('orgGetRunnerRegistrationToken', 'org', 'Token', 'GET');
