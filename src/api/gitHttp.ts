@@ -12,6 +12,7 @@ import type { LoadedRepo } from '../services/repos/repos.js';
 import type { UserRow } from '../db/schema/index.js';
 import { authenticate } from './auth.js';
 import { errorAnswer, HttpError } from './errors.js';
+import { Unauthorized } from '../services/errors.js';
 
 const noCache = { 'Cache-Control': 'no-cache, max-age=0, must-revalidate', Pragma: 'no-cache', Expires: 'Fri, 01 Jan 1980 00:00:00 GMT' };
 
@@ -43,9 +44,32 @@ function requestBody(ctx: Context): Readable {
 export function buildGitRouter(services: Services, log: Logger): Router {
   const router = new Router();
 
+  /** The repository of the running task whose token the Basic credentials carry (as password or user name). */
+  async function taskTokenRepo(ctx: Context): Promise<number | undefined> {
+    const [scheme = '', value = ''] = ctx.get('Authorization').trim().split(/\s+/);
+    if (scheme.toLowerCase() !== 'basic') return undefined;
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    for (const candidate of [decoded.slice(colon + 1), decoded.slice(0, Math.max(colon, 0))]) {
+      const repoId = await services.runners.taskRepo(candidate);
+      if (repoId !== undefined) return repoId;
+    }
+    return undefined;
+  }
+
   async function open(ctx: Context, service: GitService): Promise<{ loaded: LoadedRepo; actor: UserRow | null }> {
-    const auth = await authenticate(ctx, services);
     const name = String(ctx.params.repo).replace(/\.git$/i, '');
+    let auth;
+    try {
+      auth = await authenticate(ctx, services);
+    } catch (err) {
+      // Not an account's credentials: perhaps a running Actions task's token (actions/checkout sends it
+      // as the Basic password), which fetches its own repository.
+      if (!(err instanceof Unauthorized)) throw err;
+      const repoId = await taskTokenRepo(ctx);
+      if (repoId === undefined) throw err;
+      return { loaded: await services.gitTransport.openForTask(String(ctx.params.owner), name, repoId, service), actor: null };
+    }
     const caller = { actor: auth.actor, tokenScopes: auth.method === 'token' ? auth.scopes : undefined };
     return { loaded: await services.gitTransport.open(String(ctx.params.owner), name, caller, service), actor: auth.actor };
   }

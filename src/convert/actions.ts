@@ -111,8 +111,19 @@ export function toWorkflowRun(v: RunView, viewer: UserRow | null, config: Config
     artifacts_url: `${url}/artifacts`,
     cancel_url: `${url}/cancel`,
     rerun_url: `${url}/rerun`,
-    pull_requests: [],
+    pull_requests: pullRequestsOf(v),
   };
+}
+
+type PullRef = { ref?: string; sha?: string; repo?: { id?: number; url?: string; name?: string } };
+
+/** A pull_request run's pull request, from the event it was made for (Gitea's PullRequestMinimal). */
+function pullRequestsOf(v: RunView): Schemas['PullRequestMinimal'][] {
+  if (v.run.event !== 'pull_request') return [];
+  const pr = (v.run.eventPayload as { pull_request?: { id?: number; number?: number; url?: string; head?: PullRef; base?: PullRef } }).pull_request;
+  if (!pr?.id || !pr.number) return [];
+  const side = (s: PullRef | undefined) => ({ ref: s?.ref ?? '', sha: s?.sha ?? '', repo: { id: s?.repo?.id ?? v.repo.id, url: s?.repo?.url ?? '', name: s?.repo?.name ?? v.repo.name } });
+  return [{ id: pr.id, number: pr.number, url: pr.url ?? '', head: side(pr.head), base: side(pr.base) }];
 }
 
 export function toActionWorkflow(v: WorkflowView, owner: string, repo: string, config: Config): Schemas['ActionWorkflow'] {

@@ -75,6 +75,11 @@ export async function createRef(dir: string, ref: string, target: string): Promi
   await git(dir, ['update-ref', '-m', 'anvil', ref, target, zeroIdLike(target)]);
 }
 
+/** Points `ref` at `target`, whatever it pointed at (for refs anvil alone keeps, such as refs/pull/N/head). */
+export async function setRef(dir: string, ref: string, target: string): Promise<void> {
+  await git(dir, ['update-ref', '-m', 'anvil', ref, target]);
+}
+
 /** Moves `ref` from `expected` to `target`; fails (GitError) when it moved meanwhile. */
 export async function moveRef(dir: string, ref: string, target: string, expected: string): Promise<void> {
   await git(dir, ['update-ref', '-m', 'anvil', ref, target, expected]);

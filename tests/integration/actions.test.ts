@@ -15,6 +15,8 @@ import {
   fetchTask, finishTask, jobIdOf, jobsOf, pushFiles, registerRunner, registerWith, Result, runnerClient, runsOf, workflow, type TestRunner,
 } from '../helpers/actions.js';
 import { eventually, fastHooks, hookBody, receiver, repoHook } from '../helpers/hooks.js';
+import { dirOf, disk } from '../helpers/gitFixtures.js';
+import { gitWorkspace } from '../helpers/events.js';
 
 let app: TestApp;
 let owner: Actor;
@@ -212,6 +214,40 @@ test('a repository\'s runner takes only that repository\'s jobs; an organization
   await finishTask(site, other!, Result.SUCCESS);
 });
 
+test('pull requests: opened and synchronize start on: pull_request workflows at the head (refs/pull/N/head), filtered by types and base branch', async () => {
+  const repo = await userRepo(app, owner, { auto_init: true });
+  const files = {
+    '.gitea/workflows/pr.yml': 'name: PR\non:\n  pull_request:\n    branches: [main]\njobs:\n  check:\n    runs-on: none\n    steps: [{run: x}]\n',
+    '.gitea/workflows/opened.yml': 'on:\n  pull_request:\n    types: [opened]\njobs:\n  hello:\n    runs-on: none\n    steps: [{run: x}]\n',
+  };
+  const head = await pushFiles(app, owner, owner.username, repo.name, files, { branch: 'feature' });
+  const path = { owner: owner.username, repo: repo.name };
+  const opened = await app.client(owner.basic).POST('/repos/{owner}/{repo}/pulls', { params: { path }, body: { head: 'feature', base: 'main', title: 'a change' } });
+  assert.is(opened.response.status, 201);
+  const n = opened.data!.number;
+  const runs = await runsOf(app, repo.id, 2);
+  assert.equal(runs.map((r) => [r.workflowId, r.event, r.ref, r.commitSha]).sort(), [
+    ['opened.yml', 'pull_request', `refs/pull/${n}/head`, head], ['pr.yml', 'pull_request', `refs/pull/${n}/head`, head],
+  ]);
+  const dir = dirOf(app, repo);
+  assert.is(await disk.rev(dir, `refs/pull/${n}/head`), head, 'the head is fetchable at refs/pull/N/head');
+  const listed = await app.client(owner.basic).GET('/repos/{owner}/{repo}/actions/runs/{run}', { params: { path: { ...path, run: runs[0]!.id } } });
+  assert.equal(listed.data!.pull_requests.map((p) => [p.number, p.head.ref, p.head.sha, p.base.ref]), [[n, 'feature', head, 'main']]);
+  // The head branch moves: synchronize runs pr.yml (default types) but not opened.yml.
+  const next = await pushFiles(app, owner, owner.username, repo.name, { 'more.txt': 'more' }, { branch: 'feature' });
+  const after = await runsOf(app, repo.id, 3);
+  assert.equal([after[2]!.workflowId, after[2]!.commitSha], ['pr.yml', next]);
+  assert.is(await disk.rev(dir, `refs/pull/${n}/head`), next);
+  // A pull request into another base: the branches filter leaves pr.yml out.
+  await pushFiles(app, owner, owner.username, repo.name, { 'base.txt': 'b' }, { branch: 'release' });
+  const other = await app.client(owner.basic).POST('/repos/{owner}/{repo}/pulls', { params: { path }, body: { head: 'feature', base: 'release', title: 'into release' } });
+  assert.is(other.response.status, 201);
+  const last = await runsOf(app, repo.id, 4);
+  await eventually(async () => (await app.services.deps.db.select().from(actionTriggers)).length === 0, 'an empty trigger queue');
+  assert.equal((await runsOf(app, repo.id, 4)).slice(3).map((r) => [r.workflowId, r.ref]), [['opened.yml', `refs/pull/${other.data!.number}/head`]]);
+  assert.is(last.length, 4);
+});
+
 test('push filters: branches, tags and paths decide which workflows run', async () => {
   const files = {
     '.gitea/workflows/main-only.yml': 'on:\n  push:\n    branches: [main]\njobs:\n  a:\n    runs-on: none\n    steps: [{run: x}]\n',
@@ -272,6 +308,29 @@ test('webhooks: workflow_run (requested, in_progress, completed) and workflow_jo
     assert.equal([ended.workflow_job.name, ended.workflow_job.status, ended.workflow_job.conclusion, ended.workflow_job.runner_name], ['only', 'completed', 'failure', r.name]);
   } finally {
     await hooked.close();
+  }
+});
+
+test('a running task\'s token clones its own (private) repository over HTTP, as actions/checkout does; not another, no push, not after the task', async () => {
+  const priv = await userRepo(app, owner, { auto_init: true, private: true });
+  const otherPriv = await userRepo(app, owner, { auto_init: true, private: true });
+  await pushFiles(app, owner, owner.username, priv.name, { '.gitea/workflows/c.yml': 'on: push\njobs:\n  c:\n    runs-on: checkout\n    steps: [{uses: actions/checkout@v4}]\n' });
+  await runsOf(app, priv.id, 1);
+  const r = await registerRunner(app, ['checkout']);
+  const task = await eventually(() => fetchTask(r), 'the job');
+  const token = task.secrets.GITEA_TOKEN!;
+  const ws = gitWorkspace(app);
+  try {
+    const url = (repo: string) => `${app.url.replace('://', `://x-access-token:${token}@`)}/${owner.username}/${repo}.git`;
+    const clone = await ws.run(['clone', '-q', url(priv.name), `${ws.root}/c1`]);
+    assert.is(clone.code, 0, clone.stderr);
+    assert.is((await ws.run(['clone', '-q', url(otherPriv.name), `${ws.root}/c2`])).code !== 0, true, 'another repository');
+    await ws.must(['commit', '-q', '--allow-empty', '-m', 'x'], `${ws.root}/c1`);
+    assert.is((await ws.run(['push', '-q', 'origin', 'HEAD:refs/heads/main'], `${ws.root}/c1`)).code !== 0, true, 'no push');
+    await finishTask(r, task, Result.SUCCESS);
+    assert.is((await ws.run(['clone', '-q', url(priv.name), `${ws.root}/c3`])).code !== 0, true, 'the task ended');
+  } finally {
+    ws.close();
   }
 });
 

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import fc from 'fast-check';
 import { aggregateState } from '../../src/services/actions/runs.js';
-import { expandMatrix, filterPattern, matchesPush, parseWorkflow, planJobs, runsAfterNeeds, WorkflowError } from '../../src/services/actions/workflow.js';
+import { expandMatrix, filterPattern, matchesPullRequest, matchesPush, parseWorkflow, planJobs, runsAfterNeeds, WorkflowError } from '../../src/services/actions/workflow.js';
 import { actionStates } from '../../src/db/schema/index.js';
 
 const wf = (on: string, jobs = 'jobs:\n  a:\n    runs-on: x\n') => parseWorkflow(`on: ${on}\n${jobs}`);
@@ -79,6 +79,20 @@ test('push filters: branches, tags, their ignores, negations and paths', () => {
   const notDocs = on('paths-ignore: ["**.md"]');
   assert.not.ok(matchesPush(notDocs, heads('main', ['README.md', 'docs/x.md'])));
   assert.ok(matchesPush(notDocs, heads('main', ['README.md', 'src/x.ts'])));
+});
+
+test('pull request filters: types (default opened, synchronize, reopened), base branches, paths', () => {
+  const pr = (filter: string) => wf(`\n  pull_request:\n${filter.replace(/^/gm, '    ')}`);
+  assert.ok(matchesPullRequest(wf('pull_request'), { action: 'opened', baseBranch: 'main' }));
+  assert.ok(matchesPullRequest(wf('pull_request'), { action: 'synchronize', baseBranch: 'x' }));
+  assert.not.ok(matchesPullRequest(wf('pull_request'), { action: 'closed', baseBranch: 'main' }));
+  assert.not.ok(matchesPullRequest(wf('push'), { action: 'opened', baseBranch: 'main' }));
+  assert.not.ok(matchesPullRequest(pr('types: [opened]'), { action: 'synchronize', baseBranch: 'main' }));
+  assert.ok(matchesPullRequest(pr('branches: ["release/*"]'), { action: 'opened', baseBranch: 'release/1' }));
+  assert.not.ok(matchesPullRequest(pr('branches: ["release/*"]'), { action: 'opened', baseBranch: 'main' }));
+  assert.not.ok(matchesPullRequest(pr('branches-ignore: [main]'), { action: 'opened', baseBranch: 'main' }));
+  assert.ok(matchesPullRequest(pr('paths: ["src/**"]'), { action: 'opened', baseBranch: 'main', paths: ['src/a.ts'] }));
+  assert.not.ok(matchesPullRequest(pr('paths: ["src/**"]'), { action: 'opened', baseBranch: 'main', paths: ['README.md'] }));
 });
 
 test('matrix: product, exclude, include extending or adding', () => {

@@ -60,14 +60,24 @@ export type ActionRunnerRow = typeof actionRunners.$inferSelect;
  * A change that may start workflows (a pushed branch or tag), queued in the change's own transaction.
  * The trigger worker claims it with a lease, reads the workflows at `sha` and writes the runs.
  */
+export interface TriggerData {
+  action?: 'opened' | 'reopened' | 'synchronize';
+  index?: number;
+  baseBranch?: string;
+  headBranch?: string;
+  mergeBase?: string;
+}
+
 export const actionTriggers = pgTable('action_triggers', {
   id: id(),
   /** The recorded event (its payload becomes the workflow's github.event). */
   eventId: bigint('event_id', { mode: 'number' }).notNull(),
   repoId: bigint('repo_id', { mode: 'number' }).notNull(),
   actorId: bigint('actor_id', { mode: 'number' }).notNull(),
-  /** push (for now). */
+  /** push or pull_request. */
   event: text('event').notNull(),
+  /** For a pull request: its action (opened, reopened, synchronize), index, base and head branches and merge base. */
+  data: jsonb('data').$type<TriggerData>().notNull().default({}),
   /** The full ref name. */
   ref: text('ref').notNull(),
   before: text('before').notNull().default(''),
@@ -174,7 +184,7 @@ export const actionTasks = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('action_tasks_job_idx').on(t.jobId), index('action_tasks_runner_idx').on(t.runnerId, t.status)],
+  (t) => [index('action_tasks_job_idx').on(t.jobId), index('action_tasks_runner_idx').on(t.runnerId, t.status), index('action_tasks_token_idx').on(t.tokenHash)],
 );
 
 export type ActionTaskRow = typeof actionTasks.$inferSelect;

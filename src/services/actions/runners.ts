@@ -150,6 +150,20 @@ export class RunnerService {
     return this.get(idText);
   }
 
+  /**
+   * The repository a running task's token reads (the token a runner's steps use to check the code out);
+   * undefined for anything else. A task's token stops working when the task ends.
+   */
+  async taskRepo(token: string): Promise<number | undefined> {
+    if (!/^[0-9a-f]{40}$/i.test(token)) return undefined;
+    const [row] = await this.deps.db
+      .select({ repoId: actionRunJobs.repoId })
+      .from(actionTasks)
+      .innerJoin(actionRunJobs, eq(actionRunJobs.id, actionTasks.jobId))
+      .where(and(eq(actionTasks.tokenHash, hash(token.toLowerCase())), eq(actionTasks.status, 'running')));
+    return row?.repoId;
+  }
+
   // --- the runner protocol -----------------------------------------------------------------------
 
   async register(input: { token: string; name: string; version: string; labels: string[]; ephemeral: boolean }): Promise<{ runner: ActionRunnerRow; token: string }> {
@@ -245,7 +259,8 @@ export class RunnerService {
     if (picked === 'busy') return { version: 0 };
     const { task, job, run, repo, owner, actor, needed, neededTasks } = picked;
     const cfg = this.deps.config;
-    const refName = run.ref.replace(/^refs\/(heads|tags)\//, '');
+    const refName = run.ref.replace(/^refs\/(heads|tags|pull)\//, '');
+    const pr = run.event === 'pull_request' ? (run.eventPayload as { pull_request?: { head?: { ref?: string }; base?: { ref?: string } } }).pull_request : undefined;
     const needs: Assignment['needs'] = {};
     for (const n of needed) {
       const outputs = neededTasks.find((t) => t.id === n.taskId)?.outputs ?? {};
@@ -266,8 +281,8 @@ export class RunnerService {
           ref_type: run.ref.startsWith('refs/tags/') ? 'tag' : 'branch',
           ref_protected: false,
           sha: run.commitSha,
-          head_ref: '',
-          base_ref: '',
+          head_ref: pr?.head?.ref ?? '',
+          base_ref: pr?.base?.ref ?? '',
           repository: `${owner.name}/${repo.name}`,
           repository_owner: owner.name,
           repositoryUrl: `${cfg.rootUrl}${owner.name}/${repo.name}.git`,

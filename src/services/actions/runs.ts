@@ -17,7 +17,8 @@ import type { RecordedEvent } from '../events/types.js';
 import { writeStatus, type CommitStatusState } from '../git/statuses.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
-import { matchesPush, needsPaths, parseWorkflow, planJobs, runsAfterNeeds, scheduleCrons, WorkflowError, type PlannedJob, type Workflow } from './workflow.js';
+import { matchesPullRequest, matchesPush, needsPaths, needsPullPaths, parseWorkflow, planJobs, runsAfterNeeds, scheduleCrons, WorkflowError, type PlannedJob, type Workflow } from './workflow.js';
+import { setRef } from '../../git/refs.js';
 
 /** Where workflows are read from: `.gitea/workflows`, and `.github/workflows` when that has none. */
 export const workflowDirs = ['.gitea/workflows', '.github/workflows'] as const;
@@ -116,6 +117,7 @@ export class ActionService {
     const schedules = trigger.ref === `refs/heads/${row.repo.defaultBranch}`
       ? files.flatMap((file) => (file.workflow ? scheduleCrons(file.workflow).map((cron) => ({ file, cron })) : []))
       : undefined;
+    const pull = trigger.event === 'pull_request' ? trigger.data : undefined;
     let paths: string[] | undefined;
     const chosen: Array<{ file: WorkflowFile; jobs: PlannedJob[] }> = [];
     for (const file of files) {
@@ -124,9 +126,17 @@ export class ActionService {
         continue;
       }
       const wf = file.workflow!;
+      if (pull) {
+        // The paths a pull request changes: from its merge base to its head.
+        if (needsPullPaths(wf) && !paths) paths = await changedPaths(dir, pull.mergeBase ?? '', trigger.sha).catch(() => []);
+        if (matchesPullRequest(wf, { action: pull.action ?? 'opened', baseBranch: pull.baseBranch ?? '', paths })) chosen.push({ file, jobs: planJobs(wf) });
+        continue;
+      }
       if (needsPaths(wf) && !paths) paths = await changedPaths(dir, /^0+$/.test(trigger.before) ? '' : trigger.before, trigger.sha).catch(() => []);
       if (matchesPush(wf, { ref: trigger.ref, paths })) chosen.push({ file, jobs: planJobs(wf) });
     }
+    // A pull request's head is kept at refs/pull/<index>/head, which its runs name and runners fetch.
+    if (pull && chosen.length) await setRef(dir, trigger.ref, trigger.sha);
     if (chosen.length === 0 && !schedules) return void (await drop());
     const commit = chosen.length ? await readCommit(dir, trigger.sha) : undefined;
     const [ev] = commit ? await db.select().from(events).where(eq(events.id, trigger.eventId)) : [];

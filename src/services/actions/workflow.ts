@@ -241,3 +241,32 @@ export function scheduleCrons(wf: Workflow): string[] {
   if (!Array.isArray(s)) return [];
   return s.flatMap((e) => (isMap(e) && typeof e.cron === 'string' && e.cron.trim() ? [e.cron.trim()] : []));
 }
+
+export interface PullFacts {
+  /** opened, reopened or synchronize. */
+  action: string;
+  baseBranch: string;
+  /** The paths the pull request changes (from its merge base); undefined when not needed. */
+  paths?: string[];
+}
+
+/** Whether `on: pull_request` takes this change: its types (default opened, synchronize, reopened), base branch filters and paths. */
+export function matchesPullRequest(wf: Workflow, facts: PullFacts): boolean {
+  if (!('pull_request' in wf.on)) return false;
+  const f = isMap(wf.on.pull_request) ? wf.on.pull_request : {};
+  const types = 'types' in f ? strings(f.types) ?? [] : ['opened', 'synchronize', 'reopened'];
+  if (!types.includes(facts.action)) return false;
+  if ('branches' in f && !matchesList(strings(f.branches) ?? [], facts.baseBranch)) return false;
+  if ('branches-ignore' in f && matchesList(strings(f['branches-ignore']) ?? [], facts.baseBranch)) return false;
+  if (facts.paths) {
+    if ('paths' in f && !facts.paths.some((p) => matchesList(strings(f.paths) ?? [], p))) return false;
+    if ('paths-ignore' in f && facts.paths.length > 0 && facts.paths.every((p) => matchesList(strings(f['paths-ignore']) ?? [], p))) return false;
+  }
+  return true;
+}
+
+/** Whether the workflow filters pull requests by paths (then their changed paths must be read). */
+export function needsPullPaths(wf: Workflow): boolean {
+  const f = wf.on.pull_request;
+  return isMap(f) && ('paths' in f || 'paths-ignore' in f);
+}

@@ -75,6 +75,17 @@ export class GitTransportService {
     return { loaded: site, pusher: site.owner };
   }
 
+  /** A running Actions task's checkout: its own repository, fetch only. */
+  async openForTask(ownerName: string, name: string, taskRepoId: number, service: GitService): Promise<LoadedRepo> {
+    const site = await this.repos.load(ownerName, name, null, { ignoreVisibility: true }).catch((err: unknown) => {
+      if (err instanceof NotFound) return undefined;
+      throw err;
+    });
+    if (!site || site.repo.id !== taskRepoId) throw new NotFound('Repository not found');
+    if (isPush(service)) throw new Forbidden('An Actions task token may fetch but not push');
+    return site;
+  }
+
   /** Serves one SSH exec of upload-pack or receive-pack; a push is announced and recorded as over HTTP. Resolves with git's exit code. */
   async servePack(loaded: LoadedRepo, service: GitService, io: PackStreams, pusher: UserRow, stream: TransportStream = {}): Promise<number> {
     const dir = this.dir(loaded);
