@@ -8,12 +8,12 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { Agent, request } from 'undici';
-import type { Logger } from 'pino';
 import { hookAttempts, hookDeliveries, hooks, type HookDeliveryRow, type HookRow } from '../db/schema/index.js';
 import { withTx } from '../db/tx.js';
 import type { ServiceDeps } from '../services/context.js';
 import { parseAllowList, type AllowList } from '../services/events/allowList.js';
 import { deliveryQueued } from '../services/events/hookFanOut.js';
+import { PollingWorker } from './pollingWorker.js';
 
 class Blocked extends Error {}
 
@@ -49,19 +49,14 @@ export function deliveryHeaders(hook: HookRow, d: HookDeliveryRow): Record<strin
 
 const masked = (headers: Record<string, string>) => (headers.Authorization ? { ...headers, Authorization: '(hidden)' } : headers);
 
-export class HookDeliveryWorker {
+export class HookDeliveryWorker extends PollingWorker {
   private readonly allow: AllowList;
   private readonly agent: Agent;
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = true;
-  private running: Promise<unknown> = Promise.resolve();
-  private readonly poke = () => this.schedule(20);
-  private readonly log: Logger;
 
   constructor(private readonly deps: ServiceDeps) {
+    super(deps.log.child({ worker: 'webhooks' }), deliveryQueued, () => deps.config.webhook.pollIntervalMs, batchSize);
     const cfg = deps.config.webhook;
     this.allow = parseAllowList(cfg.allowedHostList);
-    this.log = deps.log.child({ worker: 'webhooks' });
     this.agent = new Agent({
       headersTimeout: cfg.deliverTimeoutMs,
       bodyTimeout: cfg.deliverTimeoutMs,
@@ -82,38 +77,9 @@ export class HookDeliveryWorker {
     });
   };
 
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    deliveryQueued.on('queued', this.poke);
-    this.schedule(0);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    deliveryQueued.off('queued', this.poke);
-    if (this.timer) clearTimeout(this.timer);
-    await this.running.catch(() => undefined);
+  override async stop(): Promise<void> {
+    await super.stop();
     await this.agent.close().catch(() => undefined);
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.running = this.running.then(() => this.loop());
-    }, ms);
-  }
-
-  private async loop(): Promise<void> {
-    let n = 0;
-    try {
-      n = await this.runOnce();
-    } catch (err) {
-      this.log.warn({ err }, 'webhook delivery round failed');
-    }
-    this.schedule(n === batchSize ? 0 : this.deps.config.webhook.pollIntervalMs);
   }
 
   /** Claims and sends one batch of due deliveries; answers how many it took. */

@@ -241,3 +241,19 @@ export async function assertActionsWriteRoles(app: TestApp, w: ActionsWorld, ope
   assert.is(reader.response.status, 403, 'a read collaborator');
   assertSpec(operationId, reader as never);
 }
+
+/**
+ * The cases every change to one run shares: 404 for an unknown run and for another repository's, and the
+ * write roles, each on a fresh run in `status` (one the change accepts).
+ */
+export async function assertRunChangeCommon(app: TestApp, w: ActionsWorld, operationId: Parameters<typeof assertSpec>[0], status: ActionState, call: (repo: Repository, run: number, auth: string | null) => Promise<Answer>): Promise<void> {
+  const [other] = await seedRuns(app, w.priv, w.owner.id, [{ status }]);
+  for (const id of [987_654_321, other!.run.id]) {
+    const res = await call(w.pub, id, w.owner.basic);
+    assert.is(res.response.status, 404, `run ${id}`);
+    assertSpec(operationId, res as never);
+  }
+  const [a] = await seedRuns(app, w.pub, w.owner.id, [{ status }]);
+  const [b] = await seedRuns(app, w.priv, w.owner.id, [{ status }]);
+  await assertActionsWriteRoles(app, w, operationId, (repo, auth) => call(repo, repo.id === w.pub.id ? a!.run.id : b!.run.id, auth));
+}

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import type { Repository } from '../../helpers/repos.js';
 import { assertSpec } from '../../helpers/spec-check.js';
-import { actionsWorld, assertActionsWriteRoles, fetchTask, jobsOf, registerRunner, Result, runsOf, seedRuns, type ActionsWorld } from '../../helpers/actions.js';
+import { actionsWorld, assertRunChangeCommon, fetchTask, jobsOf, registerRunner, Result, runsOf, seedRuns, type ActionsWorld } from '../../helpers/actions.js';
 
 let app: TestApp;
 let w: ActionsWorld;
@@ -43,19 +43,8 @@ test('409: an ended run', async () => {
   assertSpec('cancelWorkflowRun', res);
 });
 
-test('404: unknown, or of another repository', async () => {
-  const [other] = await seedRuns(app, w.priv, w.owner.id, [{ status: 'running' }]);
-  for (const id of [888888, other!.run.id]) {
-    const res = await cancel(w.pub, id);
-    assert.is(res.response.status, 404);
-    assertSpec('cancelWorkflowRun', res);
-  }
-});
-
-test('401, 403, 404 by role', async () => {
-  const [a] = await seedRuns(app, w.pub, w.owner.id, [{ status: 'running' }]);
-  const [b] = await seedRuns(app, w.priv, w.owner.id, [{ status: 'running' }]);
-  await assertActionsWriteRoles(app, w, 'cancelWorkflowRun', (repo, auth) => cancel(repo, repo.id === w.pub.id ? a!.run.id : b!.run.id, auth));
+test('404 for unknown runs and another repository\'s; 401, 403, 404 by role', async () => {
+  await assertRunChangeCommon(app, w, 'cancelWorkflowRun', 'running', (repo, run, auth) => cancel(repo, run, auth));
 });
 
 test.run();

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import type { Repository } from '../../helpers/repos.js';
 import { assertSpec } from '../../helpers/spec-check.js';
-import { actionsWorld, assertActionsWriteRoles, jobsOf, seedRuns, type ActionsWorld } from '../../helpers/actions.js';
+import { actionsWorld, assertRunChangeCommon, jobsOf, seedRuns, type ActionsWorld } from '../../helpers/actions.js';
 
 let app: TestApp;
 let w: ActionsWorld;
@@ -35,20 +35,8 @@ test('400: a run that has not ended', async () => {
   assertSpec('deleteActionRun', res);
 });
 
-test('404: unknown, or of another repository', async () => {
-  const [other] = await seedRuns(app, w.priv, w.owner.id, [{ status: 'success' }]);
-  for (const id of [555555, other!.run.id]) {
-    const res = await del(w.pub, id);
-    assert.is(res.response.status, 404);
-    assertSpec('deleteActionRun', res);
-  }
-});
-
-test('401, 403, 404 by role; the run stays', async () => {
-  const [a] = await seedRuns(app, w.pub, w.owner.id, [{ status: 'success' }]);
-  const [b] = await seedRuns(app, w.priv, w.owner.id, [{ status: 'success' }]);
-  await assertActionsWriteRoles(app, w, 'deleteActionRun', (repo, auth) => del(repo, repo.id === w.pub.id ? a!.run.id : b!.run.id, auth));
-  assert.is((await jobsOf(app, b!.run.id)).length, 1);
+test('404 for unknown runs and another repository\'s; 401, 403, 404 by role', async () => {
+  await assertRunChangeCommon(app, w, 'deleteActionRun', 'success', (repo, run, auth) => del(repo, run, auth));
 });
 
 test.run();

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import type { Repository } from '../../helpers/repos.js';
 import { assertSpec } from '../../helpers/spec-check.js';
-import { actionsWorld, assertActionsWriteRoles, jobsOf, seedRuns, type ActionsWorld } from '../../helpers/actions.js';
+import { actionsWorld, assertRunChangeCommon, jobsOf, seedRuns, type ActionsWorld } from '../../helpers/actions.js';
 import { actionRunJobs } from '../../../src/db/schema/index.js';
 import { eq } from 'drizzle-orm';
 
@@ -42,19 +42,8 @@ test('409: a run that has not ended; a run without jobs', async () => {
   }
 });
 
-test('404: unknown, or of another repository', async () => {
-  const [other] = await seedRuns(app, w.priv, w.owner.id, [{ status: 'success' }]);
-  for (const id of [777777, other!.run.id]) {
-    const res = await rerun(w.pub, id);
-    assert.is(res.response.status, 404);
-    assertSpec('rerunWorkflowRun', res);
-  }
-});
-
-test('401, 403, 404 by role', async () => {
-  const [a] = await seedRuns(app, w.pub, w.owner.id, [{ status: 'success' }]);
-  const [b] = await seedRuns(app, w.priv, w.owner.id, [{ status: 'success' }]);
-  await assertActionsWriteRoles(app, w, 'rerunWorkflowRun', (repo, auth) => rerun(repo, repo.id === w.pub.id ? a!.run.id : b!.run.id, auth));
+test('404 for unknown runs and another repository\'s; 401, 403, 404 by role', async () => {
+  await assertRunChangeCommon(app, w, 'rerunWorkflowRun', 'success', (repo, run, auth) => rerun(repo, run, auth));
 });
 
 test.run();
