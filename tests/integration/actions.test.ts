@@ -356,9 +356,11 @@ test('runner protocol: ping; unknown registration token and unknown runner are U
   const solo = await registerRunner(app, ['solo']);
   const patch = await app.client(app.admin.basic).PATCH('/admin/actions/runners/{runner_id}', { params: { path: { runner_id: String(solo.id) } }, body: { disabled: true } });
   assert.is(patch.data!.disabled, true);
+  const { tasksVersion: seen } = await solo.client.fetchTask({ tasksVersion: 0n });
   assert.is(await fetchTask(solo), undefined, 'disabled: nothing');
   await app.client(app.admin.basic).PATCH('/admin/actions/runners/{runner_id}', { params: { path: { runner_id: String(solo.id) } }, body: { disabled: false } });
-  const task = await fetchTask(solo);
+  // Polling with the version it saw while disabled: enabling it moved the version, so it searches.
+  const task = (await solo.client.fetchTask({ tasksVersion: seen })).task;
   assert.ok(task, 'enabled again: the job');
   // Another runner cannot report on it.
   assert.is(await code(runner.client.updateTask({ state: { id: task!.id, result: Result.SUCCESS } })), Code.NotFound);

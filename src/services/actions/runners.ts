@@ -16,7 +16,7 @@ import {
 import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
 import { Invalid, NotFound, Unauthorized } from '../errors.js';
-import { isDone, lockRun, tasksVersion, type ActionService } from './runs.js';
+import { bumpTasksVersion, isDone, lockRun, tasksVersion, type ActionService } from './runs.js';
 import { stepName } from './workflow.js';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -146,7 +146,11 @@ export class RunnerService {
   async setDisabled(idText: string, disabled: boolean | null | undefined): Promise<RunnerView> {
     if (typeof disabled !== 'boolean') throw new Invalid('[Disabled]: Required');
     const { runner } = await this.get(idText);
-    await this.deps.db.update(actionRunners).set({ disabled, updatedAt: new Date() }).where(eq(actionRunners.id, runner.id));
+    await withTx(this.deps.db, async (tx) => {
+      await tx.update(actionRunners).set({ disabled, updatedAt: new Date() }).where(eq(actionRunners.id, runner.id));
+      // Enabled again: its next poll must search, though no job became waiting since it last asked.
+      if (!disabled) await bumpTasksVersion(tx);
+    });
     return this.get(idText);
   }
 
@@ -196,12 +200,16 @@ export class RunnerService {
   }
 
   async declare(runner: ActionRunnerRow, input: { version: string; labels: string[] }): Promise<ActionRunnerRow> {
-    const [row] = await this.deps.db
-      .update(actionRunners)
-      .set({ version: input.version, labels: cleanLabels(input.labels), updatedAt: new Date() })
-      .where(eq(actionRunners.id, runner.id))
-      .returning();
-    return row!;
+    return withTx(this.deps.db, async (tx) => {
+      const [row] = await tx
+        .update(actionRunners)
+        .set({ version: input.version, labels: cleanLabels(input.labels), updatedAt: new Date() })
+        .where(eq(actionRunners.id, runner.id))
+        .returning();
+      // New labels may fit jobs already waiting: the next poll searches.
+      await bumpTasksVersion(tx);
+      return row!;
+    });
   }
 
   /**
