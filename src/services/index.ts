@@ -107,8 +107,8 @@ export class Services {
     this.statuses = new StatusService(deps, this.branches);
     this.contents = new ContentService(this.branches);
     this.keys = new KeyService(deps);
-    this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys);
     this.wiki = new WikiService(deps);
+    this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys, this.wiki);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.pulls = new PullService(deps, this.issues, this.access);

@@ -62,8 +62,8 @@ async function addKey(as: Actor, key: { public: string }): Promise<void> {
   assert.is(r.response.status, 201, JSON.stringify(r.error));
 }
 
-async function addDeploy(r: Repo, key: { public: string }, readOnly: boolean): Promise<void> {
-  const res = await app.client(p.owner.auth).POST('/repos/{owner}/{repo}/keys', { params: { path: r.path }, body: { title: `deploy ${readOnly}`, key: key.public, read_only: readOnly } });
+async function addDeploy(r: Repo, key: { public: string }, readOnly: boolean, title = `deploy ${readOnly}`): Promise<void> {
+  const res = await app.client(p.owner.auth).POST('/repos/{owner}/{repo}/keys', { params: { path: r.path }, body: { title, key: key.public, read_only: readOnly } });
   assert.is(res.response.status, 201, JSON.stringify(res.error));
 }
 
@@ -115,6 +115,30 @@ test('a read-only deploy key clones but its push is refused; a writable one push
   await addDeploy(repo, rw, false);
   const pushRw = await gitWith(rw.file, ['push', '-q', 'origin', 'HEAD:refs/heads/from-deploy'], work);
   assert.is(pushRw.code, 0, pushRw.stderr);
+});
+
+test('the wiki over SSH: a user key clones and pushes <repo>.wiki.git; a read-only deploy key may not push it', async () => {
+  const page = await app.client(p.owner.auth).POST('/repos/{owner}/{repo}/wiki/new', { params: { path: repo.path }, body: { title: 'Home', content_base64: Buffer.from('# wiki\n').toString('base64') } });
+  assert.is(page.response.status, 201);
+  const key = await sshKey('wiki-owner');
+  await addKey(p.owner, key);
+  const url = `ssh://git@127.0.0.1:${ssh.port}/${repo.full_name}.wiki.git`;
+  const clone = await gitWith(key.file, ['clone', '-q', url, 'wiki-clone']);
+  assert.is(clone.code, 0, clone.stderr);
+  const work = join(dir, 'wiki-clone');
+  assert.is(readFileSync(join(work, 'Home.md'), 'utf8'), '# wiki\n');
+  writeFileSync(join(work, 'Over-SSH.md'), 'ssh page\n');
+  await gitWith(key.file, ['add', 'Over-SSH.md'], work);
+  await gitWith(key.file, ['commit', '-q', '-m', 'wiki over ssh'], work);
+  const push = await gitWith(key.file, ['push', '-q', 'origin', 'HEAD'], work);
+  assert.is(push.code, 0, push.stderr);
+  const read = await app.client(p.owner.auth).GET('/repos/{owner}/{repo}/wiki/page/{pageName}', { params: { path: { ...repo.path, pageName: 'Over-SSH' } } });
+  assert.is(read.response.status, 200);
+  const ro = await sshKey('wiki-deploy-ro');
+  await addDeploy(repo, ro, true, 'wiki deploy');
+  const roPush = await gitWith(ro.file, ['push', '-q', url, 'HEAD:refs/heads/other'], work);
+  assert.is.not(roPush.code, 0);
+  assert.match(roPush.stderr, 'read-only');
 });
 
 test('a client that vanishes mid-clone leaves the server serving', async () => {

@@ -7,7 +7,7 @@ import { pendingPushes, repositories, users, type UserRow } from '../../db/schem
 import { processAlive } from '../../db/lock.js';
 import { zeroId } from '../../git/commit.js';
 import { listRefTips, refChanges } from '../../git/pushLog.js';
-import { repoDir } from '../../git/paths.js';
+import { repoDir, wikiDir } from '../../git/paths.js';
 import { listBranches, setHead } from '../../git/refs.js';
 import { advertiseRefs, servePack, serviceRpc, type GitService } from '../../git/smartHttp.js';
 import { canRead, canWrite } from '../../permissions/repo.js';
@@ -15,6 +15,8 @@ import type { BranchService } from './branches.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, NotFound, Unauthorized } from '../errors.js';
 import type { LoadedRepo, RepoService } from '../repos/repos.js';
+import type { WikiService } from '../repos/wiki.js';
+import { existsSync } from 'node:fs';
 import type { KeyService } from '../keys/keys.js';
 import { scopesAllow } from '../users/tokens.js';
 
@@ -43,25 +45,46 @@ export interface TransportStream {
 
 const isPush = (service: GitService) => service === 'git-receive-pack';
 
+/** A repository's code, or its wiki (`<repo>.wiki.git`): what a git transport request reaches. */
+export type TransportTarget = LoadedRepo & { wiki?: boolean };
+
+/** `<name>.wiki` names the wiki of `<name>` (no repository name ends with `.wiki`). */
+function splitWiki(name: string): { name: string; wiki: boolean } {
+  return /\.wiki$/i.test(name) ? { name: name.slice(0, -'.wiki'.length), wiki: true } : { name, wiki: false };
+}
+
 export class GitTransportService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly repos: RepoService,
     private readonly branches: BranchService,
     private readonly keys: KeyService,
+    private readonly wikis: WikiService,
   ) {}
+
+  /**
+   * A wiki that has no git repository yet: fetching it is "not found"; the first push makes it, as the
+   * first page made through the API does.
+   */
+  private async wikiReady(target: TransportTarget, service: GitService): Promise<TransportTarget> {
+    if (!target.wiki || existsSync(this.dir(target))) return target;
+    if (!isPush(service)) throw new NotFound('Repository not found');
+    await this.wikis.ensureRepo(target);
+    return target;
+  }
 
   /**
    * git over SSH: a user key acts as its user (the same checks as over HTTP); a deploy key reaches its
    * own repository alone (others are "not found") and pushes only when it is not read-only. A deploy
    * key's push is recorded as the repository owner's.
    */
-  async openForKey(ownerName: string, name: string, holder: KeyHolder, service: GitService): Promise<{ loaded: LoadedRepo; pusher: UserRow }> {
+  async openForKey(ownerName: string, name: string, holder: KeyHolder, service: GitService): Promise<{ loaded: TransportTarget; pusher: UserRow }> {
     if (holder.kind === 'user') {
       const loaded = await this.open(ownerName, name, { actor: holder.user }, service);
       return { loaded, pusher: holder.user };
     }
-    const site = await this.repos.load(ownerName, name, null, { ignoreVisibility: true }).catch((err: unknown) => {
+    const { name: repoName, wiki } = splitWiki(name);
+    const site = await this.repos.load(ownerName, repoName, null, { ignoreVisibility: true }).catch((err: unknown) => {
       if (err instanceof NotFound) return undefined;
       throw err;
     });
@@ -70,9 +93,9 @@ export class GitTransportService {
     if (isPush(service)) {
       if (deploy.readOnly) throw new Forbidden('This deploy key is read-only: it may fetch but not push');
       if (site.repo.isArchived) throw new Forbidden('This repository is archived: it can be cloned but not pushed to');
-      if (site.repo.isMirror) throw new Forbidden('This repository is a mirror: it cannot be pushed to');
+      if (site.repo.isMirror && !wiki) throw new Forbidden('This repository is a mirror: it cannot be pushed to');
     }
-    return { loaded: site, pusher: site.owner };
+    return { loaded: await this.wikiReady({ ...site, wiki }, service), pusher: site.owner };
   }
 
   /** A running Actions task's checkout: its own repository, fetch only. */
@@ -87,9 +110,10 @@ export class GitTransportService {
   }
 
   /** Serves one SSH exec of upload-pack or receive-pack; a push is announced and recorded as over HTTP. Resolves with git's exit code. */
-  async servePack(loaded: LoadedRepo, service: GitService, io: PackStreams, pusher: UserRow, stream: TransportStream = {}): Promise<number> {
+  async servePack(loaded: TransportTarget, service: GitService, io: PackStreams, pusher: UserRow, stream: TransportStream = {}): Promise<number> {
     const dir = this.dir(loaded);
-    if (!isPush(service)) return servePack(dir, service, io, stream);
+    // A wiki push changes pages only: no branch events, no pull requests to refresh.
+    if (!isPush(service) || loaded.wiki) return servePack(dir, service, io, stream);
     const { before, pendingId } = await this.announcePush(loaded, pusher);
     return servePack(dir, service, io, { ...stream, afterExit: () => this.afterPush(loaded, pusher.id, before, pendingId) });
   }
@@ -108,31 +132,33 @@ export class GitTransportService {
    * asks for credentials) for anything beyond fetching a repository anyone may read, existing or not;
    * signed-in callers get NotFound for what they may not see and Forbidden for pushes they may not make.
    */
-  async open(ownerName: string, name: string, caller: TransportCaller, service: GitService): Promise<LoadedRepo> {
+  async open(ownerName: string, name: string, caller: TransportCaller, service: GitService): Promise<TransportTarget> {
     const push = isPush(service);
-    const loaded = await this.repos.load(ownerName, name, caller.actor).catch((err: unknown) => {
+    const { name: repoName, wiki } = splitWiki(name);
+    const unit = wiki ? 'repo.wiki' : 'repo.code';
+    const loaded = await this.repos.load(ownerName, repoName, caller.actor).catch((err: unknown) => {
       if (err instanceof NotFound) return undefined;
       throw err;
     });
-    const readable = !!loaded && canRead(loaded.perm, 'repo.code');
+    const readable = !!loaded && canRead(loaded.perm, unit);
     if (!caller.actor) {
       if (!readable || push) throw new Unauthorized('Authentication required');
-      return loaded!;
+      return this.wikiReady({ ...loaded!, wiki }, service);
     }
     if (!readable) throw new NotFound('Repository not found');
     if (caller.tokenScopes && !scopesAllow(caller.tokenScopes, 'repository', push)) {
       throw new Forbidden(`token does not have at least one of required scope(s): [${push ? 'write' : 'read'}:repository]`);
     }
     if (push) {
-      if (!canWrite(loaded!.perm, 'repo.code')) throw new Forbidden('User permission denied: you may not push to this repository');
+      if (!canWrite(loaded!.perm, unit)) throw new Forbidden(`User permission denied: you may not push to this ${wiki ? 'wiki' : 'repository'}`);
       if (loaded!.repo.isArchived) throw new Forbidden('This repository is archived: it can be cloned but not pushed to');
-      if (loaded!.repo.isMirror) throw new Forbidden('This repository is a mirror: it cannot be pushed to');
+      if (loaded!.repo.isMirror && !wiki) throw new Forbidden('This repository is a mirror: it cannot be pushed to');
     }
-    return loaded!;
+    return this.wikiReady({ ...loaded!, wiki }, service);
   }
 
   /** The ref advertisement for `GET info/refs?service=…`. */
-  advertise(loaded: LoadedRepo, service: GitService, stream: TransportStream = {}): Readable {
+  advertise(loaded: TransportTarget, service: GitService, stream: TransportStream = {}): Readable {
     return advertiseRefs(this.dir(loaded), service, stream);
   }
 
@@ -141,9 +167,9 @@ export class GitTransportService {
    * they were), so that what it changed is recorded even if this process dies once git has moved them:
    * the client's answer ends only after the events are recorded, and a row left behind is reconciled.
    */
-  async rpc(loaded: LoadedRepo, service: GitService, input: Readable, stream: TransportStream = {}, actor?: UserRow | null): Promise<Readable> {
+  async rpc(loaded: TransportTarget, service: GitService, input: Readable, stream: TransportStream = {}, actor?: UserRow | null): Promise<Readable> {
     const dir = this.dir(loaded);
-    if (!isPush(service) || !actor) return serviceRpc(dir, service, input, stream);
+    if (!isPush(service) || !actor || loaded.wiki) return serviceRpc(dir, service, input, stream);
     const { before, pendingId } = await this.announcePush(loaded, actor);
     return serviceRpc(dir, service, input, { ...stream, afterExit: () => this.afterPush(loaded, actor.id, before, pendingId) });
   }
@@ -195,8 +221,8 @@ export class GitTransportService {
     return done;
   }
 
-  private dir(loaded: Pick<LoadedRepo, 'repo' | 'owner'>): string {
-    return repoDir(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
+  private dir(loaded: Pick<TransportTarget, 'repo' | 'owner' | 'wiki'>): string {
+    return (loaded.wiki ? wikiDir : repoDir)(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
   }
 }
 

@@ -159,6 +159,12 @@ export class WikiService {
   }
 
   /** A new wiki repository, made in a scratch folder and moved into place, so no one sees half of it. */
+  /** Makes the wiki's git repository when it has none (the first push over git does this). */
+  async ensureRepo(loaded: Pick<LoadedRepo, 'repo' | 'owner'>): Promise<void> {
+    const dir = wikiDir(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
+    if (!existsSync(dir)) await this.init(dir, loaded.repo);
+  }
+
   private async init(dir: string, repo: RepoRow): Promise<void> {
     const scratch = join(this.deps.config.dataDir, 'tmp', `${randomUUID()}.wiki.git`);
     try {
