@@ -1,13 +1,20 @@
 import type { components } from '../../generated/openapi.js';
 import type { DescribedCommit } from '../git/describe.js';
 import type { CommitData, Person } from '../git/objects.js';
+import type { CommitVerification } from '../services/keys/verification.js';
 import { iso } from './time.js';
 
 type Schemas = components['schemas'];
 
-/** anvil signs nothing yet: every commit is reported unsigned, as Gitea does for unsigned commits. */
+/** What Gitea reports for an unsigned commit (and anvil for objects whose signature it does not check: tags). */
 export function unverified(): Schemas['PayloadCommitVerification'] {
   return { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' };
+}
+
+/** A commit's verification; the signer as Gitea shows it (the account's name and e-mail). */
+export function toVerification(v: CommitVerification | undefined): Schemas['PayloadCommitVerification'] {
+  if (!v) return unverified();
+  return { verified: v.verified, reason: v.reason, signature: v.signature, payload: v.payload, signer: v.signer ? { name: v.signer.name, email: v.signer.email, username: '' } : null };
 }
 
 export function commitUser(p: Person): Schemas['CommitUser'] {
@@ -15,7 +22,7 @@ export function commitUser(p: Person): Schemas['CommitUser'] {
 }
 
 /** `usernames` maps lower-cased e-mail addresses to account names, for `username`. */
-export function toPayloadCommit(c: DescribedCommit, repoHtml: string, usernames: Map<string, string> = new Map()): Schemas['PayloadCommit'] {
+export function toPayloadCommit(c: DescribedCommit, repoHtml: string, usernames: Map<string, string> = new Map(), verification?: CommitVerification): Schemas['PayloadCommit'] {
   const user = (p: Person): Schemas['PayloadUser'] => ({ name: p.name, email: p.email, username: usernames.get(p.email.toLowerCase()) ?? '' });
   return {
     id: c.id,
@@ -23,7 +30,7 @@ export function toPayloadCommit(c: DescribedCommit, repoHtml: string, usernames:
     url: `${repoHtml}/commit/${c.id}`,
     author: user(c.author),
     committer: user(c.committer),
-    verification: unverified(),
+    verification: toVerification(verification),
     timestamp: iso(c.committer.date),
     added: c.added,
     removed: c.removed,

@@ -172,3 +172,32 @@ export async function changedPaths(dir: string, before: string, after: string): 
   const { stdout } = await git(dir, args);
   return stdout.split('\0').filter(Boolean);
 }
+
+export interface CommitSignature {
+  /** The armored signature (the `gpgsig` header). */
+  signature: string;
+  /** What was signed: the commit object without its signature header. */
+  payload: string;
+}
+
+/** The signatures of commits (undefined for unsigned ones), read in one batch. */
+export async function commitSignatures(dir: string, ids: string[]): Promise<Map<string, CommitSignature | undefined>> {
+  const out = new Map<string, CommitSignature | undefined>();
+  const wanted = [...new Set(ids.filter((id) => fullId.test(id)))];
+  const raws = wanted.length ? await readObjects(dir, wanted) : [];
+  wanted.forEach((id, i) => {
+    const raw = raws[i];
+    if (raw?.type !== 'commit') return out.set(id, undefined);
+    const text = raw.body.toString('utf8');
+    const end = text.indexOf('\n\n');
+    const head = (end < 0 ? text : text.slice(0, end)).split('\n');
+    const at = head.findIndex((l) => l.startsWith('gpgsig ') || l.startsWith('gpgsig-sha256 '));
+    if (at < 0) return out.set(id, undefined);
+    let last = at + 1;
+    while (last < head.length && head[last]!.startsWith(' ')) last++;
+    const sigLines = [head[at]!.slice(head[at]!.indexOf(' ') + 1), ...head.slice(at + 1, last).map((l) => l.slice(1))];
+    const rest = [...head.slice(0, at), ...head.slice(last)].join('\n');
+    out.set(id, { signature: `${sigLines.join('\n')}\n`, payload: end < 0 ? `${rest}\n` : `${rest}${text.slice(end)}` });
+  });
+  return out;
+}

@@ -44,6 +44,7 @@ import { WikiService } from './repos/wiki.js';
 import { StopwatchService } from './times/stopwatches.js';
 import { KeyService } from './keys/keys.js';
 import { GpgKeyService } from './keys/gpgKeys.js';
+import { CommitVerifier } from './keys/verification.js';
 import { ProjectColumnService } from './projects/columns.js';
 import { ProjectService } from './projects/projects.js';
 import { TimeService } from './times/times.js';
@@ -73,6 +74,7 @@ export class Services {
   readonly times: TimeService;
   readonly keys: KeyService;
   readonly gpgKeys: GpgKeyService;
+  readonly verifier: CommitVerifier;
   readonly projects: ProjectService;
   readonly projectColumns: ProjectColumnService;
   readonly stopwatches: StopwatchService;
@@ -118,6 +120,7 @@ export class Services {
     this.watches = new WatchService(deps, this.access);
     this.times = new TimeService(deps, this.access);
     this.gpgKeys = new GpgKeyService(deps);
+    this.verifier = new CommitVerifier(deps);
     this.projects = new ProjectService(deps, this.access);
     this.projectColumns = new ProjectColumnService(deps, this.access);
     this.stopwatches = new StopwatchService(deps, this.access);

@@ -1,6 +1,4 @@
-import { toBranch } from '../../../convert/branch.js';
-import { repoUrls } from '../../../convert/repo.js';
-import { canWrite } from '../../../permissions/repo.js';
+import { presentBranches } from '../../presentBranches.js';
 import { actorOf, loadRepo } from '../../load.js';
 import type { Handler } from '../../types.js';
 
@@ -12,7 +10,5 @@ export const repoCreateBranch: Handler<'repoCreateBranch'> = async (req) => {
     oldBranch: b.old_branch_name ?? undefined,
     oldRef: b.old_ref_name ?? undefined,
   });
-  const names = await req.services.users.namesByEmail([branch.commit.author.email, branch.commit.committer.email]);
-  const html = repoUrls(req.config, loaded.owner.name, loaded.repo.name).html;
-  return { status: 201, body: toBranch(branch.name, branch.commit, html, canWrite(loaded.perm, 'repo.code'), names) };
+  return { status: 201, body: (await presentBranches(req, loaded, [branch]))[0]! };
 };

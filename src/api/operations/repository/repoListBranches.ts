@@ -1,6 +1,5 @@
-import { toBranch } from '../../../convert/branch.js';
-import { repoUrls } from '../../../convert/repo.js';
-import { canRead, canWrite } from '../../../permissions/repo.js';
+import { canRead } from '../../../permissions/repo.js';
+import { presentBranches } from '../../presentBranches.js';
 import { NotFound } from '../../../services/errors.js';
 import { loadRepo } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
@@ -11,12 +10,9 @@ export const repoListBranches: Handler<'repoListBranches'> = async (req) => {
   if (!canRead(loaded.perm, 'repo.code')) throw new NotFound();
   const page = pageOf(req.query, req.config);
   const { rows, total } = await req.services.branches.list(loaded, page);
-  const names = await req.services.users.namesByEmail(rows.flatMap((b) => [b.commit.author.email, b.commit.committer.email]));
-  const html = repoUrls(req.config, loaded.owner.name, loaded.repo.name).html;
-  const canPush = canWrite(loaded.perm, 'repo.code');
   return {
     status: 200,
-    body: rows.map((b) => toBranch(b.name, b.commit, html, canPush, names)),
+    body: await presentBranches(req, loaded, rows),
     headers: pageHeaders(req.config, req.koa.url, page, total),
   };
 };

@@ -1,0 +1,78 @@
+// Commit verification as Gitea reports it: an unsigned commit is `gpg.error.not_signed_commit`; a signed
+// one is verified when its committer is an account with an activated address equal to the committer's,
+// and one of that account's GPG keys (or subkeys) whose id the signature names verifies it and lists that
+// address. Otherwise: no account for the committer, no such key (`no_gpg_keys_found`), or a key with that
+// id that does not verify it (`probable_bad_signature`, the suspicious case).
+import { and, eq, inArray } from 'drizzle-orm';
+import { emailAddresses, gpgKeys, users, type GpgKeyRow, type UserRow } from '../../db/schema/index.js';
+import { commitSignatures, type CommitSignature, type Person } from '../../git/objects.js';
+import type { ServiceDeps } from '../context.js';
+
+export interface CommitVerification {
+  verified: boolean;
+  reason: string;
+  signature: string;
+  payload: string;
+  /** The account whose key verified it. */
+  signer: UserRow | null;
+}
+
+const notSigned: CommitVerification = { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', payload: '', signer: null };
+const pgp = () => import('openpgp');
+
+export class CommitVerifier {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** The verification of each commit, by id (unsigned commits cost one batched object read, no crypto). */
+  async verify(dir: string, commits: Array<{ id: string; committer: Person }>): Promise<Map<string, CommitVerification>> {
+    const signatures = await commitSignatures(dir, commits.map((c) => c.id));
+    const out = new Map<string, CommitVerification>();
+    for (const c of commits) {
+      const sig = signatures.get(c.id);
+      out.set(c.id, sig ? await this.check(sig, c.committer) : notSigned);
+    }
+    return out;
+  }
+
+  private async check(sig: CommitSignature, committer: Person): Promise<CommitVerification> {
+    const base = { signature: sig.signature, payload: sig.payload, signer: null };
+    const openpgp = await pgp();
+    let signature: Awaited<ReturnType<typeof openpgp.readSignature>>;
+    try {
+      signature = await openpgp.readSignature({ armoredSignature: sig.signature });
+    } catch {
+      return { ...base, verified: false, reason: 'gpg.error.extract_sign' };
+    }
+    const { db } = this.deps;
+    const email = committer.email.trim().toLowerCase();
+    const [account] = email
+      ? await db
+          .select({ user: users })
+          .from(emailAddresses)
+          .innerJoin(users, eq(users.id, emailAddresses.userId))
+          .where(and(eq(emailAddresses.lowerEmail, email), eq(emailAddresses.isActivated, true)))
+      : [];
+    if (!account) return { ...base, verified: false, reason: 'gpg.error.no_committer_account' };
+    const ids = signature.getSigningKeyIDs().map((k) => k.toHex().toUpperCase());
+    const found = ids.length ? await db.select().from(gpgKeys).where(and(inArray(gpgKeys.keyId, ids), eq(gpgKeys.ownerId, account.user.id))) : [];
+    if (found.length === 0) return { ...base, verified: false, reason: 'gpg.error.no_gpg_keys_found' };
+    const primaries = new Map<string, GpgKeyRow>();
+    const primaryIds = [...new Set(found.map((k) => k.primaryKeyId || k.keyId))];
+    for (const k of await db.select().from(gpgKeys).where(and(inArray(gpgKeys.keyId, primaryIds), eq(gpgKeys.ownerId, account.user.id)))) primaries.set(k.keyId, k);
+    for (const k of found) {
+      const primary = primaries.get(k.primaryKeyId || k.keyId);
+      if (!primary?.content || !k.canSign) continue;
+      if (!primary.emails.some((e) => e.toLowerCase() === email)) continue;
+      try {
+        const key = await openpgp.readKey({ armoredKey: primary.content });
+        const message = await openpgp.createMessage({ binary: Buffer.from(sig.payload, 'utf8') });
+        const { signatures } = await openpgp.verify({ message, signature, verificationKeys: key, expectSigned: true, format: 'binary' });
+        await signatures[0]!.verified;
+        return { ...base, verified: true, reason: `${account.user.name} / ${k.keyId}`, signer: account.user };
+      } catch {
+        // Not this key: the others are tried.
+      }
+    }
+    return { ...base, verified: false, reason: 'gpg.error.probable_bad_signature' };
+  }
+}
