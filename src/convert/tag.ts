@@ -1,12 +1,13 @@
 import type { components } from '../../generated/openapi.js';
 import type { TagData } from '../git/objects.js';
 import type { TagTip } from '../git/tag.js';
-import { commitUser, unverified } from './commit.js';
+import type { CommitVerification } from '../services/keys/verification.js';
+import { commitUser, toVerification } from './commit.js';
 import { iso } from './time.js';
 
 type ApiAnnotatedTag = components['schemas']['AnnotatedTag'];
 
-export function toAnnotatedTag(tag: TagData, repoApi: string): ApiAnnotatedTag {
+export function toAnnotatedTag(tag: TagData, repoApi: string, verification?: CommitVerification): ApiAnnotatedTag {
   const kind = tag.type === 'tag' ? 'tags' : tag.type === 'tree' ? 'trees' : tag.type === 'blob' ? 'blobs' : 'commits';
   return {
     tag: tag.tag,
@@ -15,7 +16,7 @@ export function toAnnotatedTag(tag: TagData, repoApi: string): ApiAnnotatedTag {
     message: tag.message,
     tagger: commitUser(tag.tagger),
     object: { type: tag.type, url: `${repoApi}/git/${kind}/${tag.object}`, sha: tag.object },
-    verification: unverified(),
+    verification: toVerification(verification),
   };
 }
 

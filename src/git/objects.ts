@@ -73,7 +73,10 @@ export interface TagData {
   type: string;
   tag: string;
   tagger: Person;
+  /** The message, without the signature a signed tag appends to it. */
   message: string;
+  /** A signed tag's armored signature and what it signs (the object up to the signature). */
+  signed?: CommitSignature;
 }
 
 /** An annotated tag object; undefined when `id` is no tag object. */
@@ -89,7 +92,10 @@ export async function readTag(dir: string, id: string): Promise<TagData | undefi
   }
   const { headers, message } = parseObject(text);
   const get = (k: string) => headers.find(([h]) => h === k)?.[1] ?? '';
-  return { id, object: get('object'), type: get('type'), tag: get('tag'), tagger: person(get('tagger')), message };
+  // A signed tag's signature ends its message (git tag -s): what precedes it is what was signed.
+  const at = message.search(/^-----BEGIN (PGP|SSH) SIGNATURE-----$/m);
+  const signed = at < 0 ? undefined : { signature: message.slice(at), payload: text.slice(0, text.length - (message.length - at)) };
+  return { id, object: get('object'), type: get('type'), tag: get('tag'), tagger: person(get('tagger')), message: at < 0 ? message : message.slice(0, at), signed };
 }
 
 export interface FileChanges {

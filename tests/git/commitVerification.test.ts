@@ -66,6 +66,26 @@ test('unverified: tampered, an unknown key, a committer without an account, unsi
   assert.equal(await branch('main'), { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' });
 });
 
+test('a signed annotated tag is verified by its tagger\'s key, its message shown without the signature; a tampered one is not', async () => {
+  const target = (await disk.rev(dir, 'refs/heads/main'))!;
+  const signingKeys = await openpgp.readPrivateKey({ armoredKey: pair.privateKey });
+  const make = async (name: string, tamper: boolean) => {
+    const payload = `object ${target}\ntype commit\ntag ${name}\ntagger Owner <${owner.email}> 1700000000 +0000\n\nrelease notes\n`;
+    const signature = (await openpgp.sign({ message: await openpgp.createMessage({ binary: Buffer.from(payload) }), signingKeys, detached: true, format: 'armored' })) as string;
+    const object = `${tamper ? payload.replace('release notes', 'other notes') : payload}${signature}`;
+    const sha = (await disk.run(dir, ['hash-object', '-t', 'tag', '-w', '--stdin'], { input: object })).trim();
+    await disk.run(dir, ['update-ref', `refs/tags/${name}`, sha]);
+    return sha;
+  };
+  const get = (sha: string) => app.client(owner.auth).GET('/repos/{owner}/{repo}/git/tags/{sha}', { params: { path: { owner: owner.username, repo: repo.name, sha } } });
+  const good = await get(await make('v-signed', false));
+  assert.is(good.response.status, 200);
+  assert.is(good.data!.message, 'release notes\n');
+  assert.equal([good.data!.verification.verified, good.data!.verification.reason], [true, `${owner.username} / ${pair.keyId}`]);
+  const bad = await get(await make('v-tampered', true));
+  assert.equal([bad.data!.verification.verified, bad.data!.verification.reason], [false, 'gpg.error.probable_bad_signature']);
+});
+
 test('the branch list verifies each branch; a deleted key verifies nothing any more', async () => {
   const list = await app.client(owner.auth).GET('/repos/{owner}/{repo}/branches', { params: { path: { owner: owner.username, repo: repo.name } } });
   const by = new Map(list.data!.map((b) => [b.name, b.commit.verification.verified]));

@@ -5,7 +5,7 @@
 // id that does not verify it (`probable_bad_signature`, the suspicious case).
 import { and, eq, inArray } from 'drizzle-orm';
 import { emailAddresses, gpgKeys, users, type GpgKeyRow, type UserRow } from '../../db/schema/index.js';
-import { commitSignatures, type CommitSignature, type Person } from '../../git/objects.js';
+import { commitSignatures, type CommitSignature, type Person, type TagData } from '../../git/objects.js';
 import type { ServiceDeps } from '../context.js';
 
 export interface CommitVerification {
@@ -32,6 +32,11 @@ export class CommitVerifier {
       out.set(c.id, sig ? await this.check(sig, c.committer) : notSigned);
     }
     return out;
+  }
+
+  /** An annotated tag's signature, checked against its tagger's account as a commit's against its committer's. */
+  async verifyTag(tag: TagData): Promise<CommitVerification> {
+    return tag.signed ? this.check(tag.signed, tag.tagger) : notSigned;
   }
 
   private async check(sig: CommitSignature, committer: Person): Promise<CommitVerification> {
