@@ -12,7 +12,6 @@ import type { LoadedRepo } from '../services/repos/repos.js';
 import type { UserRow } from '../db/schema/index.js';
 import { authenticate } from './auth.js';
 import { errorAnswer, HttpError } from './errors.js';
-import { Unauthorized } from '../services/errors.js';
 
 const noCache = { 'Cache-Control': 'no-cache, max-age=0, must-revalidate', Pragma: 'no-cache', Expires: 'Fri, 01 Jan 1980 00:00:00 GMT' };
 
@@ -50,7 +49,8 @@ export function buildGitRouter(services: Services, log: Logger): Router {
     if (scheme.toLowerCase() !== 'basic') return undefined;
     const decoded = Buffer.from(value, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    for (const candidate of [decoded.slice(colon + 1), decoded.slice(0, Math.max(colon, 0))]) {
+    if (colon < 0) return undefined;
+    for (const candidate of [decoded.slice(colon + 1), decoded.slice(0, colon)]) {
       const repoId = await services.runners.taskRepo(candidate);
       if (repoId !== undefined) return repoId;
     }
@@ -59,17 +59,12 @@ export function buildGitRouter(services: Services, log: Logger): Router {
 
   async function open(ctx: Context, service: GitService): Promise<{ loaded: LoadedRepo; actor: UserRow | null }> {
     const name = String(ctx.params.repo).replace(/\.git$/i, '');
-    let auth;
-    try {
-      auth = await authenticate(ctx, services);
-    } catch (err) {
-      // Not an account's credentials: perhaps a running Actions task's token (actions/checkout sends it
-      // as the Basic password), which fetches its own repository.
-      if (!(err instanceof Unauthorized)) throw err;
-      const repoId = await taskTokenRepo(ctx);
-      if (repoId === undefined) throw err;
-      return { loaded: await services.gitTransport.openForTask(String(ctx.params.owner), name, repoId, service), actor: null };
-    }
+    // A running Actions task's token (actions/checkout sends it as the Basic password) fetches its own
+    // repository. Looked up before the account's credentials, so that a task's many fetches never count
+    // as failed sign-ins of the user name they carry.
+    const taskRepoId = await taskTokenRepo(ctx);
+    if (taskRepoId !== undefined) return { loaded: await services.gitTransport.openForTask(String(ctx.params.owner), name, taskRepoId, service), actor: null };
+    const auth = await authenticate(ctx, services);
     const caller = { actor: auth.actor, tokenScopes: auth.method === 'token' ? auth.scopes : undefined };
     return { loaded: await services.gitTransport.open(String(ctx.params.owner), name, caller, service), actor: auth.actor };
   }
