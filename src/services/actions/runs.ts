@@ -101,8 +101,9 @@ export class ActionService {
   }
 
   /**
-   * Turns a claimed trigger into runs: every workflow whose `on: push` filters match, and a failed run
-   * (titled with the reason) for each workflow file that does not parse, as Gitea shows them.
+   * Turns a claimed trigger into runs: every workflow whose `on: push` (or, for a pull request's trigger,
+   * `on: pull_request`) filters match, and a failed run (titled with the reason) for each workflow file
+   * that does not parse, as Gitea shows them. A default-branch push also replaces the schedules.
    */
   async processTrigger(triggerId: number): Promise<void> {
     const { db, config } = this.deps;
