@@ -38,6 +38,8 @@ if (pgUrl) {
 delete env.DATABASE_URL;
 
 interface Result {
+  /** Killed after FILE_TIMEOUT: it hung (its output so far is kept). */
+  hung?: boolean;
   file: string;
   passed: number;
   failed: number;
@@ -47,6 +49,9 @@ interface Result {
   ms: number;
 }
 
+/** A file (or batch) still running after this long has hung: it is killed (TEST_FILE_TIMEOUT seconds). */
+const fileTimeoutMs = (Number(process.env.TEST_FILE_TIMEOUT) || 420) * 1000;
+
 /** One file, or a batch of small ones run in one process (scripts/test-batch.ts). */
 function runFile(job: string[]): Promise<Result> {
   const t0 = Date.now();
@@ -55,9 +60,15 @@ function runFile(job: string[]): Promise<Result> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
+    let hung = false;
+    const timer = setTimeout(() => {
+      hung = true;
+      child.kill('SIGKILL');
+    }, fileTimeoutMs);
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('close', (code) => {
+      clearTimeout(timer);
       const num = (label: string) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(output)?.[1] ?? 0);
       const total = num('Total');
       const passed = num('Passed');
@@ -65,7 +76,7 @@ function runFile(job: string[]): Promise<Result> {
       let failed = Math.max(0, total - passed - skipped);
       // A file that crashed or exited non-zero without a failing test still counts as a failure.
       if (code !== 0 && failed === 0) failed = 1;
-      resolve({ file, passed, failed, skipped, output, code, ms: Date.now() - t0 });
+      resolve({ file, passed, failed, skipped, output, code, ms: Date.now() - t0, hung });
     });
   });
 }
@@ -80,10 +91,18 @@ const queue: string[][] = files.filter((f) => !batchable(f)).map((f) => [f]);
 const small = files.filter(batchable);
 for (let i = 0; i < small.length; i += batchSize) queue.push(small.slice(i, i + batchSize));
 const results: Result[] = [];
+let hangs = 0;
 await Promise.all(
   Array.from({ length: concurrency }, async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
-      const r = await runFile(job);
+      let r = await runFile(job);
+      if (r.hung) {
+        // A hang (no test failed: the process never ended) is reported with what it printed, and the file
+        // runs once more; its second run decides. Test failures are never retried.
+        process.stdout.write(`HUNG ${relative('.', r.file)} after ${(r.ms / 1000).toFixed(0)}s: killed and run again\n${r.output.replace(/^/gm, '    | ')}\n`);
+        r = await runFile(job);
+        hangs++;
+      }
       results.push(r);
       const mark = r.failed ? 'FAIL' : 'ok  ';
       process.stdout.write(`${mark} ${relative('.', r.file)}  (${r.passed} passed, ${r.failed} failed, ${(r.ms / 1000).toFixed(1)}s)\n`);
@@ -99,5 +118,5 @@ const passed = results.reduce((s, r) => s + r.passed, 0);
 const failed = results.reduce((s, r) => s + r.failed, 0);
 const skipped = results.reduce((s, r) => s + r.skipped, 0);
 process.stdout.write(`\n${files.length} files on ${pgUrl ? 'PostgreSQL' : 'PGlite'} in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
-process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${hangs ? ` (${hangs} hung file(s) run again)` : ''}\n`);
 if (failed > 0 || passed === 0) process.exit(1);

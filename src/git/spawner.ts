@@ -226,9 +226,12 @@ class HelperChild extends EventEmitter implements GitChild {
     } else if (type === FRAME_EXIT) {
       const { code, signal } = JSON.parse(payload.toString('utf8')) as { code: number | null; signal: NodeJS.Signals | null };
       this.end(code, signal);
+      // The helper has ended its side; ending ours closes the connection (half-open, it stayed open for good).
+      sock.end();
     } else if (type === FRAME_ERROR) {
       const { message, code } = JSON.parse(payload.toString('utf8')) as { message: string; code?: string };
       this.fail(Object.assign(new Error(message), { code }));
+      sock.end();
     }
   }
 

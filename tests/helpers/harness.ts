@@ -82,8 +82,11 @@ export interface TestApp {
 export const basic = (username: string, password: string) =>
   `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 
-/** `workers`: also run the background workers (webhook delivery), as `make run` does. */
-export async function startApp(env: Record<string, string> = {}, opts: { workers?: boolean } = {}): Promise<TestApp> {
+/**
+ * `workers`: also run the webhook delivery worker, as `make run` does; `actions`: also the Actions trigger
+ * worker (pushes → runs), for the files that test Actions.
+ */
+export async function startApp(env: Record<string, string> = {}, opts: { workers?: boolean; actions?: boolean } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'anvil-test-'));
   // Node closes idle keep-alive connections after 5 s and fetch (undici) reuses them for up to 4 s,
   // checked on a coarse timer: on a loaded machine a request sent in that gap fails with "other side
@@ -109,7 +112,7 @@ export async function startApp(env: Record<string, string> = {}, opts: { workers
   const app = await buildApp({ config, services, log, doc: loadSpec() });
   const webhooks = opts.workers ? new HookDeliveryWorker(services.deps) : undefined;
   webhooks?.start();
-  const actionTriggers = opts.workers ? new ActionTriggerWorker(services.deps, services.actions) : undefined;
+  const actionTriggers = opts.actions ? new ActionTriggerWorker(services.deps, services.actions) : undefined;
   actionTriggers?.start();
   server.on('request', app.callback());
   const url = `http://127.0.0.1:${port}`;

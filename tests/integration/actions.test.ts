@@ -23,7 +23,7 @@ let owner: Actor;
 let runner: TestRunner;
 
 test.before(async () => {
-  app = await startApp({ ACTIONS_POLL_INTERVAL_MS: '50', ...fastHooks }, { workers: true });
+  app = await startApp({ ACTIONS_POLL_INTERVAL_MS: '50', ...fastHooks }, { workers: true, actions: true });
   owner = await actor(app);
   runner = await registerRunner(app, ['ubuntu-latest', 'linux']);
 });

@@ -15,7 +15,7 @@ let owner: Actor;
 let repo: Repository;
 test.before(async () => {
   // The trigger worker turns pushes into runs and schedules.
-  app = await startApp({ ACTIONS_POLL_INTERVAL_MS: '50' }, { workers: true });
+  app = await startApp({ ACTIONS_POLL_INTERVAL_MS: '50' }, { actions: true });
   owner = await actor(app);
   repo = await userRepo(app, owner, { auto_init: true });
 });
