@@ -2103,6 +2103,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/pulls/{base}/{head}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a pull request by base and head
+         * @description Anyone who can read the repository's code and pull requests. The most recent pull request (open or not) from branch `head` (also written `<owner>:<branch>` naming this repository's owner) to branch `base`. 404 when there is none, or as for a pull request.
+         */
+        get: operations["repoGetPullRequestByBaseHead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/pulls/{index}": {
         parameters: {
             query?: never;
@@ -2125,6 +2145,114 @@ export interface paths {
          * @description Edits a pull request. The poster or a writer of pull requests may call it; `assignee(s)`, `milestone` and `labels` are applied only for writers and silently ignored for others. `labels` replaces the whole set (unknown ids are dropped); `assignees: []` clears the assignees. Only the date part of `due_date` is used: the deadline becomes 23:59:59 of that day in `due_date`'s own time zone; `unset_due_date: true` removes it. Succeeds with 201 (a Gitea quirk clients rely on) and the updated pull request. Errors: 403 when the caller is neither the poster nor a writer, or may not change `allow_maintainer_edit`; 404 when the pull request, or the new `base` branch, does not exist; 409 when `content_version` is given and differs from the current one (someone else edited the pull request), when an open pull request for the same head and new base already exists, or when the base of a merged pull request is changed; 412 when the state of a merged pull request is changed, `state` is neither `open` nor `closed`, or it is closed while open dependencies remain; 422 for invalid input, an unknown assignee, or a base change on a closed pull request.
          */
         patch: operations["repoEditPullRequest"];
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/pulls/{index}.{diffType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a pull request diff or patch
+         * @description Anyone who can read the repository's code and pull requests. `diff`: `git diff` of the change the pull request brings (from the merge base to the head, renames detected); `patch`: the head's commits as `git format-patch` mails. Binary files are shown as `Binary files differ` unless `binary` is true. A merged pull request shows what it brought (merge base to the head it had). Plain text; 404 as for the pull request.
+         */
+        get: operations["repoDownloadPullDiffOrPatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/pulls/{index}/commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get commits for a pull request
+         * @description Anyone who can read the repository's code and pull requests. The commits of the head that the base lacks (for a merged pull request: those it brought, from its merge base), newest first, one page of them, each with its line statistics; `files` (default true) adds the files each changed and `verification` (default true) its signature verification. `author` and `committer` are the accounts whose activated e-mail addresses match (null otherwise). `X-HasMore` tells whether another page follows. 404 as for the pull request.
+         */
+        get: operations["repoGetPullRequestCommits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/pulls/{index}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get changed files for a pull request
+         * @description Anyone who can read the repository's code and pull requests. The files the pull request changes (from its merge base to its head), in path order, one page of them: `status` is `added`, `deleted`, `renamed` (with `previous_filename`), `copied`, `changed`, or `unchanged` (a mode change); `additions`, `deletions` and `changes` count lines (0 for binary files). `skip-to` starts the list at that path. `whitespace` is accepted for compatibility: `ignore-all`, `ignore-change` and `ignore-eol` ignore such changes when counting lines. 404 as for the pull request.
+         */
+        get: operations["repoGetPullRequestFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/pulls/{index}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check if a pull request has been merged
+         * @description Anyone who can read the repository's code and pull requests, anonymous callers included on public repositories. 204 when the pull request is merged; 404 when it is not, does not exist, is an issue's number, or is not visible to the caller.
+         */
+        get: operations["repoPullRequestIsMerged"];
+        put?: never;
+        /**
+         * Merge a pull request
+         * @description Merges the pull request into its base branch in the style `Do` names. Callers who can write the repository's code (Gitea's rule without branch protection); readers get 405. The merge is computed without a work tree and the base branch moves with a compare-and-swap: when it moved meanwhile (a push, another merge) the merge is built again on the new tip, so nothing is lost; after 8 such rounds the answer is 409 `merge push out of date`. Styles: `merge` (a merge commit with the base tip and the head tip as parents), `rebase` (the head's commits replayed on the base, authors kept, the caller as committer, commits whose change the base already has dropped; a fast-forward when the base has nothing new), `rebase-merge` (rebased, then a merge commit), `squash` (one commit with the whole change, the pull request's poster as author and the caller as committer, named in a `Co-authored-by` trailer when someone else), `fast-forward-only` (the base moves to the head tip; 409 when it cannot), and `manually-merged` (nothing is written: `merge_commit_id` names the commit of the base branch that merged it). Each style must be allowed by the repository's `allow_*` flags (405 otherwise; `manually-merged` needs `allow_manual_merge`). The commit message is `merge_title_field` (default Gitea's: `Merge pull request '<title>' (#<n>) from <head> into <base>`, for squash `<title> (#<n>)`), then a blank line and `merge_message_field` when given. The pull request becomes merged and closed: `merged_by`, `merged_at` and `merge_commit_sha` are set, a `pull_request` webhook with action `closed` and `merged: true` is sent after the `push` of the base branch, and the activity feed shows `merge_pull_request`. `delete_branch_after_merge` (default: the repository's `default_delete_branch_after_merge`) then deletes the head branch, unless it is the default branch or another open pull request uses it. `merge_when_checks_succeed`: when the combined commit status of the head is not yet `success`, the merge is scheduled instead (201) and happens as the caller once the statuses succeed (activity `auto_merge_pull_request`); when it already is, the pull request is merged at once (200). Errors: 404 when the pull request does not exist, is closed, or is not visible; 405 when it is already merged, the caller may not merge, it is a work in progress (draft), or the style is not allowed; 409 when `head_commit_id` is given and the head moved since (`head out of date`), the branches conflict (the pull request's `mergeable` becomes false), a fast-forward is not possible, `merge_commit_id` is not a commit of the base branch (`Wrong commit ID`), another merge of this pull request is under way, or a merge is already scheduled; 423 when the repository is archived.
+         */
+        post: operations["repoMergePullRequest"];
+        /**
+         * Cancel the scheduled auto merge for the given pull request
+         * @description The caller who scheduled the merge, or an administrator of the repository (403 for others), cancels it; 204. 404 when the pull request is not visible or has no scheduled merge; 423 when the repository is archived.
+         */
+        delete: operations["repoCancelScheduledAutoMerge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/pulls/{index}/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge the base branch into the pull request's head branch
+         * @description Brings the base branch's new commits into the head branch: `style=merge` (default) commits a merge of the base into the head (`Merge branch '<base>' into <head>`), `style=rebase` replays the head's commits on the base and moves the head there (allowed by the repository's `allow_rebase_update`). Like a push to the head branch, it is built without a work tree and moved with a compare-and-swap (409 when the head moved meanwhile), and the pull request is synchronized (webhook `pull_request` action `synchronized`). Callers who can write the repository's code; the poster too when the pull request allows maintainer edits does not matter here (one repository). Nothing to bring: 200 and nothing written. Errors: 403 when the caller may not push to the head branch or rebase updates are off; 404 as for the pull request; 409 when the branches conflict or the head moved; 422 when the pull request is merged or closed; 423 when the repository is archived.
+         */
+        post: operations["repoUpdatePullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/repos/{owner}/{repo}/raw/{filepath}": {
@@ -3344,6 +3472,24 @@ export interface components {
             /** @description the caller may push to this branch */
             user_can_push: boolean;
         };
+        /** @description a file changed by a pull request */
+        ChangedFile: {
+            additions: number;
+            /** @description additions plus deletions */
+            changes: number;
+            /** Format: uri */
+            contents_url: string;
+            deletions: number;
+            filename: string;
+            /** Format: uri */
+            html_url: string;
+            /** @description the path before a rename (only for `renamed`) */
+            previous_filename?: string;
+            /** Format: uri */
+            raw_url: string;
+            /** @enum {string} */
+            status: "added" | "deleted" | "renamed" | "copied" | "changed" | "unchanged";
+        };
         /** @description the latest status of each context of a commit, and their combined state */
         CombinedStatus: {
             /** Format: uri */
@@ -3387,6 +3533,36 @@ export interface components {
             updated_at: string;
             user: components["schemas"]["User"];
         };
+        /** @description a commit as the commit lists show it (Gitea's Commit) */
+        Commit: {
+            /** @description the account whose e-mail address is the author's; null when none */
+            author: components["schemas"]["User"] | null;
+            commit: components["schemas"]["RepoCommit"];
+            /** @description the account whose e-mail address is the committer's; null when none */
+            committer: components["schemas"]["User"] | null;
+            /**
+             * Format: date-time
+             * @description the committer date
+             */
+            created: string;
+            /** @description the files the commit changed against its first parent (null when not asked for) */
+            files?: components["schemas"]["CommitAffectedFiles"][] | null;
+            /** Format: uri */
+            html_url: string;
+            parents: components["schemas"]["CommitMeta"][];
+            sha: string;
+            stats?: components["schemas"]["CommitStats"] | null;
+            /**
+             * Format: uri
+             * @description API URL of the commit
+             */
+            url: string;
+        };
+        CommitAffectedFiles: {
+            filename: string;
+            /** @enum {string} */
+            status: "added" | "removed" | "modified";
+        };
         /** @description explicit dates for the commit (`GIT_AUTHOR_DATE`, `GIT_COMMITTER_DATE`); now when absent */
         CommitDateOptions: {
             /** Format: date-time */
@@ -3407,6 +3583,11 @@ export interface components {
              * @description API URL of the object
              */
             url: string;
+        };
+        CommitStats: {
+            additions: number;
+            deletions: number;
+            total: number;
         };
         /** @description a status reported for a commit */
         CommitStatus: {
@@ -4463,6 +4644,25 @@ export interface components {
              */
             url: string;
         };
+        /** @description how to merge a pull request (Gitea's MergePullRequestForm) */
+        MergePullRequestOption: {
+            /** @description delete the head branch after merging (default the repository's setting) */
+            delete_branch_after_merge?: boolean | null;
+            /** @enum {string} */
+            Do: "merge" | "rebase" | "rebase-merge" | "squash" | "fast-forward-only" | "manually-merged";
+            /** @description accepted for compatibility; without branch protection there is nothing to override */
+            force_merge?: boolean | null;
+            /** @description the head commit the caller expects; 409 when the head moved since */
+            head_commit_id?: string | null;
+            /** @description schedule the merge for when the head's commit statuses succeed */
+            merge_when_checks_succeed?: boolean | null;
+            /** @description for `manually-merged`, the commit of the base branch that merged the pull request */
+            MergeCommitID?: string | null;
+            /** @description the rest of the commit message */
+            MergeMessageField?: string | null;
+            /** @description the first line of the merge or squash commit's message */
+            MergeTitleField?: string | null;
+        };
         /** @description a milestone, a collection of issues of one repository */
         Milestone: {
             /** Format: date-time */
@@ -4887,6 +5087,17 @@ export interface components {
             role_name: string;
             user: components["schemas"]["User"];
         };
+        /** @description the git side of a commit */
+        RepoCommit: {
+            author: components["schemas"]["CommitUser"];
+            committer: components["schemas"]["CommitUser"];
+            message: string;
+            tree: components["schemas"]["CommitMeta"];
+            /** Format: uri */
+            url: string;
+            /** @description the signature verification (null when not asked for) */
+            verification: components["schemas"]["PayloadCommitVerification"] | null;
+        };
         /** @description a repository */
         Repository: {
             allow_fast_forward_only_merge: boolean;
@@ -5296,6 +5507,15 @@ export interface components {
                 "application/json": components["schemas"]["APIError"];
             };
         };
+        /** @description not allowed on this object in its state, or for this caller */
+        NotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["APIError"];
+            };
+        };
         /** @description not found, or not visible to the caller (empty body) */
         NotFound: {
             headers: {
@@ -5370,6 +5590,8 @@ export interface components {
         Page: number;
         /** @description id of the project */
         ProjectId: number;
+        /** @description index (number) of the pull request */
+        PullIndex: number;
         /** @description name of the repository */
         Repo: string;
         /** @description id of the workflow run */
@@ -5489,6 +5711,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     deleteAdminRunner: {
@@ -5508,6 +5731,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     updateAdminRunner: {
@@ -10132,6 +10356,39 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    repoGetPullRequestByBaseHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the base branch */
+                base: string;
+                /** @description the head branch (`branch` or `owner:branch`); may contain slashes */
+                head: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the pull request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullRequest"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoGetPullRequest: {
         parameters: {
             query?: never;
@@ -10200,6 +10457,267 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
+        };
+    };
+    repoDownloadPullDiffOrPatch: {
+        parameters: {
+            query?: {
+                /** @description whether to include binary file changes (as git binary patches) */
+                binary?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description whether the output is a diff or a patch */
+                diffType: "diff" | "patch";
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the diff or patch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetPullRequestCommits: {
+        parameters: {
+            query?: {
+                /** @description include the files every commit changed (default true) */
+                files?: boolean;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description include the signature verification of every commit (default true) */
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of commits */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    /** @description whether another page follows */
+                    "X-HasMore"?: string;
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Commit"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetPullRequestFiles: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description start the list at this file */
+                "skip-to"?: string;
+                /** @description whitespace behaviour when counting lines */
+                whitespace?: "ignore-all" | "ignore-change" | "ignore-eol" | "show-all";
+            };
+            header?: never;
+            path: {
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of changed files */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangedFile"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoPullRequestIsMerged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the pull request has been merged */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description the pull request has not been merged, or is not visible */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoMergePullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergePullRequestOption"];
+            };
+        };
+        responses: {
+            /** @description merged (empty body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the merge is scheduled for when the head's commit statuses succeed (empty body) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["NotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoCancelScheduledAutoMerge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the scheduled merge is cancelled */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoUpdatePullRequest: {
+        parameters: {
+            query?: {
+                /** @description how to update the pull request */
+                style?: "merge" | "rebase";
+            };
+            header?: never;
+            path: {
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description updated (empty body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
         };
     };
     repoGetRawFile: {

@@ -26,6 +26,8 @@ export interface Config {
   cron: CronConfig;
   ssh: SshConfig;
   actions: ActionsConfig;
+  /** How often the auto-merge worker looks at scheduled merges (PULL_AUTO_MERGE_POLL_INTERVAL_MS); a status reported to this process wakes it at once. */
+  autoMergePollMs: number;
 }
 
 /** Gitea's `[actions]` section: workflow runs and the runner protocol. */
@@ -189,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
       retentionDays: int(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 7, 0),
       deliveryEnabled: bool(env, 'WEBHOOK_DELIVERY_ENABLED', true),
     },
+    autoMergePollMs: int(env, 'PULL_AUTO_MERGE_POLL_INTERVAL_MS', 10_000, 10),
     actions: {
       enabled: bool(env, 'ACTIONS_ENABLED', true),
       workerEnabled: bool(env, 'ACTIONS_TRIGGER_WORKER_ENABLED', true),

@@ -8,6 +8,7 @@ import { createLogger } from './log.js';
 import { ensureFirstAdmin } from './services/users/bootstrap.js';
 import { HookDeliveryWorker } from './jobs/hookDelivery.js';
 import { ActionTriggerWorker } from './jobs/actionTriggers.js';
+import { AutoMergeWorker } from './jobs/autoMerge.js';
 import { CronScheduler } from './jobs/scheduler.js';
 import { Services } from './services/index.js';
 import { startSshServer } from './transport/ssh.js';
@@ -33,6 +34,8 @@ async function start() {
   if (config.webhook.deliveryEnabled) webhooks.start();
   const actionTriggers = new ActionTriggerWorker(services.deps, services.actions);
   if (config.actions.enabled && config.actions.workerEnabled) actionTriggers.start();
+  const autoMerge = new AutoMergeWorker(services.deps, services.pulls, services.merges, services.access);
+  autoMerge.start();
   const app = await buildApp({ config, services, log });
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((res, rej) => server.once('listening', res).once('error', rej));
@@ -56,6 +59,7 @@ async function start() {
     await scheduler.stop();
     await webhooks.stop();
     await actionTriggers.stop();
+    await autoMerge.stop();
     await services.close();
     await database.close();
     unlock();

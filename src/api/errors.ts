@@ -8,6 +8,7 @@ const statusOf: Record<string, number> = {
   Unauthorized: 401,
   Forbidden: 403,
   NotFound: 404,
+  NotAllowed: 405,
   Conflict: 409,
   PreconditionFailed: 412,
   PayloadTooLarge: 413,

@@ -12,7 +12,7 @@ import { discardUploads, readMultipart } from './multipart.js';
 import { registry } from './operations/index.js';
 import { DECIMAL_INTEGER, specOperations, type OpenApiDocument, type SpecOperation } from './spec.js';
 import type { Handler, HandlerEntry, OperationId } from './types.js';
-import { createValidator, nulField } from './validate.js';
+import { createValidator, nulField, validationTemplate } from './validate.js';
 
 export const apiPrefix = '/api/v1';
 
@@ -39,19 +39,23 @@ function specificity(a: SpecOperation, b: SpecOperation): number {
     const pa = sa[i]!.startsWith('{');
     const pb = sb[i]!.startsWith('{');
     if (pa !== pb) return pa ? 1 : -1;
+    // A segment with literal text besides its parameters ({index}.{diffType}) before a bare one ({index}).
+    const ma = pa && !/^\{[^}]+\}$/.test(sa[i]!);
+    const mb = pb && !/^\{[^}]+\}$/.test(sb[i]!);
+    if (ma !== mb) return ma ? -1 : 1;
   }
   return sb.length - sa.length;
 }
 
 // Path parameters that span the rest of the path (Gitea's `*` routes): file paths with slashes.
-const restOfPath = new Set(['filepath', 'branch']);
+const restOfPath = new Set(['filepath', 'branch', 'head']);
 
 const toKoaPath = (p: string) =>
   apiPrefix + p.replace(/\{([^}]+)\}/g, (_, name: string) => (restOfPath.has(name) ? `*${name}` : `:${name}`));
 
 /** The request path rebuilt from the template with every value encoded, so a slash in a file path stays one parameter. */
 const validationPath = (op: SpecOperation, params: Record<string, string>) =>
-  op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+  validationTemplate(op.path).replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 
 function declaredQuery(ctx: Context, op: SpecOperation): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};

@@ -35,6 +35,9 @@ export function newAjv(opts: Record<string, unknown> = {}) {
   return addOpenApiFormats(new Ajv2020.default({ strict: false, allErrors: false, ...opts }));
 }
 
+/** The path template requests are validated against: parameters joined by `.` in one segment become two segments. */
+export const validationTemplate = (path: string) => path.replace(/\}\.\{/g, '}/{');
+
 export async function createValidator(doc: OpenApiDocument) {
   const api = new OpenAPIBackend.default({
     definition: structuredClone(doc),
@@ -48,6 +51,9 @@ export async function createValidator(doc: OpenApiDocument) {
   await api.init();
   // By operation object, not id: openapi-backend finds an id by flattening every path of the spec again.
   const operations = new Map(api.router.getOperations().map((o) => [o.operationId!, o]));
+  // openapi-backend's path parser splits `{index}.{diffType}` wrongly ("1.dif" and ""): such segments are
+  // validated as two segments (router.ts builds the validated path the same way, with validationTemplate).
+  for (const o of operations.values()) o.path = validationTemplate(o.path);
   return (operationId: string, req: ValidationInput): ValidationOutcome => {
     const operation = operations.get(operationId);
     if (!operation) throw new Error(`no operation ${operationId} in the spec`);

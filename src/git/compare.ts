@@ -41,3 +41,80 @@ export async function compareCommits(dir: string, base: string, head: string): P
   ]);
   return { mergeBase, ...numstatTotals(diff.stdout), mergeable: merge.exitCode === 0 };
 }
+
+/** `git diff` of `from`..`to` (renames detected); `binary` includes binary changes as git binary patches. */
+export async function diffText(dir: string, from: string, to: string, binary: boolean): Promise<string> {
+  return (await git(dir, ['diff', '-M', '--no-ext-diff', '--no-textconv', ...(binary ? ['--binary'] : []), from, to, '--'])).stdout;
+}
+
+/** The commits of `from`..`to` as `git format-patch` mails, oldest first. */
+export async function patchText(dir: string, from: string, to: string, binary: boolean): Promise<string> {
+  return (await git(dir, ['format-patch', '--no-signature', '--stdout', ...(binary ? ['--binary'] : ['--no-binary']), `${from}..${to}`])).stdout;
+}
+
+export interface ChangedPath {
+  path: string;
+  /** The path before a rename or copy. */
+  from?: string;
+  /** git's status letter: A, D, M, T, R or C. */
+  status: string;
+  additions: number;
+  deletions: number;
+  binary: boolean;
+}
+
+export type WhitespaceMode = 'ignore-all' | 'ignore-change' | 'ignore-eol' | 'show-all';
+const whitespaceFlags: Record<WhitespaceMode, string[]> = {
+  'ignore-all': ['-w'], 'ignore-change': ['-b'], 'ignore-eol': ['--ignore-space-at-eol'], 'show-all': [],
+};
+
+/** The files `from`..`to` changes, in git's (path) order, with their line counts: one git call. */
+export async function changedFiles(dir: string, from: string, to: string, whitespace: WhitespaceMode = 'show-all'): Promise<ChangedPath[]> {
+  const { stdout } = await git(dir, ['diff', '--raw', '--numstat', '-z', '-M', '--no-ext-diff', '--no-textconv', ...whitespaceFlags[whitespace], from, to, '--']);
+  const tokens = stdout.split('\0');
+  const raw: Array<Pick<ChangedPath, 'path' | 'from' | 'status'>> = [];
+  // By path: with whitespace ignored, numstat leaves out files whose changes are all whitespace.
+  const counts = new Map<string, { additions: number; deletions: number; binary: boolean }>();
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!.replace(/^\n/, '');
+    if (!t) continue;
+    if (t.startsWith(':')) {
+      const status = t.split(' ').at(-1)!.charAt(0);
+      if (status === 'R' || status === 'C') raw.push({ status, from: tokens[++i]!, path: tokens[++i]! });
+      else raw.push({ status, path: tokens[++i]! });
+      continue;
+    }
+    const [a, d, named] = t.split('\t');
+    // A rename or copy has an empty path here and its two paths in the next two tokens.
+    const path = named === '' ? tokens[(i += 2)]! : named!;
+    counts.set(path, { additions: a === '-' ? 0 : Number(a), deletions: d === '-' ? 0 : Number(d), binary: a === '-' });
+  }
+  return raw.map((r) => ({ ...r, ...(counts.get(r.path) ?? { additions: 0, deletions: 0, binary: false }) }));
+}
+
+/** The commits of `to` that `from` lacks, newest first (rev-list's order). */
+export async function commitsBetween(dir: string, from: string, to: string): Promise<string[]> {
+  const { stdout } = await git(dir, ['rev-list', `${from}..${to}`]);
+  return stdout.split('\n').filter(Boolean);
+}
+
+/** Lines added and deleted by each commit against its first parent (the empty tree for a root): one git call. */
+export async function commitLineStats(dir: string, ids: string[]): Promise<Map<string, { additions: number; deletions: number }>> {
+  const out = new Map<string, { additions: number; deletions: number }>(ids.map((id) => [id, { additions: 0, deletions: 0 }]));
+  if (ids.length === 0) return out;
+  const { stdout } = await git(dir, ['diff-tree', '--stdin', '-r', '--root', '-m', '--first-parent', '--numstat', '-z', '--no-renames'], { stdin: `${ids.join('\n')}\n` });
+  let current: { additions: number; deletions: number } | undefined;
+  for (const token of stdout.split('\0')) {
+    const t = token.replace(/^\n/, '');
+    if (!t) continue;
+    if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(t)) {
+      current = out.get(t);
+      continue;
+    }
+    const [a, d] = t.split('\t');
+    if (!current || d === undefined) continue;
+    current.additions += a === '-' ? 0 : Number(a) || 0;
+    current.deletions += d === '-' ? 0 : Number(d) || 0;
+  }
+  return out;
+}

@@ -33,6 +33,10 @@ export class Conflict extends DomainError {
 export class PreconditionFailed extends DomainError {
   readonly kind = 'PreconditionFailed';
 }
+/** Gitea's 405: the operation is not allowed on this object in its state, or for this caller (merging). */
+export class NotAllowed extends DomainError {
+  readonly kind = 'NotAllowed';
+}
 export class PayloadTooLarge extends DomainError {
   readonly kind = 'PayloadTooLarge';
 }

@@ -5,6 +5,8 @@ import { AttachmentService } from './issues/attachments.js';
 import { CommentService } from './issues/comments.js';
 import { IssueService } from './issues/issues.js';
 import { PullService } from './pulls/pulls.js';
+import { MergeService } from './pulls/merge.js';
+import { PullChangeService } from './pulls/pullChanges.js';
 import { LabelService } from './issues/labels.js';
 import { MilestoneService } from './issues/milestones.js';
 import { BranchService } from './git/branches.js';
@@ -71,6 +73,8 @@ export class Services {
   readonly transfers: TransferService;
   readonly issues: IssueService;
   readonly pulls: PullService;
+  readonly merges: MergeService;
+  readonly pullChanges: PullChangeService;
   readonly times: TimeService;
   readonly keys: KeyService;
   readonly gpgKeys: GpgKeyService;
@@ -114,6 +118,8 @@ export class Services {
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.pulls = new PullService(deps, this.issues, this.access);
+    this.merges = new MergeService(this.pulls, this.branches);
+    this.pullChanges = new PullChangeService(this.pulls, this.branches);
     this.feeds = new FeedService(deps);
     this.hooks = new HookService(deps);
     this.notifications = new NotificationService(deps, this.access);

@@ -93,6 +93,12 @@ interface RepoData {
   runnerId?: number;
   jobId?: number;
   openRunId?: number;
+  /** An open pull request with a merge scheduled for when its checks succeed (the merge operations' target). */
+  mergePull?: number;
+  /** A merged pull request. */
+  mergedPull?: number;
+  /** How many merge targets were made (their branches need distinct names and files). */
+  mergeRounds?: number;
 }
 
 export interface SentRequest {
@@ -305,6 +311,14 @@ export class World {
       repoDeleteBranch: { branch: ['spare', 'main'] },
       repoGetPullRequest: { index: ['3'] },
       repoEditPullRequest: { index: ['3'] },
+      repoMergePullRequest: { index: ['$merge-pull', '$merge-pull', '$merged-pull', '999'] },
+      repoPullRequestIsMerged: { index: ['$merged-pull', '$merge-pull', '3', '999'] },
+      repoCancelScheduledAutoMerge: { index: ['$merge-pull', '$merge-pull', '$merged-pull', '999'] },
+      repoDownloadPullDiffOrPatch: { index: ['3', '$merged-pull', '999'], diffType: ['diff', 'patch', 'txt'] },
+      repoGetPullRequestFiles: { index: ['3', '$merged-pull', '999'] },
+      repoGetPullRequestCommits: { index: ['3', '$merged-pull', '999'] },
+      repoUpdatePullRequest: { index: ['3', '3', '$merged-pull', '999'] },
+      repoGetPullRequestByBaseHead: { base: ['main', 'topic'], head: ['topic', 'topic2', 'nothing'] },
       // The fixture user and the site admin each keep a stopwatch running on the user's repo-a issue 1.
       issueStopStopWatch: { owner: [user.username], repo: ['repo-a'], index: ['1'] },
       // Only main has the workflow (it was added after the other branches).
@@ -314,11 +328,12 @@ export class World {
     const out: Record<string, string[]> = {};
     const segments = specPath.split('/');
     segments.forEach((seg, i) => {
-      const m = /^\{(.+)\}$/.exec(seg);
-      if (!m) return;
-      const name = m[1]!;
-      const values = byOperation[operationId]?.[name] ?? bySegment[`${segments[i - 1]}/${name}`] ?? byName[name];
-      if (values) out[name] = values;
+      // A segment may hold several parameters ({index}.{diffType}).
+      for (const m of seg.matchAll(/\{([^}]+)\}/g)) {
+        const name = m[1]!;
+        const values = byOperation[operationId]?.[name] ?? bySegment[`${segments[i - 1]}/${name}`] ?? byName[name];
+        if (values) out[name] = values;
+      }
     });
     return out;
   }
@@ -381,6 +396,12 @@ export class World {
     // Pull request #3 (topic → main); topic2 → main is left for repoCreatePullRequest.
     for (const branch of ['topic', 'topic2']) await this.step('create a pull request head', 'POST', `${base}/diffpatch`, { content: topicPatch, new_branch: branch });
     await this.step('open a pull request', 'POST', `${base}/pulls`, { head: 'topic', base: 'main', title: 'fixture pull' });
+    // A merged pull request, and one with a merge scheduled (restored after each merge or cancellation).
+    await this.restoreMergePull(owner, name);
+    const merged = d.mergePull;
+    if (merged) await this.step('merge a pull request', 'POST', `${base}/pulls/${merged}/merge`, { Do: 'merge' });
+    d.mergedPull = merged;
+    await this.restoreMergePull(owner, name);
     const asset = await this.step('attach a file to an issue', 'POST', `${base}/issues/1/assets`, fileForm('issue.txt'));
     d.issueAssetId = asset?.json?.id;
     await this.restoreComment(owner, name);
@@ -462,6 +483,19 @@ export class World {
     const hook = await hooks.create(org ? { kind: 'org', orgId: org.id } : { kind: 'admin' }, body);
     const [d] = await this.app.services.deps.db.insert(hookDeliveries).values({ hookId: hook.id, eventId: 0, guid: randomUUID(), event: 'push', eventType: 'push', payload: '{}' }).returning();
     this.hookFixtures.set(scope.toLowerCase(), { hookId: hook.id, deliveryId: d!.id });
+  }
+
+  /** A new branch with its own file, its pull request, and a merge of it scheduled for when the checks succeed. */
+  private async restoreMergePull(owner: string, name: string): Promise<void> {
+    const d = this.data(owner, name);
+    const round = (d.mergeRounds = (d.mergeRounds ?? 0) + 1);
+    const base = `/repos/${owner}/${name}`;
+    const file = `merge-${round}.txt`;
+    const content = [`diff --git a/${file} b/${file}`, 'new file mode 100644', '--- /dev/null', `+++ b/${file}`, '@@ -0,0 +1 @@', `+${round}`, ''].join('\n');
+    await this.step('create a merge branch', 'POST', `${base}/diffpatch`, { content, new_branch: `merge-${round}` });
+    const pr = await this.step('open a pull request to merge', 'POST', `${base}/pulls`, { head: `merge-${round}`, base: 'main', title: `merge ${round}` });
+    d.mergePull = pr?.json?.number;
+    if (d.mergePull) await this.step('schedule its merge', 'POST', `${base}/pulls/${d.mergePull}/merge`, { Do: 'merge', merge_when_checks_succeed: true });
   }
 
   private async restoreBranches(owner: string, name: string): Promise<void> {
@@ -631,6 +665,7 @@ export class World {
       if (specPath === '/repos/{owner}/{repo}/pulls' && number) await this.api('PATCH', `/repos/${owner}/${repo}/pulls/${number}`, { state: 'closed' });
       if (specPath.includes('/collaborators/') && method === 'delete') await this.restoreCollaborator(owner, repo);
       if (specPath.includes('/branches/') && method === 'delete') await this.restoreBranches(owner, repo);
+      if (specPath === '/repos/{owner}/{repo}/pulls/{index}/merge') await this.restoreMergePull(owner, repo);
       if (specPath.includes('/issues/comments/') && method === 'delete') await this.restoreComment(owner, repo);
       if (/\/issues\/\{index\}\/times/.test(specPath) && method === 'delete') await this.restoreTime(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/keys/{id}' && method === 'delete') await this.restoreDeployKey(owner, repo);
@@ -688,6 +723,8 @@ export class World {
         'job-id': d.jobId,
         'gpg-key-id': this.gpgKey?.id,
         'milestone-id': d.milestoneId,
+        'merge-pull': d.mergePull,
+        'merged-pull': d.mergedPull,
         'issue-asset-id': d.issueAssetId,
         'comment-asset-id': d.commentAssetId,
         'repo-hook-id': d.hookId,

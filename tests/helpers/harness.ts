@@ -16,6 +16,7 @@ import { ensureFirstAdmin } from '../../src/services/users/bootstrap.js';
 import { Services } from '../../src/services/index.js';
 import { HookDeliveryWorker } from '../../src/jobs/hookDelivery.js';
 import { ActionTriggerWorker } from '../../src/jobs/actionTriggers.js';
+import { AutoMergeWorker } from '../../src/jobs/autoMerge.js';
 import { loadSpec } from '../../src/api/spec.js';
 import { maintenance, preparePostgresTemplate, readPgliteTemplate, withDatabase, writePgliteTemplate } from './template.js';
 
@@ -84,9 +85,10 @@ export const basic = (username: string, password: string) =>
 
 /**
  * `workers`: also run the webhook delivery worker, as `make run` does; `actions`: also the Actions trigger
- * worker (pushes → runs), for the files that test Actions.
+ * worker (pushes → runs), for the files that test Actions; `autoMerge`: the worker that carries out merges
+ * scheduled for when the checks succeed.
  */
-export async function startApp(env: Record<string, string> = {}, opts: { workers?: boolean; actions?: boolean } = {}): Promise<TestApp> {
+export async function startApp(env: Record<string, string> = {}, opts: { workers?: boolean; actions?: boolean; autoMerge?: boolean } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'anvil-test-'));
   // Node closes idle keep-alive connections after 5 s and fetch (undici) reuses them for up to 4 s,
   // checked on a coarse timer: on a loaded machine a request sent in that gap fails with "other side
@@ -114,6 +116,8 @@ export async function startApp(env: Record<string, string> = {}, opts: { workers
   webhooks?.start();
   const actionTriggers = opts.actions ? new ActionTriggerWorker(services.deps, services.actions) : undefined;
   actionTriggers?.start();
+  const autoMerge = opts.autoMerge ? new AutoMergeWorker(services.deps, services.pulls, services.merges, services.access) : undefined;
+  autoMerge?.start();
   server.on('request', app.callback());
   const url = `http://127.0.0.1:${port}`;
   const rootRow = (await services.users.byName(adminCredentials.username))!;
@@ -146,6 +150,7 @@ export async function startApp(env: Record<string, string> = {}, opts: { workers
     async close() {
       await webhooks?.stop();
       await actionTriggers?.stop();
+      await autoMerge?.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
       await services.close();

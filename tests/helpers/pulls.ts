@@ -3,7 +3,7 @@
 import * as assert from 'uvu/assert';
 import type { components } from '../../generated/openapi.js';
 import type { TestApp } from './harness.js';
-import { dirOf, disk } from './gitFixtures.js';
+import { dirOf, disk, repoFor, type Roles } from './gitFixtures.js';
 import { pathOf, type Actor, type Repository } from './repos.js';
 
 export type PullRequest = components['schemas']['PullRequest'];
@@ -56,4 +56,53 @@ export async function assertMatchesGit(app: TestApp, repo: Repository, pr: PullR
     { base: g.baseSha, head: g.headSha, merge_base: g.mergeBase, additions: g.additions, deletions: g.deletions, changed_files: g.changed_files },
     what,
   );
+}
+
+export type MergeBody = components['schemas']['MergePullRequestOption'];
+
+/** POST .../pulls/{index}/merge; answers the raw response (its status is what the tests check). */
+export const mergePull = (app: TestApp, repo: Repository, auth: string | undefined, index: number, body: MergeBody) =>
+  app.client(auth).POST('/repos/{owner}/{repo}/pulls/{index}/merge', { params: { path: { ...pathOf(repo), index } }, body });
+
+/** GET .../pulls/{index}/merge: 204 merged, 404 not. */
+export const isMerged = async (app: TestApp, repo: Repository, index: number, auth?: string) =>
+  (await app.client(auth).GET('/repos/{owner}/{repo}/pulls/{index}/merge', { params: { path: { ...pathOf(repo), index } } })).response.status;
+
+export async function getPull(app: TestApp, repo: Repository, index: number, auth?: string): Promise<PullRequest> {
+  const res = await app.client(auth).GET('/repos/{owner}/{repo}/pulls/{index}', { params: { path: { ...pathOf(repo), index } } });
+  assert.is(res.response.status, 200, `GET pull ${index}`);
+  return res.data!;
+}
+
+/** `git log --format=%H %P` of `rev`: each commit with its parents, newest first (the graph the tests compare). */
+export async function graphOf(dir: string, rev: string, max = 20): Promise<string[][]> {
+  const out = await disk.run(dir, ['log', `--max-count=${max}`, '--format=%H %P', rev]);
+  return out.split('\n').filter(Boolean).map((l) => l.split(' '));
+}
+
+/** The tree `git merge-tree --write-tree` makes of two commits (what a clean merge must produce). */
+export async function expectedMergeTree(dir: string, a: string, b: string): Promise<string> {
+  return (await disk.run(dir, ['merge-tree', '--write-tree', a, b])).split('\n')[0]!.trim();
+}
+
+export const treeOfRev = async (dir: string, rev: string) => (await disk.run(dir, ['rev-parse', `${rev}^{tree}`])).trim();
+
+let fixtures = 0;
+
+/**
+ * A repository of `r.owner` (writer and reader collaborators) whose main has f.txt, a branch `topicN` with
+ * two commits by the writer (a.txt, b.txt), and the writer's open pull request of it; `diverge` adds a
+ * commit to main too (m.txt). Answers the tips of both branches as they were when it was opened.
+ */
+export async function pullFixture(app: TestApp, r: Roles, opts: { diverge?: boolean; priv?: boolean } = {}) {
+  const made = await repoFor(app, r, { private: !!opts.priv });
+  const repo = { ...made, path: pathOf(made) };
+  await patch(app, repo, r.writer, addFile('f.txt', ['base']));
+  const branch = `topic${fixtures++}`;
+  await patch(app, repo, r.writer, addFile('a.txt', ['1']), { newBranch: branch });
+  await patch(app, repo, r.writer, addFile('b.txt', ['2']), { branch });
+  if (opts.diverge) await patch(app, repo, r.writer, addFile('m.txt', ['main']));
+  const pr = await openPull(app, repo, r.writer, branch, { title: 'Add a and b' });
+  const dir = dirOf(app, repo);
+  return { repo, pr, dir, branch, base: (await disk.tip(dir, 'main'))!, head: (await disk.tip(dir, branch))! };
 }

@@ -67,6 +67,14 @@ import { userGetTokens } from './user/userGetTokens.js';
 import { repoCreatePullRequest } from './repository/repoCreatePullRequest.js';
 import { repoListPullRequests } from './repository/repoListPullRequests.js';
 import { repoGetPullRequest } from './repository/repoGetPullRequest.js';
+import { repoPullRequestIsMerged } from './repository/repoPullRequestIsMerged.js';
+import { repoMergePullRequest } from './repository/repoMergePullRequest.js';
+import { repoCancelScheduledAutoMerge } from './repository/repoCancelScheduledAutoMerge.js';
+import { repoDownloadPullDiffOrPatch } from './repository/repoDownloadPullDiffOrPatch.js';
+import { repoGetPullRequestFiles } from './repository/repoGetPullRequestFiles.js';
+import { repoGetPullRequestCommits } from './repository/repoGetPullRequestCommits.js';
+import { repoUpdatePullRequest } from './repository/repoUpdatePullRequest.js';
+import { repoGetPullRequestByBaseHead } from './repository/repoGetPullRequestByBaseHead.js';
 import { repoEditPullRequest } from './repository/repoEditPullRequest.js';
 import { repoListHooks } from './repository/repoListHooks.js';
 import { repoCreateHook } from './repository/repoCreateHook.js';
@@ -266,6 +274,14 @@ export const registry: Registry = {
   repoListPullRequests,
   repoCreatePullRequest,
   repoGetPullRequest,
+  repoPullRequestIsMerged,
+  repoMergePullRequest,
+  repoCancelScheduledAutoMerge,
+  repoDownloadPullDiffOrPatch,
+  repoGetPullRequestFiles,
+  repoGetPullRequestCommits,
+  repoUpdatePullRequest,
+  repoGetPullRequestByBaseHead,
   getGeneralAttachmentSettings,
   // events
   orgListActivityFeeds,

@@ -14,3 +14,4 @@ export * from './projects.js';
 export * from './keys.js';
 export * from './gpgKeys.js';
 export * from './actions.js';
+export * from './pulls.js';

@@ -1,6 +1,6 @@
 // Issues and pull requests (one numbering per repository), comments, milestones, labels on issues,
 // attachments and content history.
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { labels, repositories } from './repos.js';
 import { users } from './users.js';
 
@@ -102,7 +102,10 @@ export const issueLabels = pgTable(
   (t) => [primaryKey({ columns: [t.issueId, t.labelId] }), index('issue_labels_label_idx').on(t.labelId)],
 );
 
-export const commentTypes = ['comment', 'close', 'reopen', 'change_title', 'change_target_branch', 'assignees', 'label', 'milestone', 'deadline'] as const;
+export const commentTypes = [
+  'comment', 'close', 'reopen', 'change_title', 'change_target_branch', 'assignees', 'label', 'milestone', 'deadline',
+  'merge_pull', 'delete_branch', 'pull_scheduled_merge', 'pull_cancel_scheduled_merge',
+] as const;
 export type CommentType = (typeof commentTypes)[number];
 
 export const comments = pgTable(
@@ -187,6 +190,12 @@ export const pullRequests = pgTable(
     mergeCommitSha: text('merge_commit_sha'),
     allowMaintainerEdit: boolean('allow_maintainer_edit').notNull().default(false),
     isDraft: boolean('is_draft').notNull().default(false),
+    /**
+     * A merge under way: who claimed it and when (one merge at a time, across processes), and once the
+     * merge commit exists, its id — so a merge whose branch moved but whose process died before recording
+     * it is completed later instead of lost.
+     */
+    mergePending: jsonb('merge_pending').$type<MergePending>(),
   },
   (t) => [uniqueIndex('pull_requests_issue_key').on(t.issueId), index('pull_requests_branches_idx').on(t.repoId, t.headBranch, t.baseBranch)],
 );
@@ -196,3 +205,15 @@ export type CommentRow = typeof comments.$inferSelect;
 export type MilestoneRow = typeof milestones.$inferSelect;
 export type AttachmentRow = typeof attachments.$inferSelect;
 export type PullRequestRow = typeof pullRequests.$inferSelect;
+
+export interface MergePending {
+  byId: number;
+  /** ISO time of the claim; a claim older than the merge lease is abandoned. */
+  at: string;
+  /** The commit the base branch is being moved to (set just before the move). */
+  sha?: string;
+  /** The base branch's tip the merge was built on. */
+  from?: string;
+  style: string;
+  auto?: boolean;
+}

@@ -18,7 +18,6 @@ import { writeStatus, type CommitStatusState } from '../git/statuses.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { matchesPullRequest, matchesPush, needsPaths, needsPullPaths, parseWorkflow, planJobs, runsAfterNeeds, scheduleCrons, WorkflowError, type PlannedJob, type Workflow } from './workflow.js';
-import { setRef } from '../../git/refs.js';
 
 /** Where workflows are read from: `.gitea/workflows`, and `.github/workflows` when that has none. */
 export const workflowDirs = ['.gitea/workflows', '.github/workflows'] as const;
@@ -136,8 +135,7 @@ export class ActionService {
       if (needsPaths(wf) && !paths) paths = await changedPaths(dir, /^0+$/.test(trigger.before) ? '' : trigger.before, trigger.sha).catch(() => []);
       if (matchesPush(wf, { ref: trigger.ref, paths })) chosen.push({ file, jobs: planJobs(wf) });
     }
-    // A pull request's head is kept at refs/pull/<index>/head, which its runs name and runners fetch.
-    if (pull && chosen.length) await setRef(dir, trigger.ref, trigger.sha);
+    // A pull request's head is kept at refs/pull/<index>/head (PullService), which its runs name and runners fetch.
     if (chosen.length === 0 && !schedules) return void (await drop());
     const commit = chosen.length ? await readCommit(dir, trigger.sha) : undefined;
     const [ev] = commit ? await db.select().from(events).where(eq(events.id, trigger.eventId)) : [];

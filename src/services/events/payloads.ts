@@ -149,7 +149,9 @@ export async function buildPayload(tx: Db, e: RecordedEvent, config: Config): Pr
   if (!issue) return undefined;
   const details = (await loadIssueDetails(tx, [issue])).get(issue.id)!;
   const issueJson = toIssue(issue, details, owner, repo, owner, config);
-  const pull = issue.isPull && details.pull ? toPullRequest(issue, details.pull, details, { owner, repo, perm: ownerPerm(repo) }, owner, config) : undefined;
+  const mergerId = details.pull?.mergedById;
+  const [merger] = mergerId ? await tx.select().from(users).where(eq(users.id, mergerId)) : [];
+  const pull = issue.isPull && details.pull ? toPullRequest(issue, details.pull, details, { owner, repo, perm: ownerPerm(repo) }, owner, config, merger) : undefined;
   const kind = issue.isPull ? 'pull request' : 'issue';
   const subject = issue.isPull
     ? { number: issue.index, pull_request: pull, requested_reviewer: null, commit_id: '' }

@@ -2,6 +2,7 @@
 // the combined state (the latest status of each context). Rows are never updated; a new report of a
 // context supersedes the previous one by its higher per-commit number.
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { EventEmitter } from 'node:events';
 import type { Db } from '../../db/client.js';
 import { commitStatuses, commitStatusIndexes, users, type CommitStatusRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
@@ -15,6 +16,9 @@ import { inRepo } from '../events/scope.js';
 import type { LoadedRepo } from '../repos/repos.js';
 import type { BranchService } from './branches.js';
 import { requireCodeWriter } from './branches.js';
+
+/** Emits 'queued' after a status was written in this process (the auto-merge worker looks then). */
+export const statusReported = new EventEmitter();
 
 export const commitStatusStates = ['pending', 'success', 'error', 'failure', 'warning', 'skipped'] as const;
 export type CommitStatusState = (typeof commitStatusStates)[number];
@@ -32,6 +36,17 @@ export function combinedState(states: readonly string[]): string {
   let worst = 'success';
   for (const s of states) if ((rank[s] ?? 0) < rank[worst]!) worst = s;
   return worst;
+}
+
+/** The combined state of a commit's statuses (the latest of each context), '' when it has none. */
+export async function commitState(db: Db, repoId: number, sha: string): Promise<string> {
+  const t = commitStatuses;
+  const latest = await db
+    .selectDistinctOn([t.context], { state: t.state })
+    .from(t)
+    .where(and(eq(t.repoId, repoId), eq(t.sha, sha)))
+    .orderBy(t.context, desc(t.index));
+  return combinedState(latest.map((r) => r.state));
 }
 
 export type StatusSort = 'oldest' | 'recentupdate' | 'leastupdate' | 'leastindex' | 'highestindex';
@@ -147,6 +162,7 @@ export class StatusService {
     const row = await withTx(this.deps.db, (tx) =>
       writeStatus(this.deps, tx, loaded.repo, actor.id, data, { state: input.state, targetUrl, description: input.description ?? '', context: input.context ?? '' }),
     );
+    statusReported.emit('queued');
     return { row, creator: actor };
   }
 

@@ -13,7 +13,7 @@ import { recordEvent } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
 import { compareCommits, type Comparison } from '../../git/compare.js';
 import { repoDir } from '../../git/paths.js';
-import { branchTipsOf } from '../../git/refs.js';
+import { branchTipsOf, setRef } from '../../git/refs.js';
 import { canRead, canWrite } from '../../permissions/repo.js';
 import type { AccessService } from '../repos/access.js';
 import type { ServiceDeps } from '../context.js';
@@ -22,6 +22,7 @@ import { BadRequest, Conflict, Invalid, NotFound, RepoArchived } from '../errors
 import { loadIssueDetails } from '../issues/issueDetails.js';
 import type { IssueService } from '../issues/issues.js';
 import { isValidRefName } from '../names.js';
+import { commitState } from '../git/statuses.js';
 import { editPull, isWorkInProgress, type EditPullInput } from './pullEdit.js';
 import type { LoadedRepo } from '../repos/repos.js';
 
@@ -83,8 +84,14 @@ export class PullService {
     private readonly access: AccessService,
   ) {}
 
-  dir(loaded: LoadedRepo): string {
+  dir(loaded: Pick<LoadedRepo, 'repo' | 'owner'>): string {
     return repoDir(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
+  }
+
+  /** The combined state of the head tip's commit statuses ('' when it has none, or the head is gone). */
+  async headState(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, pull: PullRequestRow): Promise<string> {
+    const tip = (await this.tips(loaded, [pull.headBranch])).get(pull.headBranch);
+    return tip ? commitState(this.deps.db, loaded.repo.id, tip) : '';
   }
 
   /** Pull requests need both the code and the pull request unit (Gitea's mustAllowPulls + reqRepoReader(code)). */
@@ -93,8 +100,13 @@ export class PullService {
   }
 
   /** Branch tips in one git call; names that cannot be branches are simply absent. */
-  tips(loaded: LoadedRepo, names: string[]): Promise<Map<string, string>> {
+  tips(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, names: string[]): Promise<Map<string, string>> {
     return branchTipsOf(this.dir(loaded), names.filter(isValidRefName));
+  }
+
+  /** refs/pull/<index>/head follows the head branch, so the pull request can be fetched by git (and by runners). */
+  async keepHeadRef(dir: string, index: number, headTip: string): Promise<void> {
+    await setRef(dir, `refs/pull/${index}/head`, headTip).catch((err: Error) => this.deps.log.warn({ err: err.message, dir, index }, 'could not update refs/pull/N/head'));
   }
 
   /** The statistics to store when a tip moved (or the base changed); undefined when they stand or a branch is gone. */
@@ -114,16 +126,17 @@ export class PullService {
   async resyncRepo(repoId: number, dir: string, actorId?: number): Promise<void> {
     const { db } = this.deps;
     const open = await db
-      .select({ pull: pullRequests })
+      .select({ pull: pullRequests, index: issues.index })
       .from(pullRequests)
       .innerJoin(issues, eq(issues.id, pullRequests.issueId))
       .where(and(eq(pullRequests.repoId, repoId), eq(pullRequests.merged, false), eq(issues.isClosed, false)));
     if (open.length === 0) return;
     const tips = await branchTipsOf(dir, [...new Set(open.flatMap(({ pull }) => [pull.baseBranch, pull.headBranch]))].filter(isValidRefName));
-    for (const { pull } of open) {
+    for (const { pull, index } of open) {
       const baseTip = tips.get(pull.baseBranch);
       const headTip = tips.get(pull.headBranch);
       if (!baseTip || !headTip || (baseTip === pull.baseSha && headTip === pull.headSha)) continue;
+      if (headTip !== pull.headSha) await this.keepHeadRef(dir, index, headTip);
       const stats = statsOf(baseTip, headTip, await compareCommits(dir, baseTip, headTip));
       await withTx(db, async (tx) => {
         // Only the row still at the tips we compared from is updated (a concurrent resync may have won).
@@ -179,7 +192,7 @@ export class PullService {
     const assignees = await this.assignable(loaded, input.assignees ?? []);
     const labelIds = [...new Set(await this.issues.knownLabels(db, loaded, input.labelIds ?? []))];
 
-    return withTx(db, async (tx) => {
+    const created = await withTx(db, async (tx) => {
       // Creating the issue bumps the counter row, which stays locked until commit: the check below
       // therefore sees every pull request created before this one.
       let issue = await this.issues.create(loaded, actor, { title: input.title, body: input.body, dueDate: input.dueDate }, { tx });
@@ -207,6 +220,8 @@ export class PullService {
       });
       return { issue, pull: pull!, repo: await this.repoRow(tx, repo.id) };
     });
+    await this.keepHeadRef(this.dir(loaded), created.issue.index, headTip);
+    return created;
   }
 
   async list(loaded: LoadedRepo, f: PullFilters, page: { limit: number; offset: number }): Promise<{ rows: PullView[]; total: number }> {
@@ -244,12 +259,33 @@ export class PullService {
     return row;
   }
 
+  /** GET .../pulls/{base}/{head}: the latest pull request from `head` (or `owner:head`) to `base`, open or not. */
+  async byBranches(loaded: LoadedRepo, base: string, head: string): Promise<PullView> {
+    this.requireRead(loaded);
+    let branch: string;
+    try {
+      branch = this.headBranch(loaded, head);
+    } catch {
+      throw new NotFound();
+    }
+    const [row] = await this.deps.db
+      .select({ index: issues.index })
+      .from(pullRequests)
+      .innerJoin(issues, eq(issues.id, pullRequests.issueId))
+      .where(and(eq(pullRequests.repoId, loaded.repo.id), eq(pullRequests.baseBranch, base), eq(pullRequests.headBranch, branch)))
+      .orderBy(desc(pullRequests.id))
+      .limit(1);
+    if (!row) throw new NotFound();
+    return this.get(loaded, row.index);
+  }
+
   /** The pull request, its stored statistics brought up to date first if a branch moved (one git call when none did). */
   async get(loaded: LoadedRepo, index: number): Promise<PullView> {
     const view = await this.load(loaded, index);
     if (view.pull.merged) return view;
     const stats = await this.resync(loaded, view.pull, await this.tips(loaded, [view.pull.baseBranch, view.pull.headBranch]));
     if (!stats) return view;
+    if (stats.headSha !== view.pull.headSha) await this.keepHeadRef(this.dir(loaded), index, stats.headSha);
     const [pull] = await this.deps.db.update(pullRequests).set(stats).where(eq(pullRequests.id, view.pull.id)).returning();
     return { issue: view.issue, pull: pull ?? view.pull };
   }

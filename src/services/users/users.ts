@@ -110,6 +110,18 @@ export class UserService {
     return new Map(rows.map((r) => [r.email, r.name]));
   }
 
+  /** Accounts by lower-cased activated e-mail address (a commit's author and committer → users), one query. */
+  async byEmails(emails: string[]): Promise<Map<string, UserRow>> {
+    const lower = [...new Set(emails.map((e) => e.toLowerCase()).filter(Boolean))];
+    if (lower.length === 0) return new Map();
+    const rows = await this.deps.db
+      .select({ email: emailAddresses.lowerEmail, user: users })
+      .from(emailAddresses)
+      .innerJoin(users, eq(users.id, emailAddresses.userId))
+      .where(and(inArray(emailAddresses.lowerEmail, lower), eq(emailAddresses.isActivated, true)));
+    return new Map(rows.map((r) => [r.email, r.user]));
+  }
+
   /** Individual users (not organizations), as the first-start check needs. */
   async countIndividuals(): Promise<number> {
     const [row] = await this.deps.db.select({ n: count() }).from(users).where(ne(users.type, 'Organization'));

@@ -1,0 +1,116 @@
+// What a pull request changes, read from git: its diff and patch, its changed files and its commits (from
+// the merge base, or for a merged pull request the merge base and head it had); and updating its head
+// branch with the base's new commits (merge or rebase), built without a work tree and moved by
+// compare-and-swap like every other write of a branch.
+import { changedFiles, commitLineStats, commitsBetween, diffText, patchText, type ChangedPath, type WhitespaceMode } from '../../git/compare.js';
+import { GitError } from '../../git/core.js';
+import { describeCommits, type DescribedCommit } from '../../git/describe.js';
+import { commitTree, commitsToReplay, isAncestor, MergeConflict, mergeTree, replay } from '../../git/merge.js';
+import { moveRef, refTarget } from '../../git/refs.js';
+import type { UserRow } from '../../db/schema/index.js';
+import { canWrite } from '../../permissions/repo.js';
+import type { BranchService } from '../git/branches.js';
+import { signatureOf } from '../identity.js';
+import { Conflict, Forbidden, Invalid, RepoArchived } from '../errors.js';
+import { withKeyLock } from '../locks.js';
+import type { LoadedRepo } from '../repos/repos.js';
+import type { PullService, PullView } from './pulls.js';
+
+export interface PullCommit {
+  commit: DescribedCommit;
+  additions: number;
+  deletions: number;
+}
+
+export class PullChangeService {
+  constructor(
+    private readonly pulls: PullService,
+    private readonly branches: BranchService,
+  ) {}
+
+  /**
+   * The two ends of what the pull request brings: its merge base (recomputed when the base moved) and its
+   * head tip; for a merged pull request the stored ones, which git keeps through refs/pull/N/head.
+   */
+  private async range(loaded: LoadedRepo, index: number): Promise<{ view: PullView; from: string; to: string }> {
+    const view = await this.pulls.get(loaded, index);
+    const { pull } = view;
+    return { view, from: pull.mergeBase, to: pull.headSha };
+  }
+
+  async diffOrPatch(loaded: LoadedRepo, index: number, kind: 'diff' | 'patch', binary: boolean): Promise<string> {
+    const { from, to } = await this.range(loaded, index);
+    const dir = this.pulls.dir(loaded);
+    if (!from || !to) return '';
+    return kind === 'diff' ? diffText(dir, from, to, binary) : patchText(dir, from, to, binary);
+  }
+
+  /** The changed files from `skipTo` on (all when no file has that path), and how many there are in all. */
+  async files(loaded: LoadedRepo, index: number, opts: { skipTo?: string; whitespace?: WhitespaceMode }): Promise<{ files: ChangedPath[]; headSha: string }> {
+    const { from, to } = await this.range(loaded, index);
+    if (!from || !to) return { files: [], headSha: to };
+    const all = await changedFiles(this.pulls.dir(loaded), from, to, opts.whitespace);
+    const start = opts.skipTo ? Math.max(0, all.findIndex((f) => f.path === opts.skipTo)) : 0;
+    return { files: all.slice(start), headSha: to };
+  }
+
+  /** A page of the pull request's commits, newest first, with their line statistics. */
+  async commits(loaded: LoadedRepo, index: number, page: { limit: number; offset: number }, opts: { files: boolean }): Promise<{ rows: PullCommit[]; total: number }> {
+    const { view, to } = await this.range(loaded, index);
+    const dir = this.pulls.dir(loaded);
+    // Open: what the base lacks now; merged: what it brought, from the merge base.
+    const from = view.pull.merged ? view.pull.mergeBase : view.pull.baseSha;
+    if (!from || !to) return { rows: [], total: 0 };
+    const ids = await commitsBetween(dir, from, to);
+    const slice = ids.slice(page.offset, page.offset + page.limit);
+    const [described, stats] = await Promise.all([describeCommits(dir, slice, { files: opts.files }), commitLineStats(dir, slice)]);
+    return {
+      rows: slice.map((id) => ({ commit: described.get(id)!, ...stats.get(id)! })),
+      total: ids.length,
+    };
+  }
+
+  /**
+   * POST .../update: the base's new commits brought into the head branch, by a merge commit or by
+   * replaying the head on the base. The head branch then moved as by a push (events, synchronization).
+   */
+  async update(loaded: LoadedRepo, index: number, actor: UserRow, style: 'merge' | 'rebase'): Promise<void> {
+    const view = await this.pulls.load(loaded, index);
+    const { pull } = view;
+    if (pull.merged) throw new Invalid('the pull request is merged');
+    if (view.issue.isClosed) throw new Invalid('the pull request is closed');
+    if (loaded.repo.isArchived) throw new RepoArchived();
+    if (!canWrite(loaded.perm, 'repo.code')) throw new Forbidden('user may not push to the head branch');
+    if (style === 'rebase' && !loaded.repo.allowRebaseUpdate) throw new Forbidden('updating by rebase is not allowed in this repository');
+    const dir = this.pulls.dir(loaded);
+    const headRef = `refs/heads/${pull.headBranch}`;
+    const moved = await withKeyLock(`${dir}\0${pull.headBranch}`, async () => {
+      const [headTip, baseTip] = await Promise.all([refTarget(dir, headRef), refTarget(dir, `refs/heads/${pull.baseBranch}`)]);
+      if (!headTip || !baseTip) throw new Conflict('a branch of the pull request does not exist');
+      if (await isAncestor(dir, baseTip, headTip)) return undefined; // nothing to bring
+      const who = signatureOf(actor, this.deps.config);
+      let next: string;
+      try {
+        next = style === 'merge'
+          ? await commitTree(dir, await mergeTree(dir, headTip, baseTip), [headTip, baseTip], `Merge branch '${pull.baseBranch}' into ${pull.headBranch}`, who, who)
+          : await replay(dir, baseTip, await commitsToReplay(dir, baseTip, headTip), who);
+      } catch (err) {
+        if (err instanceof MergeConflict) throw new Conflict(`${style} failed because of conflict: ${err.paths.join(', ')}`);
+        throw err;
+      }
+      try {
+        await moveRef(dir, headRef, next, headTip);
+      } catch (err) {
+        if (err instanceof GitError) throw new Conflict('the head branch moved meanwhile; try again');
+        throw err;
+      }
+      return { before: headTip, after: next, known: [headTip, baseTip] };
+    });
+    if (!moved) return;
+    await this.branches.refsChanged(loaded, actor.id, [{ ref: headRef, before: moved.before, after: moved.after }], moved.known);
+  }
+
+  private get deps() {
+    return this.pulls.deps;
+  }
+}
