@@ -2235,6 +2235,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/pulls/{index}/requested_reviewers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request reviews for a pull request
+         * @description The poster, or a writer of pull requests, asks users (`reviewers`, usernames) and teams of the repository's organization (`team_reviewers`, team names) for a review. Each request is a review of state `REQUEST_REVIEW`; the pull request's `requested_reviewers` and `requested_reviewers_teams` list them until they review. A user already asked is not asked twice (and not in the answer). The webhook `pull_request` with action `review_requested` and `requested_reviewer` follows. Answers 201 with the new requests. Errors: 404 when the pull request is not visible or a user or team does not exist; 422 when the caller may not choose reviewers, a reviewer cannot read pull requests or is the poster, teams are named on a repository not owned by an organization, or the pull request is closed; 423 when the repository is archived.
+         */
+        post: operations["repoCreatePullReviewRequests"];
+        /**
+         * Cancel review requests
+         * @description The poster, or a writer of pull requests, withdraws review requests of the named users and teams (`review_request_removed` webhook); 204, also when one was not asked. Errors as for requesting.
+         */
+        delete: operations["repoDeletePullReviewRequests"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/pulls/{index}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a pull request's reviews
+         * @description Anyone who can read the repository's code and pull requests. The reviews and review requests, oldest first, one page of them; a pending review (not yet submitted) only for its author and site administrators. `stale` is true when the head moved since the review's commit; `official` when the reviewer could write the code when reviewing. 404 as for the pull request.
+         */
+        get: operations["repoListPullReviews"];
+        put?: never;
+        /**
+         * Create a review of a pull request
+         * @description Signed-in callers who can read the repository's code and pull requests. `event`: `APPROVED`, `REQUEST_CHANGES` or `COMMENT` submit the review at once; `PENDING` (or none) keeps it pending, visible to its author only, who submits it later. A pending review of the caller on this pull request is continued (its comments kept) instead of a second one started. `comments` are line comments: `path` (a file the pull request changes) and `new_position` (a line of the new file) or `old_position` (a line of the old one). `commit_id` defaults to the head's tip. Submitted reviews send the webhooks `pull_request_approved`, `pull_request_rejected` or `pull_request_comment` (action `reviewed`) and show `approve_pull_request`, `reject_pull_request` or `comment_pull` in the feeds; an approval by a code writer is `official`. Answers 200 with the review (as Gitea). Errors: 404 as for the pull request; 422 when `event` is unknown, `REQUEST_CHANGES` or `COMMENT` come without body or comments, the poster approves or requests changes on their own pull request, the pull request is closed, or a comment names a path the pull request does not change or no line; 423 when the repository is archived.
+         */
+        post: operations["repoCreatePullReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a review of a pull request
+         * @description As the list: 404 when the review is not one of this pull request's, or is another user's pending review.
+         */
+        get: operations["repoGetPullReview"];
+        put?: never;
+        /**
+         * Submit a pending review
+         * @description The author of a pending review submits it with `event` (`APPROVED`, `REQUEST_CHANGES` or `COMMENT`) and an optional `body` (which replaces the pending one when given); as creating a submitted review otherwise. Errors: 404 when the review is not visible (another user's pending review) or not of this pull request; 422 when the review is not pending, `event` is `PENDING` or unknown, the body rule or the poster rule is broken; 423 when the repository is archived.
+         */
+        post: operations["repoSubmitPullReview"];
+        /**
+         * Delete a review
+         * @description The review's author or a site administrator deletes a review (with its line comments); 204. Errors: 403 for anyone else; 404 when the review is not visible; 423 when the repository is archived.
+         */
+        delete: operations["repoDeletePullReview"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a review's line comments
+         * @description As getting the review: its line comments, oldest first, with the diff hunk each was made on (`position` a line of the new file, `original_position` of the old one).
+         */
+        get: operations["repoGetPullReviewComments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/dismissals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss a review
+         * @description Administrators of the repository dismiss an approval or a request for changes (it no longer counts), with a `message`; `priors` dismisses the reviewer's earlier approvals and requests for changes too. The activity feed shows `pull_review_dismissed`. Answers the review. Errors: 403 for others; 404 when the review is not visible; 422 when the review is neither an approval nor a request for changes, or the pull request is closed; 423 when the repository is archived.
+         */
+        post: operations["repoDismissPullReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/pulls/{index}/update": {
         parameters: {
             query?: never;
@@ -3885,6 +4001,23 @@ export interface components {
             milestone?: number | null;
             title: string;
         };
+        /** @description a line comment of a review */
+        CreatePullReviewComment: {
+            body: string;
+            /** @description a line of the new file */
+            new_position?: number | null;
+            /** @description a line of the old file */
+            old_position?: number | null;
+            path: string;
+        };
+        /** @description a review to create; omitted or null fields take their defaults */
+        CreatePullReviewOptions: {
+            body?: string | null;
+            comments?: components["schemas"]["CreatePullReviewComment"][] | null;
+            commit_id?: string | null;
+            /** @description `APPROVED`, `REQUEST_CHANGES`, `COMMENT` or `PENDING` (default) */
+            event?: string | null;
+        };
         /** @description options for creating a repository */
         CreateRepoOption: {
             /**
@@ -4084,6 +4217,10 @@ export interface components {
              * @description `{API URL}/repos/{owner}/{repo}/keys/{id}`
              */
             url: string;
+        };
+        DismissPullReviewOptions: {
+            message?: string | null;
+            priors?: boolean | null;
         };
         /** @description changes to a runner */
         EditActionRunnerOption: {
@@ -5075,6 +5212,64 @@ export interface components {
              */
             url: string;
         };
+        /** @description a review of a pull request, or a review request (Gitea's PullReview) */
+        PullReview: {
+            body: string;
+            comments_count: number;
+            commit_id: string;
+            dismissed: boolean;
+            /** Format: uri */
+            html_url: string;
+            /** Format: int64 */
+            id: number;
+            /** @description made by someone who could write the code */
+            official: boolean;
+            /** Format: uri */
+            pull_request_url: string;
+            /** @description the head moved since the reviewed commit */
+            stale: boolean;
+            /** @enum {string} */
+            state: "APPROVED" | "PENDING" | "COMMENT" | "REQUEST_CHANGES" | "REQUEST_REVIEW";
+            /** Format: date-time */
+            submitted_at: string;
+            /** @description the requested team (null otherwise) */
+            team: components["schemas"]["Team"] | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description the reviewer (null for a team's request) */
+            user: components["schemas"]["User"] | null;
+        };
+        /** @description a comment on a line of a pull request's diff, made within a review */
+        PullReviewComment: {
+            body: string;
+            commit_id: string;
+            /** Format: date-time */
+            created_at: string;
+            diff_hunk: string;
+            /** Format: uri */
+            html_url: string;
+            /** Format: int64 */
+            id: number;
+            original_commit_id: string;
+            /** @description the line of the old file (0 for a comment on the new side) */
+            original_position: number;
+            path: string;
+            /** @description the line of the new file (0 for a comment on the old side) */
+            position: number;
+            /** Format: int64 */
+            pull_request_review_id: number;
+            /** Format: uri */
+            pull_request_url: string;
+            /** @description who marked the conversation resolved (null while it is not) */
+            resolver: components["schemas"]["User"] | null;
+            /** Format: date-time */
+            updated_at: string;
+            user: components["schemas"]["User"] | null;
+        };
+        PullReviewRequestOptions: {
+            reviewers?: string[] | null;
+            team_reviewers?: string[] | null;
+        };
         /** @description a runner registration token */
         RegistrationToken: {
             token: string;
@@ -5279,6 +5474,11 @@ export interface components {
             repo_owner_name: string;
             /** Format: int64 */
             seconds: number;
+        };
+        SubmitPullReviewOptions: {
+            body?: string | null;
+            /** @description `APPROVED`, `REQUEST_CHANGES` or `COMMENT` */
+            event: string;
         };
         /** @description a tag of a repository, lightweight or annotated */
         Tag: {
@@ -10682,6 +10882,329 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoCreatePullReviewRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PullReviewRequestOptions"];
+            };
+        };
+        responses: {
+            /** @description the new review requests */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullReview"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoDeletePullReviewRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PullReviewRequestOptions"];
+            };
+        };
+        responses: {
+            /** @description withdrawn */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoListPullReviews: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of reviews */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullReview"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoCreatePullReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePullReviewOptions"];
+            };
+        };
+        responses: {
+            /** @description the review */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullReview"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetPullReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the review */
+                id: number;
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the review */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullReview"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoSubmitPullReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the review */
+                id: number;
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitPullReviewOptions"];
+            };
+        };
+        responses: {
+            /** @description the submitted review */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullReview"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoDeletePullReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the review */
+                id: number;
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetPullReviewComments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the review */
+                id: number;
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the review's comments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullReviewComment"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDismissPullReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the review */
+                id: number;
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DismissPullReviewOptions"];
+            };
+        };
+        responses: {
+            /** @description the dismissed review */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullReview"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
         };

@@ -1,5 +1,9 @@
 // Glue shared by the pull request handlers: the details of a page in a fixed number of queries, then convert.
 import { toPullRequest } from '../convert/pull.js';
+import { toPullReview } from '../convert/review.js';
+import { toTeam } from '../convert/team.js';
+import { toUser } from '../convert/user.js';
+import type { ReviewView } from '../services/pulls/reviews.js';
 import type { Config } from '../config.js';
 import type { RepoRow } from '../db/schema/index.js';
 import type { PullView } from '../services/pulls/pulls.js';
@@ -11,11 +15,29 @@ type Ctx = { services: Services; auth: Auth; config: Config };
 
 /** `repo` replaces the loaded row after a change that moved its counters. */
 export async function presentPulls(req: Ctx, loaded: LoadedRepo, views: PullView[], repo?: RepoRow) {
-  const { details, mergers } = await req.services.pulls.details(views);
+  const [{ details, mergers }, requested] = await Promise.all([
+    req.services.pulls.details(views),
+    req.services.reviews.requested(views.map((v) => v.issue.id)),
+  ]);
+  const teamIds = [...new Set([...requested.values()].flatMap((r) => r.teams.map((t) => t.id)))];
+  const teamUnits = teamIds.length ? await req.services.teams.unitsOf(teamIds) : new Map();
   const target = { ...loaded, repo: repo ?? loaded.repo };
-  return views.map((v) =>
-    toPullRequest(v.issue, v.pull, details.get(v.issue.id)!, target, req.auth.actor, req.config, v.pull.mergedById ? mergers.get(v.pull.mergedById) : undefined),
-  );
+  const viewer = req.auth.actor;
+  return views.map((v) => {
+    const asked = requested.get(v.issue.id);
+    const people = {
+      users: (asked?.users ?? []).map((u) => toUser(u, viewer, req.config)),
+      teams: (asked?.teams ?? []).map((t) => toTeam(t, teamUnits.get(t.id) ?? {}, null, viewer, req.config)),
+    };
+    return toPullRequest(v.issue, v.pull, details.get(v.issue.id)!, target, viewer, req.config, v.pull.mergedById ? mergers.get(v.pull.mergedById) : undefined, people);
+  });
+}
+
+/** A page of reviews of one pull request, as the API shows them. */
+export async function presentReviews(req: Ctx, loaded: LoadedRepo, view: PullView, rows: ReviewView[]) {
+  const teamIds = [...new Set(rows.map((r) => r.team?.id).filter((id): id is number => !!id))];
+  const teamUnits = teamIds.length ? await req.services.teams.unitsOf(teamIds) : new Map();
+  return rows.map((r) => toPullReview(r, { owner: loaded.owner, repo: loaded.repo, issue: view.issue }, teamUnits, req.auth.actor, req.config));
 }
 
 export async function presentPull(req: Ctx, loaded: LoadedRepo, view: PullView & { repo?: RepoRow }) {

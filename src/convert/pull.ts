@@ -28,6 +28,7 @@ export function toPullRequest(
   viewer: UserRow | null,
   config: Config,
   mergedBy?: UserRow,
+  requested: { users: Schemas['User'][]; teams: Schemas['Team'][] } = { users: [], teams: [] },
 ): Schemas['PullRequest'] {
   const { owner, repo } = target;
   const urls = issueUrls(config, owner, repo, issue);
@@ -46,8 +47,8 @@ export function toPullRequest(
     milestone: d.milestone ? toMilestone(d.milestone) : null,
     assignee: assignees[0] ?? null,
     assignees,
-    requested_reviewers: [],
-    requested_reviewers_teams: [],
+    requested_reviewers: requested.users,
+    requested_reviewers_teams: requested.teams,
     state: issue.isClosed ? 'closed' : 'open',
     draft,
     is_locked: issue.isLocked,

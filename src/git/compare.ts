@@ -118,3 +118,34 @@ export async function commitLineStats(dir: string, ids: string[]): Promise<Map<s
   }
   return out;
 }
+
+/**
+ * The hunk of `from`..`to`'s diff of `path` holding `line` (positive: a line of the new file, negative:
+ * of the old one), up to that line: what a review comment shows of the code it is about. '' when no
+ * hunk holds the line.
+ */
+export async function diffHunkAt(dir: string, from: string, to: string, path: string, line: number): Promise<string> {
+  const { stdout } = await git(dir, ['diff', '-M', '--no-ext-diff', '--no-textconv', '-U3', from, to, '--', path]);
+  const lines = stdout.split('\n');
+  const target = Math.abs(line);
+  const onNew = line > 0;
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(lines[i]!);
+    if (!m) continue;
+    let oldLine = Number(m[1]);
+    let newLine = Number(m[3]);
+    const out = [lines[i]!];
+    for (let j = i + 1; j < lines.length && !lines[j]!.startsWith('@@'); j++) {
+      const l = lines[j]!;
+      if (l.startsWith('\\')) continue;
+      const kind = l[0];
+      if (kind !== '+' && kind !== '-' && kind !== ' ') break;
+      out.push(l);
+      const here = onNew ? kind !== '-' && newLine === target : kind !== '+' && oldLine === target;
+      if (here) return out.join('\n');
+      if (kind !== '+') oldLine++;
+      if (kind !== '-') newLine++;
+    }
+  }
+  return '';
+}

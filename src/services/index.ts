@@ -7,6 +7,7 @@ import { IssueService } from './issues/issues.js';
 import { PullService } from './pulls/pulls.js';
 import { MergeService } from './pulls/merge.js';
 import { PullChangeService } from './pulls/pullChanges.js';
+import { ReviewService } from './pulls/reviews.js';
 import { LabelService } from './issues/labels.js';
 import { MilestoneService } from './issues/milestones.js';
 import { BranchService } from './git/branches.js';
@@ -75,6 +76,7 @@ export class Services {
   readonly pulls: PullService;
   readonly merges: MergeService;
   readonly pullChanges: PullChangeService;
+  readonly reviews: ReviewService;
   readonly times: TimeService;
   readonly keys: KeyService;
   readonly gpgKeys: GpgKeyService;
@@ -120,6 +122,7 @@ export class Services {
     this.pulls = new PullService(deps, this.issues, this.access);
     this.merges = new MergeService(this.pulls, this.branches);
     this.pullChanges = new PullChangeService(this.pulls, this.branches);
+    this.reviews = new ReviewService(deps, this.pulls, this.access);
     this.feeds = new FeedService(deps);
     this.hooks = new HookService(deps);
     this.notifications = new NotificationService(deps, this.access);

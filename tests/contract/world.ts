@@ -99,6 +99,9 @@ interface RepoData {
   mergedPull?: number;
   /** How many merge targets were made (their branches need distinct names and files). */
   mergeRounds?: number;
+  /** An approval of pull request 3 by the fixture user, and a pending review of it by the site admin. */
+  reviewId?: number;
+  pendingReviewId?: number;
 }
 
 export interface SentRequest {
@@ -319,6 +322,15 @@ export class World {
       repoGetPullRequestCommits: { index: ['3', '$merged-pull', '999'] },
       repoUpdatePullRequest: { index: ['3', '3', '$merged-pull', '999'] },
       repoGetPullRequestByBaseHead: { base: ['main', 'topic'], head: ['topic', 'topic2', 'nothing'] },
+      repoListPullReviews: { index: ['3', '999'] },
+      repoCreatePullReview: { index: ['3', '3', '999'] },
+      repoGetPullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
+      repoSubmitPullReview: { index: ['3', '3', '999'], id: ['$pending-review-id', '$pending-review-id', '$review-id'] },
+      repoDeletePullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
+      repoGetPullReviewComments: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
+      repoDismissPullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
+      repoCreatePullReviewRequests: { index: ['3', '3', '999'] },
+      repoDeletePullReviewRequests: { index: ['3', '3', '999'] },
       // The fixture user and the site admin each keep a stopwatch running on the user's repo-a issue 1.
       issueStopStopWatch: { owner: [user.username], repo: ['repo-a'], index: ['1'] },
       // Only main has the workflow (it was added after the other branches).
@@ -396,6 +408,7 @@ export class World {
     // Pull request #3 (topic → main); topic2 → main is left for repoCreatePullRequest.
     for (const branch of ['topic', 'topic2']) await this.step('create a pull request head', 'POST', `${base}/diffpatch`, { content: topicPatch, new_branch: branch });
     await this.step('open a pull request', 'POST', `${base}/pulls`, { head: 'topic', base: 'main', title: 'fixture pull' });
+    await this.restoreReviews(owner, name);
     // A merged pull request, and one with a merge scheduled (restored after each merge or cancellation).
     await this.restoreMergePull(owner, name);
     const merged = d.mergePull;
@@ -483,6 +496,16 @@ export class World {
     const hook = await hooks.create(org ? { kind: 'org', orgId: org.id } : { kind: 'admin' }, body);
     const [d] = await this.app.services.deps.db.insert(hookDeliveries).values({ hookId: hook.id, eventId: 0, guid: randomUUID(), event: 'push', eventType: 'push', payload: '{}' }).returning();
     this.hookFixtures.set(scope.toLowerCase(), { hookId: hook.id, deliveryId: d!.id });
+  }
+
+  /** The fixture user's approval of pull request 3 and the site admin's pending review of it (both made again). */
+  private async restoreReviews(owner: string, name: string): Promise<void> {
+    const d = this.data(owner, name);
+    const path = `/repos/${owner}/${name}/pulls/3/reviews`;
+    const approval = await this.step('approve pull request 3', 'POST', path, { event: 'APPROVED', body: 'fixture approval', comments: [{ path: 'topic.txt', body: 'line one', new_position: 1 }] }, this.users.user.username);
+    d.reviewId = approval?.json?.id;
+    const pending = await this.step('start a pending review', 'POST', path, { event: 'PENDING', body: 'fixture draft' });
+    d.pendingReviewId = pending?.json?.id;
   }
 
   /** A new branch with its own file, its pull request, and a merge of it scheduled for when the checks succeed. */
@@ -666,6 +689,7 @@ export class World {
       if (specPath.includes('/collaborators/') && method === 'delete') await this.restoreCollaborator(owner, repo);
       if (specPath.includes('/branches/') && method === 'delete') await this.restoreBranches(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/pulls/{index}/merge') await this.restoreMergePull(owner, repo);
+      if (specPath.startsWith('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}') && method !== 'get') await this.restoreReviews(owner, repo);
       if (specPath.includes('/issues/comments/') && method === 'delete') await this.restoreComment(owner, repo);
       if (/\/issues\/\{index\}\/times/.test(specPath) && method === 'delete') await this.restoreTime(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/keys/{id}' && method === 'delete') await this.restoreDeployKey(owner, repo);
@@ -724,6 +748,8 @@ export class World {
         'gpg-key-id': this.gpgKey?.id,
         'milestone-id': d.milestoneId,
         'merge-pull': d.mergePull,
+        'review-id': d.reviewId,
+        'pending-review-id': d.pendingReviewId,
         'merged-pull': d.mergedPull,
         'issue-asset-id': d.issueAssetId,
         'comment-asset-id': d.commentAssetId,
@@ -847,6 +873,10 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     repoCreateKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
     ActionsDispatchWorkflow: { properties: { ref: { const: 'main' }, inputs: { type: 'object', maxProperties: 0 } } },
     orgAddProjectColumnIssue: { properties: { issue_id: { enum: world.orgIssueIds.length ? world.orgIssueIds : [1] } } },
+    repoCreatePullReview: { properties: { event: { enum: ['APPROVED', 'COMMENT', 'PENDING'] }, body: { const: 'a review' }, comments: { const: null }, commit_id: { const: null } } },
+    repoSubmitPullReview: { properties: { event: { const: 'COMMENT' }, body: { const: 'submitted' } } },
+    repoCreatePullReviewRequests: { properties: { reviewers: { type: 'array', maxItems: 1, items: { enum: [world.users.user.username] } }, team_reviewers: { const: null } } },
+    repoDeletePullReviewRequests: { properties: { reviewers: { type: 'array', maxItems: 1, items: { enum: [world.users.user.username] } }, team_reviewers: { const: null } } },
   };
 }
 

@@ -106,3 +106,23 @@ export async function pullFixture(app: TestApp, r: Roles, opts: { diverge?: bool
   const dir = dirOf(app, repo);
   return { repo, pr, dir, branch, base: (await disk.tip(dir, 'main'))!, head: (await disk.tip(dir, branch))! };
 }
+
+export type PullReview = components['schemas']['PullReview'];
+type Target = { repo: Repository; pr: { number: number } };
+
+/** POST .../reviews (the raw response). */
+export const createReview = (app: TestApp, f: Target, auth: string | undefined, body: components['schemas']['CreatePullReviewOptions']) =>
+  app.client(auth).POST('/repos/{owner}/{repo}/pulls/{index}/reviews', { params: { path: { ...pathOf(f.repo), index: f.pr.number } }, body });
+
+/** A review that must succeed. */
+export async function review(app: TestApp, f: Target, auth: string, body: components['schemas']['CreatePullReviewOptions']): Promise<PullReview> {
+  const res = await createReview(app, f, auth, body);
+  assert.is(res.response.status, 200, `review: ${JSON.stringify(res.error)}`);
+  return res.data!;
+}
+
+/** POST or DELETE .../requested_reviewers (the raw response). */
+export const requestReviews = (app: TestApp, f: Target, auth: string | undefined, body: components['schemas']['PullReviewRequestOptions'], remove = false) =>
+  remove
+    ? app.client(auth).DELETE('/repos/{owner}/{repo}/pulls/{index}/requested_reviewers', { params: { path: { ...pathOf(f.repo), index: f.pr.number } }, body })
+    : app.client(auth).POST('/repos/{owner}/{repo}/pulls/{index}/requested_reviewers', { params: { path: { ...pathOf(f.repo), index: f.pr.number } }, body });

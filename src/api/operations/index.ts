@@ -75,6 +75,15 @@ import { repoGetPullRequestFiles } from './repository/repoGetPullRequestFiles.js
 import { repoGetPullRequestCommits } from './repository/repoGetPullRequestCommits.js';
 import { repoUpdatePullRequest } from './repository/repoUpdatePullRequest.js';
 import { repoGetPullRequestByBaseHead } from './repository/repoGetPullRequestByBaseHead.js';
+import { repoListPullReviews } from './repository/repoListPullReviews.js';
+import { repoCreatePullReview } from './repository/repoCreatePullReview.js';
+import { repoGetPullReview } from './repository/repoGetPullReview.js';
+import { repoSubmitPullReview } from './repository/repoSubmitPullReview.js';
+import { repoDeletePullReview } from './repository/repoDeletePullReview.js';
+import { repoGetPullReviewComments } from './repository/repoGetPullReviewComments.js';
+import { repoDismissPullReview } from './repository/repoDismissPullReview.js';
+import { repoCreatePullReviewRequests } from './repository/repoCreatePullReviewRequests.js';
+import { repoDeletePullReviewRequests } from './repository/repoDeletePullReviewRequests.js';
 import { repoEditPullRequest } from './repository/repoEditPullRequest.js';
 import { repoListHooks } from './repository/repoListHooks.js';
 import { repoCreateHook } from './repository/repoCreateHook.js';
@@ -282,6 +291,15 @@ export const registry: Registry = {
   repoGetPullRequestCommits,
   repoUpdatePullRequest,
   repoGetPullRequestByBaseHead,
+  repoListPullReviews,
+  repoCreatePullReview,
+  repoGetPullReview,
+  repoSubmitPullReview,
+  repoDeletePullReview,
+  repoGetPullReviewComments,
+  repoDismissPullReview,
+  repoCreatePullReviewRequests,
+  repoDeletePullReviewRequests,
   getGeneralAttachmentSettings,
   // events
   orgListActivityFeeds,

@@ -9,7 +9,7 @@ import { repoUrls, toRepository } from '../../convert/repo.js';
 import { iso } from '../../convert/time.js';
 import { toUser } from '../../convert/user.js';
 import type { Db } from '../../db/client.js';
-import { comments, commitStatuses, issues, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { comments, commitStatuses, issues, pullReviews, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { repoPermission } from '../../permissions/repo.js';
 import { loadIssueDetails } from '../issues/issueDetails.js';
 import { enabledUnits } from '../repos/access.js';
@@ -30,7 +30,10 @@ export interface BuiltPayload {
 export function headerEvent(type: HookEventType): string {
   if (type === 'issue_comment' || type === 'pull_request_comment') return 'issue_comment';
   if (type.startsWith('issue')) return 'issues';
-  if (type.startsWith('pull_request_review') && type !== 'pull_request_review_request') return 'pull_request_review';
+  // Gitea's names for submitted reviews; a review request is a pull_request event.
+  if (type === 'pull_request_review_approved') return 'pull_request_approved';
+  if (type === 'pull_request_review_rejected') return 'pull_request_rejected';
+  if (type === 'pull_request_review_comment') return 'pull_request_comment';
   if (type.startsWith('pull_request')) return 'pull_request';
   return type;
 }
@@ -172,6 +175,25 @@ export async function buildPayload(tx: Db, e: RecordedEvent, config: Config): Pr
       return { event: headerEvent(e.type), body: { action: e.action, ...subject, ...base }, summary: title(e.action) };
     case 'pull_request_sync':
       return { event: 'pull_request', body: { action: 'synchronized', ...subject, ...base }, summary: title('synchronized') };
+    case 'pull_request_review_approved':
+    case 'pull_request_review_rejected':
+    case 'pull_request_review_comment': {
+      const [review] = await tx.select().from(pullReviews).where(eq(pullReviews.id, e.reviewId));
+      const what = e.type === 'pull_request_review_approved' ? 'approved' : e.type === 'pull_request_review_rejected' ? 'changes requested' : 'reviewed';
+      return {
+        event: headerEvent(e.type),
+        body: { action: 'reviewed', ...subject, review: { type: e.type, content: review?.body ?? '' }, ...base },
+        summary: summary(`[${repo.name}] pull request ${what}: #${issue.index} ${issue.title}`, review?.body ?? '', issueJson.html_url),
+      };
+    }
+    case 'pull_request_review_request': {
+      const [reviewer] = e.reviewerId ? await tx.select().from(users).where(eq(users.id, e.reviewerId)) : [];
+      return {
+        event: 'pull_request',
+        body: { action: e.action, ...subject, requested_reviewer: reviewer ? toUser(reviewer, owner, config) : null, ...base },
+        summary: title(e.action === 'review_requested' ? 'review requested' : 'review request removed'),
+      };
+    }
     case 'issue_comment':
     case 'pull_request_comment': {
       const [c] = await tx.select().from(comments).where(eq(comments.id, e.commentId));

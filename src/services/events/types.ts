@@ -38,6 +38,12 @@ export type EventData =
   | { type: 'issue_milestone' | 'pull_request_milestone'; action: 'milestoned' | 'demilestoned'; issueId: number; milestoneId: number }
   | { type: 'issue_comment' | 'pull_request_comment'; action: 'created' | 'edited' | 'deleted'; issueId: number; commentId: number; changes?: { body?: { from: string } } }
   | { type: 'pull_request_sync'; action: 'synchronized'; issueId: number; before: string; after: string }
+  /** A review was submitted (approval, request for changes, or comment). */
+  | { type: 'pull_request_review_approved' | 'pull_request_review_rejected' | 'pull_request_review_comment'; action: 'reviewed'; issueId: number; reviewId: number }
+  /** A review was dismissed (no webhook in Gitea: the activity feed shows it). */
+  | { type: 'pull_request_review_dismissed'; action: 'dismissed'; issueId: number; reviewId: number }
+  /** A review was asked of a user (reviewerId) or a team (teamId), or the request withdrawn. */
+  | { type: 'pull_request_review_request'; action: 'review_requested' | 'review_request_removed'; issueId: number; reviewerId: number; teamId: number }
   | { type: 'wiki'; action: 'created' | 'edited' | 'deleted'; page: string; sha: string }
   /** An Actions job was queued, blocked, started or ended (`queued`, `waiting`, `in_progress`, `completed`). */
   | { type: 'workflow_job'; action: 'queued' | 'waiting' | 'in_progress' | 'completed'; jobId: number }

@@ -117,6 +117,15 @@ async function onIssueEvent(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promis
       break;
     case 'pull_request_sync':
       break;
+    // A submitted review tells the pull request's followers; a review request the requested user.
+    case 'pull_request_review_approved':
+    case 'pull_request_review_rejected':
+    case 'pull_request_review_comment':
+      break;
+    case 'pull_request_review_request':
+      if (e.action !== 'review_requested' || !e.reviewerId) return;
+      only = [e.reviewerId];
+      break;
     default:
       return;
   }

@@ -1,0 +1,13 @@
+import { actorOf, loadRepo } from '../../load.js';
+import { presentReviews } from '../../presentPulls.js';
+import type { Handler } from '../../types.js';
+
+export const repoDismissPullReview: Handler<'repoDismissPullReview'> = async (req) => {
+  const actor = actorOf(req);
+  const loaded = await loadRepo(req, req.path.owner, req.path.repo);
+  const { view, review } = await req.services.reviews.dismiss(loaded, req.path.index, req.path.id, actor, {
+    message: req.body.message ?? undefined,
+    priors: req.body.priors ?? undefined,
+  });
+  return { status: 200, body: (await presentReviews(req, loaded, view, [review]))[0]! };
+};

@@ -1,0 +1,10 @@
+import { actorOf, loadRepo } from '../../load.js';
+import { presentReviews } from '../../presentPulls.js';
+import type { Handler } from '../../types.js';
+
+export const repoSubmitPullReview: Handler<'repoSubmitPullReview'> = async (req) => {
+  const actor = actorOf(req);
+  const loaded = await loadRepo(req, req.path.owner, req.path.repo);
+  const { view, review } = await req.services.reviews.submit(loaded, req.path.index, req.path.id, actor, { event: req.body.event, body: req.body.body ?? undefined });
+  return { status: 200, body: (await presentReviews(req, loaded, view, [review]))[0]! };
+};
