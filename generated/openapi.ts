@@ -1251,6 +1251,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/branch_protections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List branch protection rules
+         * @description Administrators of the repository (403 for other readers, 404 for those who cannot see it). Every rule, exact branch names first, then globs by `priority` and creation.
+         */
+        get: operations["repoListBranchProtection"];
+        put?: never;
+        /**
+         * Create a branch protection rule
+         * @description Administrators of the repository. `rule_name` (or the deprecated `branch_name`) is a branch name or a glob (`*` within a path segment, `**` across segments, `?` one character) and need not match a branch yet. The first matching rule protects a branch (exact names before globs, then by `priority`). Enforced: pushes over HTTP and SSH (`enable_push`, the push whitelist of users, teams and deploy keys, force pushes unless `enable_force_push` (and its allowlist), never deletion), the API's branch deletion and diff patches, and merges (merge whitelist, `status_check_contexts` (globs) all successful on the head, `required_approvals` official approvals (from code writers, or the approvals whitelist), rejected reviews, pending official review requests, an outdated head, stale approvals not counting when `dismiss_stale_approvals` or `ignore_stale_approvals`); repository admins may override with `force_merge` unless `block_admin_merge_override`. `require_signed_commits` and the file patterns are not enforced by anvil yet and are refused (422) rather than stored unenforced. Errors: 400 when both names are empty; 403 when the caller is not an administrator or a rule of that name exists; 404 when the repository is not visible; 422 for an unknown user or team of a whitelist (teams count on repositories of organizations only; elsewhere they are ignored, as Gitea); 423 when the repository is archived.
+         */
+        post: operations["repoCreateBranchProtection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/branch_protections/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a branch protection rule
+         * @description Administrators of the repository; 404 when no rule has that name.
+         */
+        get: operations["repoGetBranchProtection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a branch protection rule
+         * @description Administrators of the repository; 204. 404 when no rule has that name; 423 when the repository is archived.
+         */
+        delete: operations["repoDeleteBranchProtection"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a branch protection rule
+         * @description Administrators of the repository; only the fields given change (a whitelist given replaces the whole list). Errors as for creating; 404 when no rule has that name.
+         */
+        patch: operations["repoEditBranchProtection"];
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/branches": {
         parameters: {
             query?: never;
@@ -3588,6 +3640,67 @@ export interface components {
             /** @description the caller may push to this branch */
             user_can_push: boolean;
         };
+        /** @description a branch protection rule (Gitea's BranchProtection) */
+        BranchProtection: {
+            approvals_whitelist_teams: string[];
+            approvals_whitelist_username: string[];
+            /** @description administrators may not override with force_merge */
+            block_admin_merge_override: boolean;
+            /** @description a pending official review request blocks merging */
+            block_on_official_review_requests: boolean;
+            /** @description merging needs the head to contain the base */
+            block_on_outdated_branch: boolean;
+            /** @description an official request for changes blocks merging */
+            block_on_rejected_reviews: boolean;
+            /** @description deprecated; the rule name */
+            branch_name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description approvals of an older head do not count */
+            dismiss_stale_approvals: boolean;
+            /** @description only approvals of the approvals whitelist count */
+            enable_approvals_whitelist: boolean;
+            /** @description force pushes are allowed (to those who may push, or the allowlist when enabled) */
+            enable_force_push: boolean;
+            enable_force_push_allowlist: boolean;
+            /** @description only the merge whitelist may merge */
+            enable_merge_whitelist: boolean;
+            /** @description pushes are allowed (by code writers, or the push whitelist when enabled) */
+            enable_push: boolean;
+            /** @description only the push whitelist may push */
+            enable_push_whitelist: boolean;
+            /** @description merges need the status checks to succeed */
+            enable_status_check: boolean;
+            force_push_allowlist_deploy_keys: boolean;
+            force_push_allowlist_teams: string[];
+            force_push_allowlist_usernames: string[];
+            /** @description approvals of an older head do not count */
+            ignore_stale_approvals: boolean;
+            merge_whitelist_teams: string[];
+            merge_whitelist_usernames: string[];
+            /** Format: int64 */
+            priority: number;
+            /** @description not enforced by anvil yet: a non-empty value is refused */
+            protected_file_patterns: string;
+            /** @description deploy keys with write access may push */
+            push_whitelist_deploy_keys: boolean;
+            push_whitelist_teams: string[];
+            push_whitelist_usernames: string[];
+            /** @description not enforced by anvil yet: true is refused */
+            require_signed_commits: boolean;
+            /**
+             * Format: int64
+             * @description official approvals a merge needs
+             */
+            required_approvals: number;
+            rule_name: string;
+            /** @description status contexts (globs) that must succeed on the head */
+            status_check_contexts: string[];
+            /** @description not enforced by anvil yet: a non-empty value is refused */
+            unprotected_file_patterns: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /** @description a file changed by a pull request */
         ChangedFile: {
             additions: number;
@@ -3812,6 +3925,63 @@ export interface components {
             };
             /** @description branch, tag or commit id whose version of the workflow runs */
             ref: string;
+        };
+        /** @description a branch protection rule to create; omitted or null fields take Gitea's defaults (false, empty, 0) */
+        CreateBranchProtectionOption: {
+            approvals_whitelist_teams?: string[] | null;
+            approvals_whitelist_username?: string[] | null;
+            /** @description administrators may not override with force_merge */
+            block_admin_merge_override?: boolean | null;
+            /** @description a pending official review request blocks merging */
+            block_on_official_review_requests?: boolean | null;
+            /** @description merging needs the head to contain the base */
+            block_on_outdated_branch?: boolean | null;
+            /** @description an official request for changes blocks merging */
+            block_on_rejected_reviews?: boolean | null;
+            /** @description deprecated; use rule_name */
+            branch_name?: string | null;
+            /** @description approvals of an older head do not count */
+            dismiss_stale_approvals?: boolean | null;
+            /** @description only approvals of the approvals whitelist count */
+            enable_approvals_whitelist?: boolean | null;
+            /** @description force pushes are allowed (to those who may push, or the allowlist when enabled) */
+            enable_force_push?: boolean | null;
+            enable_force_push_allowlist?: boolean | null;
+            /** @description only the merge whitelist may merge */
+            enable_merge_whitelist?: boolean | null;
+            /** @description pushes are allowed (by code writers, or the push whitelist when enabled) */
+            enable_push?: boolean | null;
+            /** @description only the push whitelist may push */
+            enable_push_whitelist?: boolean | null;
+            /** @description merges need the status checks to succeed */
+            enable_status_check?: boolean | null;
+            force_push_allowlist_deploy_keys?: boolean | null;
+            force_push_allowlist_teams?: string[] | null;
+            force_push_allowlist_usernames?: string[] | null;
+            /** @description approvals of an older head do not count */
+            ignore_stale_approvals?: boolean | null;
+            merge_whitelist_teams?: string[] | null;
+            merge_whitelist_usernames?: string[] | null;
+            /** Format: int64 */
+            priority?: number | null;
+            /** @description not enforced by anvil yet: a non-empty value is refused */
+            protected_file_patterns?: string | null;
+            /** @description deploy keys with write access may push */
+            push_whitelist_deploy_keys?: boolean | null;
+            push_whitelist_teams?: string[] | null;
+            push_whitelist_usernames?: string[] | null;
+            /** @description not enforced by anvil yet: true is refused */
+            require_signed_commits?: boolean | null;
+            /**
+             * Format: int64
+             * @description official approvals a merge needs
+             */
+            required_approvals?: number | null;
+            rule_name?: string | null;
+            /** @description status contexts (globs) that must succeed on the head */
+            status_check_contexts?: string[] | null;
+            /** @description not enforced by anvil yet: a non-empty value is refused */
+            unprotected_file_patterns?: string | null;
         };
         /** @description options to create a branch. Names must be valid git ref names (no control characters, spaces, `~^:?*[\`, `..`, `//`, `@{`, no leading `-`, `/` or `.`, no trailing `/` or `.`, no `.lock` component, not `@`) of at most 100 characters. */
         CreateBranchRepoOption: {
@@ -4231,6 +4401,60 @@ export interface components {
         EditAttachmentOptions: {
             /** @description new file name; empty keeps it */
             name?: string | null;
+        };
+        /** @description the fields of a rule to change; omitted or null fields stay */
+        EditBranchProtectionOption: {
+            approvals_whitelist_teams?: string[] | null;
+            approvals_whitelist_username?: string[] | null;
+            /** @description administrators may not override with force_merge */
+            block_admin_merge_override?: boolean | null;
+            /** @description a pending official review request blocks merging */
+            block_on_official_review_requests?: boolean | null;
+            /** @description merging needs the head to contain the base */
+            block_on_outdated_branch?: boolean | null;
+            /** @description an official request for changes blocks merging */
+            block_on_rejected_reviews?: boolean | null;
+            /** @description approvals of an older head do not count */
+            dismiss_stale_approvals?: boolean | null;
+            /** @description only approvals of the approvals whitelist count */
+            enable_approvals_whitelist?: boolean | null;
+            /** @description force pushes are allowed (to those who may push, or the allowlist when enabled) */
+            enable_force_push?: boolean | null;
+            enable_force_push_allowlist?: boolean | null;
+            /** @description only the merge whitelist may merge */
+            enable_merge_whitelist?: boolean | null;
+            /** @description pushes are allowed (by code writers, or the push whitelist when enabled) */
+            enable_push?: boolean | null;
+            /** @description only the push whitelist may push */
+            enable_push_whitelist?: boolean | null;
+            /** @description merges need the status checks to succeed */
+            enable_status_check?: boolean | null;
+            force_push_allowlist_deploy_keys?: boolean | null;
+            force_push_allowlist_teams?: string[] | null;
+            force_push_allowlist_usernames?: string[] | null;
+            /** @description approvals of an older head do not count */
+            ignore_stale_approvals?: boolean | null;
+            merge_whitelist_teams?: string[] | null;
+            merge_whitelist_usernames?: string[] | null;
+            /** Format: int64 */
+            priority?: number | null;
+            /** @description not enforced by anvil yet: a non-empty value is refused */
+            protected_file_patterns?: string | null;
+            /** @description deploy keys with write access may push */
+            push_whitelist_deploy_keys?: boolean | null;
+            push_whitelist_teams?: string[] | null;
+            push_whitelist_usernames?: string[] | null;
+            /** @description not enforced by anvil yet: true is refused */
+            require_signed_commits?: boolean | null;
+            /**
+             * Format: int64
+             * @description official approvals a merge needs
+             */
+            required_approvals?: number | null;
+            /** @description status contexts (globs) that must succeed on the head */
+            status_check_contexts?: string[] | null;
+            /** @description not enforced by anvil yet: a non-empty value is refused */
+            unprotected_file_patterns?: string | null;
         };
         /** @description changes to a webhook; what is absent stays */
         EditHookOption: {
@@ -4787,7 +5011,7 @@ export interface components {
             delete_branch_after_merge?: boolean | null;
             /** @enum {string} */
             Do: "merge" | "rebase" | "rebase-merge" | "squash" | "fast-forward-only" | "manually-merged";
-            /** @description accepted for compatibility; without branch protection there is nothing to override */
+            /** @description a repository administrator merges although the protection rule's checks are not met (unless the rule blocks it) */
             force_merge?: boolean | null;
             /** @description the head commit the caller expects; 409 when the head moved since */
             head_commit_id?: string | null;
@@ -8367,6 +8591,170 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
+        };
+    };
+    repoListBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchProtection"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoCreateBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBranchProtectionOption"];
+            };
+        };
+        responses: {
+            /** @description the created rule */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchProtection"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the protection rule (a branch name or a glob) */
+                name: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchProtection"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the protection rule (a branch name or a glob) */
+                name: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoEditBranchProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the protection rule (a branch name or a glob) */
+                name: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditBranchProtectionOption"];
+            };
+        };
+        responses: {
+            /** @description the edited rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchProtection"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
         };
     };
     repoListBranches: {

@@ -21,7 +21,12 @@ export interface GitStreamOptions {
   afterExit?: () => Promise<void>;
   /** Failures that cannot reach the client any more (the answer has begun): for the log. */
   onError?: (err: Error) => void;
+  /** For receive-pack: the hooks folder git runs (core.hooksPath) and what their environment adds. */
+  hooks?: { path: string; env: Record<string, string> };
 }
+
+const hookArgs = (opts: GitStreamOptions) => (opts.hooks ? ['-c', `core.hooksPath=${opts.hooks.path}`] : []);
+const envOf = (opts: GitStreamOptions) => ({ ...protocolEnv(opts.gitProtocol), ...opts.hooks?.env });
 
 // Only what git itself sends (`version=2`, `key=value` pairs joined by `:`) reaches the environment.
 const protocolEnv = (gitProtocol?: string): Record<string, string> =>
@@ -33,7 +38,7 @@ const baseArgs = (service: GitService) => ['-c', 'uploadpack.allowFilter=true', 
 const pktLine = (s: string) => (Buffer.byteLength(s) + 4).toString(16).padStart(4, '0') + s;
 
 function run(dir: string, args: string[], input: Readable | undefined, opts: GitStreamOptions, preamble?: string): Readable {
-  const child = gitSpawn(dir, args, { env: protocolEnv(opts.gitProtocol) });
+  const child = gitSpawn(dir, [...hookArgs(opts), ...args], { env: envOf(opts) });
   const out = new PassThrough();
   if (preamble) out.write(preamble);
   child.stdout.pipe(out, { end: false });
@@ -106,7 +111,7 @@ export function servePack(
   io: { input: Readable; output: NodeJS.WritableStream; errors: NodeJS.WritableStream },
   opts: GitStreamOptions = {},
 ): Promise<number> {
-  const child = gitSpawn(dir, [service.slice('git-'.length), '.'], { env: protocolEnv(opts.gitProtocol) });
+  const child = gitSpawn(dir, [...hookArgs(opts), service.slice('git-'.length), '.'], { env: envOf(opts) });
   child.stdout.pipe(io.output, { end: false });
   child.stderr.pipe(io.errors, { end: false });
   io.input.pipe(child.stdin);

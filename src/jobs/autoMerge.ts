@@ -8,7 +8,8 @@ import { issues, pullAutoMerges, pullRequests, repositories, users } from '../db
 import type { ServiceDeps } from '../services/context.js';
 import { statusReported } from '../services/git/statuses.js';
 import type { AccessService } from '../services/repos/access.js';
-import { checksPassed, type MergeService, type MergeStyle } from '../services/pulls/merge.js';
+import { Conflict } from '../services/errors.js';
+import type { MergeService, MergeStyle } from '../services/pulls/merge.js';
 import type { PullService } from '../services/pulls/pulls.js';
 import { PollingWorker } from './pollingWorker.js';
 
@@ -45,7 +46,7 @@ export class AutoMergeWorker extends PollingWorker {
         const target = { repo, owner };
         const tips = await this.pulls.tips(target, [pull.baseBranch, pull.headBranch]);
         const key = `${tips.get(pull.baseBranch)}:${tips.get(pull.headBranch)}`;
-        if (this.failed.get(pull.id) === key || !checksPassed(await this.pulls.headState(target, pull))) continue;
+        if (this.failed.get(pull.id) === key || !(await this.merges.ready(target, { pull, issue }))) continue;
         const perm = await this.access.repoPermission(repo, owner, doer);
         try {
           await this.merges.runScheduled({ repo, owner, perm }, { pull, issue }, doer, {
@@ -54,7 +55,8 @@ export class AutoMergeWorker extends PollingWorker {
           this.failed.delete(pull.id);
           merged++;
         } catch (err) {
-          this.failed.set(pull.id, key);
+          // A conflict is not tried again until a branch moves; a rule that blocks is looked at each round.
+          if (err instanceof Conflict) this.failed.set(pull.id, key);
           this.log.info({ pull: pull.id, err: (err as Error).message }, 'scheduled merge not possible yet');
         }
       } catch (err) {

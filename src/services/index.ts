@@ -6,6 +6,7 @@ import { CommentService } from './issues/comments.js';
 import { IssueService } from './issues/issues.js';
 import { PullService } from './pulls/pulls.js';
 import { MergeService } from './pulls/merge.js';
+import { BranchProtectionService } from './git/branchProtections.js';
 import { PullChangeService } from './pulls/pullChanges.js';
 import { ReviewService } from './pulls/reviews.js';
 import { LabelService } from './issues/labels.js';
@@ -76,6 +77,7 @@ export class Services {
   readonly pulls: PullService;
   readonly merges: MergeService;
   readonly pullChanges: PullChangeService;
+  readonly protections: BranchProtectionService;
   readonly reviews: ReviewService;
   readonly times: TimeService;
   readonly keys: KeyService;
@@ -109,7 +111,8 @@ export class Services {
     this.teams = new TeamService(deps);
     this.repos = new RepoService(deps, this.access);
     this.collaborators = new CollaboratorService(deps, this.access);
-    this.branches = new BranchService(deps);
+    this.protections = new BranchProtectionService(deps);
+    this.branches = new BranchService(deps, this.protections);
     this.diffpatch = new DiffPatchService(deps, this.branches);
     this.tags = new TagService(deps, this.branches);
     this.statuses = new StatusService(deps, this.branches);
@@ -120,7 +123,7 @@ export class Services {
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.pulls = new PullService(deps, this.issues, this.access);
-    this.merges = new MergeService(this.pulls, this.branches);
+    this.merges = new MergeService(this.pulls, this.branches, this.protections);
     this.pullChanges = new PullChangeService(this.pulls, this.branches);
     this.reviews = new ReviewService(deps, this.pulls, this.access);
     this.feeds = new FeedService(deps);

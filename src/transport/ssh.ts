@@ -89,11 +89,11 @@ export async function startSshServer(services: Services, config: Config, log: Lo
           if (!cmd) return fail('only git-upload-pack and git-receive-pack are served here');
           if (!holder) return fail('not signed in');
           void (async () => {
-            const { loaded, pusher } = await services.gitTransport.openForKey(cmd.owner, cmd.repo, holder!, cmd.service);
+            const { loaded, pusher, deployKey } = await services.gitTransport.openForKey(cmd.owner, cmd.repo, holder!, cmd.service);
             const code = await services.gitTransport.servePack(loaded, cmd.service, { input: channel, output: channel, errors: channel.stderr }, pusher, {
               gitProtocol,
               onError: (err) => log.warn({ err: err.message, repo: `${cmd.owner}/${cmd.repo}` }, 'git over ssh'),
-            });
+            }, deployKey);
             channel.exit(code);
             channel.end();
           })().catch((err: Error) => {

@@ -331,6 +331,9 @@ export class World {
       repoDismissPullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
       repoCreatePullReviewRequests: { index: ['3', '3', '999'] },
       repoDeletePullReviewRequests: { index: ['3', '3', '999'] },
+      repoGetBranchProtection: { name: ['protected-*', 'protected-*', 'none'] },
+      repoEditBranchProtection: { name: ['protected-*', 'protected-*', 'none'] },
+      repoDeleteBranchProtection: { name: ['protected-*', 'protected-*', 'none'] },
       // The fixture user and the site admin each keep a stopwatch running on the user's repo-a issue 1.
       issueStopStopWatch: { owner: [user.username], repo: ['repo-a'], index: ['1'] },
       // Only main has the workflow (it was added after the other branches).
@@ -409,6 +412,7 @@ export class World {
     for (const branch of ['topic', 'topic2']) await this.step('create a pull request head', 'POST', `${base}/diffpatch`, { content: topicPatch, new_branch: branch });
     await this.step('open a pull request', 'POST', `${base}/pulls`, { head: 'topic', base: 'main', title: 'fixture pull' });
     await this.restoreReviews(owner, name);
+    await this.restoreProtection(owner, name);
     // A merged pull request, and one with a merge scheduled (restored after each merge or cancellation).
     await this.restoreMergePull(owner, name);
     const merged = d.mergePull;
@@ -496,6 +500,11 @@ export class World {
     const hook = await hooks.create(org ? { kind: 'org', orgId: org.id } : { kind: 'admin' }, body);
     const [d] = await this.app.services.deps.db.insert(hookDeliveries).values({ hookId: hook.id, eventId: 0, guid: randomUUID(), event: 'push', eventType: 'push', payload: '{}' }).returning();
     this.hookFixtures.set(scope.toLowerCase(), { hookId: hook.id, deliveryId: d!.id });
+  }
+
+  /** A protection rule for branches no other fixture uses (protected-*). */
+  private async restoreProtection(owner: string, name: string): Promise<void> {
+    await this.step('protect branches', 'POST', `/repos/${owner}/${name}/branch_protections`, { rule_name: 'protected-*', enable_push: true, required_approvals: 1 });
   }
 
   /** The fixture user's approval of pull request 3 and the site admin's pending review of it (both made again). */
@@ -690,6 +699,7 @@ export class World {
       if (specPath.includes('/branches/') && method === 'delete') await this.restoreBranches(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/pulls/{index}/merge') await this.restoreMergePull(owner, repo);
       if (specPath.startsWith('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}') && method !== 'get') await this.restoreReviews(owner, repo);
+      if (specPath === '/repos/{owner}/{repo}/branch_protections/{name}' && method === 'delete') await this.restoreProtection(owner, repo);
       if (specPath.includes('/issues/comments/') && method === 'delete') await this.restoreComment(owner, repo);
       if (/\/issues\/\{index\}\/times/.test(specPath) && method === 'delete') await this.restoreTime(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/keys/{id}' && method === 'delete') await this.restoreDeployKey(owner, repo);
@@ -875,6 +885,8 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     orgAddProjectColumnIssue: { properties: { issue_id: { enum: world.orgIssueIds.length ? world.orgIssueIds : [1] } } },
     repoCreatePullReview: { properties: { event: { enum: ['APPROVED', 'COMMENT', 'PENDING'] }, body: { const: 'a review' }, comments: { const: null }, commit_id: { const: null } } },
     repoSubmitPullReview: { properties: { event: { const: 'COMMENT' }, body: { const: 'submitted' } } },
+    // New rules must not protect the branches other operations write (main, feature, topic...).
+    repoCreateBranchProtection: { properties: { rule_name: { pattern: '^rule-[a-z0-9]{1,8}$' }, branch_name: { const: null } }, required: ['rule_name'] },
     repoCreatePullReviewRequests: { properties: { reviewers: { type: 'array', maxItems: 1, items: { enum: [world.users.user.username] } }, team_reviewers: { const: null } } },
     repoDeletePullReviewRequests: { properties: { reviewers: { type: 'array', maxItems: 1, items: { enum: [world.users.user.username] } }, team_reviewers: { const: null } } },
   };

@@ -126,3 +126,16 @@ export const requestReviews = (app: TestApp, f: Target, auth: string | undefined
   remove
     ? app.client(auth).DELETE('/repos/{owner}/{repo}/pulls/{index}/requested_reviewers', { params: { path: { ...pathOf(f.repo), index: f.pr.number } }, body })
     : app.client(auth).POST('/repos/{owner}/{repo}/pulls/{index}/requested_reviewers', { params: { path: { ...pathOf(f.repo), index: f.pr.number } }, body });
+
+export type BranchProtection = components['schemas']['BranchProtection'];
+
+/** POST .../branch_protections as `auth` (the raw response). */
+export const protect = (app: TestApp, repo: Repository, auth: string | undefined, body: components['schemas']['CreateBranchProtectionOption']) =>
+  app.client(auth).POST('/repos/{owner}/{repo}/branch_protections', { params: { path: pathOf(repo) }, body });
+
+/** A rule that must be created. */
+export async function protectOk(app: TestApp, repo: Repository, auth: string, body: components['schemas']['CreateBranchProtectionOption']): Promise<BranchProtection> {
+  const res = await protect(app, repo, auth, body);
+  assert.is(res.response.status, 201, `protect: ${JSON.stringify(res.error)}`);
+  return res.data!;
+}

@@ -100,6 +100,24 @@ test('a user key clones from ssh_url and pushes; the push moves the branch and i
   assert.ok(feed.data!.some((a) => a.op_type === 'commit_repo' && a.act_user.login === p.owner.username), 'the push is in the feed');
 });
 
+test('protected branches over SSH: the pre-receive hook applies the pusher\'s rules, as over HTTP', async () => {
+  // The owner's key and clone from the first test.
+  const key = join(dir, 'owner');
+  const work = join(dir, 'owner-clone');
+  const rule = { rule_name: 'guarded', enable_push: true, enable_push_whitelist: true };
+  const made = await app.client(p.owner.auth).POST('/repos/{owner}/{repo}/branch_protections', { params: { path: repo.path }, body: rule });
+  assert.is(made.response.status, 201, JSON.stringify(made.error));
+  const denied = await gitWith(key, ['push', 'origin', 'HEAD:guarded'], work);
+  assert.is.not(denied.code, 0);
+  assert.match(denied.stderr, 'you may not push to the protected branch guarded');
+  const edited = await app.client(p.owner.auth).PATCH('/repos/{owner}/{repo}/branch_protections/{name}', {
+    params: { path: { ...repo.path, name: 'guarded' } }, body: { push_whitelist_usernames: [p.owner.username] },
+  });
+  assert.is(edited.response.status, 200);
+  const allowed = await gitWith(key, ['push', '-q', 'origin', 'HEAD:guarded'], work);
+  assert.is(allowed.code, 0, allowed.stderr);
+});
+
 test('a read-only deploy key clones but its push is refused; a writable one pushes', async () => {
   const ro = await sshKey('deploy-ro');
   await addDeploy(repo, ro, true);

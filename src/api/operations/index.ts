@@ -84,6 +84,11 @@ import { repoGetPullReviewComments } from './repository/repoGetPullReviewComment
 import { repoDismissPullReview } from './repository/repoDismissPullReview.js';
 import { repoCreatePullReviewRequests } from './repository/repoCreatePullReviewRequests.js';
 import { repoDeletePullReviewRequests } from './repository/repoDeletePullReviewRequests.js';
+import { repoListBranchProtection } from './repository/repoListBranchProtection.js';
+import { repoCreateBranchProtection } from './repository/repoCreateBranchProtection.js';
+import { repoGetBranchProtection } from './repository/repoGetBranchProtection.js';
+import { repoEditBranchProtection } from './repository/repoEditBranchProtection.js';
+import { repoDeleteBranchProtection } from './repository/repoDeleteBranchProtection.js';
 import { repoEditPullRequest } from './repository/repoEditPullRequest.js';
 import { repoListHooks } from './repository/repoListHooks.js';
 import { repoCreateHook } from './repository/repoCreateHook.js';
@@ -300,6 +305,11 @@ export const registry: Registry = {
   repoDismissPullReview,
   repoCreatePullReviewRequests,
   repoDeletePullReviewRequests,
+  repoListBranchProtection,
+  repoCreateBranchProtection,
+  repoGetBranchProtection,
+  repoEditBranchProtection,
+  repoDeleteBranchProtection,
   getGeneralAttachmentSettings,
   // events
   orgListActivityFeeds,

@@ -1,7 +1,9 @@
 // What pull requests have beyond their row in pull_requests: merges scheduled for when the head's
-// commit statuses turn green (auto-merge), reviews and review requests, and the reviews' line comments.
-import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+// commit statuses turn green (auto-merge), reviews and review requests, the reviews' line comments, and
+// the branch protection rules merges and pushes obey.
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { issues, pullRequests } from './issues.js';
+import { repositories } from './repos.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -77,3 +79,51 @@ export const pullReviewComments = pgTable(
 
 export type PullReviewRow = typeof pullReviews.$inferSelect;
 export type PullReviewCommentRow = typeof pullReviewComments.$inferSelect;
+
+/** A branch protection rule's settings, as the API names them (Gitea's BranchProtection, users and teams by id). */
+export interface ProtectionSettings {
+  enablePush: boolean;
+  enablePushWhitelist: boolean;
+  pushWhitelistUserIds: number[];
+  pushWhitelistTeamIds: number[];
+  pushWhitelistDeployKeys: boolean;
+  enableForcePush: boolean;
+  enableForcePushAllowlist: boolean;
+  forcePushAllowlistUserIds: number[];
+  forcePushAllowlistTeamIds: number[];
+  forcePushAllowlistDeployKeys: boolean;
+  enableMergeWhitelist: boolean;
+  mergeWhitelistUserIds: number[];
+  mergeWhitelistTeamIds: number[];
+  enableStatusCheck: boolean;
+  statusCheckContexts: string[];
+  requiredApprovals: number;
+  enableApprovalsWhitelist: boolean;
+  approvalsWhitelistUserIds: number[];
+  approvalsWhitelistTeamIds: number[];
+  blockOnRejectedReviews: boolean;
+  blockOnOfficialReviewRequests: boolean;
+  blockOnOutdatedBranch: boolean;
+  dismissStaleApprovals: boolean;
+  ignoreStaleApprovals: boolean;
+  blockAdminMergeOverride: boolean;
+}
+
+/** Branch protection rules: a branch name or a glob (`release/*`); the first matching rule applies (exact names before globs, then by priority). */
+export const branchProtections = pgTable(
+  'branch_protections',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    repoId: bigint('repo_id', { mode: 'number' })
+      .notNull()
+      .references(() => repositories.id, { onDelete: 'cascade' }),
+    ruleName: text('rule_name').notNull(),
+    priority: bigint('priority', { mode: 'number' }).notNull().default(0),
+    settings: jsonb('settings').$type<ProtectionSettings>().notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('branch_protections_rule_key').on(t.repoId, t.ruleName)],
+);
+
+export type BranchProtectionRow = typeof branchProtections.$inferSelect;

@@ -17,6 +17,7 @@ import { canWrite } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { isValidRefName } from '../names.js';
+import type { BranchProtectionService } from './branchProtections.js';
 import type { LoadedRepo } from '../repos/repos.js';
 
 export interface BranchView {
@@ -34,7 +35,10 @@ export type BranchesChanged = (repoId: number, dir: string, actorId?: number) =>
 export class BranchService {
   private readonly listeners: BranchesChanged[] = [];
 
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    readonly protections: BranchProtectionService,
+  ) {}
 
   onChange(listener: BranchesChanged): void {
     this.listeners.push(listener);
@@ -153,6 +157,8 @@ export class BranchService {
     if (repo.isEmpty) throw new NotFound('Git Repository is empty.');
     if (!isValidRefName(name)) throw new NotFound();
     if (name === repo.defaultBranch) throw new Forbidden('can not delete default branch');
+    // Gitea: a branch any protection rule matches is not deleted, whoever asks.
+    if (await this.protections.ruleFor(repo.id, name)) throw new Forbidden('branch protected');
     const dir = this.dir(loaded);
     const ref = `refs/heads/${name}`;
     // A concurrent delete makes this one a 404; a concurrent push moves the tip, and the new tip is deleted.

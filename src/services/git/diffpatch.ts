@@ -10,7 +10,7 @@ import type { BranchService } from './branches.js';
 import { requireCodeWriter } from './branches.js';
 import type { ServiceDeps } from '../context.js';
 import { signatureOf } from '../identity.js';
-import { Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
+import { Conflict, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { withKeyLock } from '../locks.js';
 import { isValidRefName } from '../names.js';
 import type { LoadedRepo } from '../repos/repos.js';
@@ -51,6 +51,9 @@ export class DiffPatchService {
     for (const [field, name] of [['branch', base], ['new_branch', target]] as const) {
       if (!isValidRefName(name)) throw new Invalid(`[${field}]: invalid branch name "${name}"`);
     }
+    // A protected target branch takes patches from those who may push to it (Gitea: 403).
+    const rule = await this.branches.protections.ruleFor(repo.id, target);
+    if (rule && !(await this.branches.protections.canPush(loaded, rule, actor))) throw new Forbidden(`branch protected [name: ${target}]`);
     const dir = this.branches.dir(loaded);
     const baseTip = await refTarget(dir, `refs/heads/${base}`);
     if (!baseTip) throw new NotFound(`branch does not exist [name: ${base}]`);

@@ -9,6 +9,7 @@ import { zeroId } from '../../git/commit.js';
 import { listRefTips, refChanges } from '../../git/pushLog.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { listBranches, setHead } from '../../git/refs.js';
+import { hooksDir } from '../../git/preReceive.js';
 import { advertiseRefs, servePack, serviceRpc, type GitService } from '../../git/smartHttp.js';
 import { canRead, canWrite } from '../../permissions/repo.js';
 import type { BranchService } from './branches.js';
@@ -78,10 +79,10 @@ export class GitTransportService {
    * own repository alone (others are "not found") and pushes only when it is not read-only. A deploy
    * key's push is recorded as the repository owner's.
    */
-  async openForKey(ownerName: string, name: string, holder: KeyHolder, service: GitService): Promise<{ loaded: TransportTarget; pusher: UserRow }> {
+  async openForKey(ownerName: string, name: string, holder: KeyHolder, service: GitService): Promise<{ loaded: TransportTarget; pusher: UserRow; deployKey: boolean }> {
     if (holder.kind === 'user') {
       const loaded = await this.open(ownerName, name, { actor: holder.user }, service);
-      return { loaded, pusher: holder.user };
+      return { loaded, pusher: holder.user, deployKey: false };
     }
     const { name: repoName, wiki } = splitWiki(name);
     const site = await this.repos.load(ownerName, repoName, null, { ignoreVisibility: true }).catch((err: unknown) => {
@@ -95,7 +96,7 @@ export class GitTransportService {
       if (site.repo.isArchived) throw new Forbidden('This repository is archived: it can be cloned but not pushed to');
       if (site.repo.isMirror && !wiki) throw new Forbidden('This repository is a mirror: it cannot be pushed to');
     }
-    return { loaded: await this.wikiReady({ ...site, wiki }, service), pusher: site.owner };
+    return { loaded: await this.wikiReady({ ...site, wiki }, service), pusher: site.owner, deployKey: true };
   }
 
   /** A running Actions task's checkout: its own repository, fetch only. */
@@ -110,12 +111,19 @@ export class GitTransportService {
   }
 
   /** Serves one SSH exec of upload-pack or receive-pack; a push is announced and recorded as over HTTP. Resolves with git's exit code. */
-  async servePack(loaded: TransportTarget, service: GitService, io: PackStreams, pusher: UserRow, stream: TransportStream = {}): Promise<number> {
+  async servePack(loaded: TransportTarget, service: GitService, io: PackStreams, pusher: UserRow, stream: TransportStream = {}, deployKey = false): Promise<number> {
     const dir = this.dir(loaded);
     // A wiki push changes pages only: no branch events, no pull requests to refresh.
     if (!isPush(service) || loaded.wiki) return servePack(dir, service, io, stream);
+    const hooks = await this.protectionHooks(loaded, pusher, deployKey);
     const { before, pendingId } = await this.announcePush(loaded, pusher);
-    return servePack(dir, service, io, { ...stream, afterExit: () => this.afterPush(loaded, pusher.id, before, pendingId) });
+    return servePack(dir, service, io, { ...stream, hooks, afterExit: () => this.afterPush(loaded, pusher.id, before, pendingId) });
+  }
+
+  /** The pre-receive hook with this pusher's rules for the repository's protected branches (none: no hook). */
+  private async protectionHooks(loaded: LoadedRepo, pusher: UserRow, deployKey: boolean) {
+    const rules = await this.branches.protections.pushRules(loaded, pusher, deployKey);
+    return rules ? { path: hooksDir(this.deps.config.dataDir), env: { ANVIL_BRANCH_RULES: rules } } : undefined;
   }
 
   private async announcePush(loaded: LoadedRepo, actor: UserRow): Promise<{ before: Map<string, string>; pendingId: number }> {
@@ -170,8 +178,9 @@ export class GitTransportService {
   async rpc(loaded: TransportTarget, service: GitService, input: Readable, stream: TransportStream = {}, actor?: UserRow | null): Promise<Readable> {
     const dir = this.dir(loaded);
     if (!isPush(service) || !actor || loaded.wiki) return serviceRpc(dir, service, input, stream);
+    const hooks = await this.protectionHooks(loaded, actor, false);
     const { before, pendingId } = await this.announcePush(loaded, actor);
-    return serviceRpc(dir, service, input, { ...stream, afterExit: () => this.afterPush(loaded, actor.id, before, pendingId) });
+    return serviceRpc(dir, service, input, { ...stream, hooks, afterExit: () => this.afterPush(loaded, actor.id, before, pendingId) });
   }
 
   /**

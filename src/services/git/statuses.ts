@@ -16,6 +16,7 @@ import { inRepo } from '../events/scope.js';
 import type { LoadedRepo } from '../repos/repos.js';
 import type { BranchService } from './branches.js';
 import { requireCodeWriter } from './branches.js';
+import { ruleMatches } from './branchProtections.js';
 
 /** Emits 'queued' after a status was written in this process (the auto-merge worker looks then). */
 export const statusReported = new EventEmitter();
@@ -47,6 +48,25 @@ export async function commitState(db: Db, repoId: number, sha: string): Promise<
     .where(and(eq(t.repoId, repoId), eq(t.sha, sha)))
     .orderBy(t.context, desc(t.index));
   return combinedState(latest.map((r) => r.state));
+}
+
+/**
+ * The state of the contexts a protection rule requires (globs): each must match a latest status, the
+ * worst of them decides; a required context without a status is pending (Gitea's
+ * MergeRequiredContextsCommitStatus).
+ */
+export async function requiredState(db: Db, repoId: number, sha: string, patterns: string[]): Promise<string> {
+  const t = commitStatuses;
+  const latest = await db
+    .selectDistinctOn([t.context], { context: t.context, state: t.state })
+    .from(t)
+    .where(and(eq(t.repoId, repoId), eq(t.sha, sha)))
+    .orderBy(t.context, desc(t.index));
+  const perPattern = patterns.map((p) => {
+    const matched = latest.filter((s) => ruleMatches(p, s.context)).map((s) => s.state);
+    return matched.length ? combinedState(matched) : 'pending';
+  });
+  return combinedState(perPattern);
 }
 
 export type StatusSort = 'oldest' | 'recentupdate' | 'leastupdate' | 'leastindex' | 'highestindex';

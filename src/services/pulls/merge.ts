@@ -4,21 +4,23 @@
 // at a time, across processes: the row's merge_pending is claimed first, and records the merge commit just
 // before the branch moves, so a merge whose process died after the move is completed later
 // (settlePending) instead of being lost or done twice.
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import {
-  comments, issues, pullAutoMerges, pullRequests, users,
-  type IssueRow, type MergePending, type PullRequestRow, type UserRow,
+  comments, issues, pullAutoMerges, pullRequests, pullReviews, users,
+  type BranchProtectionRow, type IssueRow, type MergePending, type PullRequestRow, type UserRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { GitError } from '../../git/core.js';
 import { commitTree, commitsToReplay, isAncestor, MergeConflict, mergeTree, replay, treeOf } from '../../git/merge.js';
 import { objectType } from '../../git/objects.js';
 import { moveRef, refTarget } from '../../git/refs.js';
-import { canWrite, isRepoAdmin } from '../../permissions/repo.js';
+import { isRepoAdmin } from '../../permissions/repo.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
 import type { DomainEvent } from '../events/types.js';
 import type { BranchService } from '../git/branches.js';
+import type { BranchProtectionService } from '../git/branchProtections.js';
+import { requiredState } from '../git/statuses.js';
 import { signatureOf } from '../identity.js';
 import { recountRepoIssues } from '../issues/counters.js';
 import { Conflict, Forbidden, NotAllowed, NotFound, RepoArchived } from '../errors.js';
@@ -44,6 +46,8 @@ export interface MergeInput {
   deleteBranch?: boolean;
   /** Schedule the merge for when the head's commit statuses succeed (merged at once when they already do). */
   whenChecksSucceed?: boolean;
+  /** A repository admin merges although the protection rule's checks are not met. */
+  force?: boolean;
 }
 
 /** How a merge request ended: merged now, or scheduled for when the checks succeed. */
@@ -78,6 +82,7 @@ export class MergeService {
   constructor(
     private readonly pulls: PullService,
     private readonly branches: BranchService,
+    private readonly protections: BranchProtectionService,
   ) {}
 
   private get deps() {
@@ -91,28 +96,69 @@ export class MergeService {
 
   /**
    * The checks Gitea makes before merging (CheckPullMergeable), in its order: merged (405), closed (404),
-   * not allowed to merge (405), draft (405); then the style must be allowed by the repository (405).
+   * not allowed to merge (405: a code writer, or the protection rule's merge whitelist), draft (405); the
+   * style must be allowed by the repository (405); then the base branch's protection rule (405 with its
+   * reason), which a repository admin's `force_merge` overrides unless the rule forbids it. `schedule`:
+   * only what a scheduled merge must meet now (the rule is checked when it runs).
    */
-  private check(loaded: LoadedRepo, view: PullView, style: MergeStyle): void {
+  private async check(loaded: LoadedRepo, view: PullView, style: MergeStyle, actor: UserRow, opts: { force?: boolean; schedule?: boolean } = {}): Promise<void> {
     if (loaded.repo.isArchived) throw new RepoArchived();
     if (view.pull.merged) throw new NotAllowed('the pull request has already been merged');
     if (view.issue.isClosed) throw new NotFound();
-    if (!canWrite(loaded.perm, 'repo.code')) throw new NotAllowed('User not allowed to merge PR');
+    const rule = await this.protections.ruleFor(loaded.repo.id, view.pull.baseBranch);
+    if (!(await this.protections.canMerge(loaded, rule, actor))) throw new NotAllowed('User not allowed to merge PR');
     if (style !== 'manually-merged' && isWorkInProgress(view.issue.title)) throw new NotAllowed('Work in progress PRs cannot be merged');
     if (!loaded.repo[allowedBy[style]]) throw new NotAllowed(`${style} is not allowed an allowed merge style for this repository`);
+    if (!rule || style === 'manually-merged' || opts.schedule) return;
+    const blocker = await this.blocker(loaded, view, rule);
+    if (blocker && !(opts.force && isRepoAdmin(loaded.perm) && !rule.settings.blockAdminMergeOverride)) throw new NotAllowed(blocker);
+  }
+
+  /** Why the base branch's rule does not let the pull request merge now (undefined: it does). */
+  private async blocker(loaded: Target, view: PullView, rule: BranchProtectionRow): Promise<string | undefined> {
+    const { db } = this.deps;
+    const dir = this.pulls.dir(loaded);
+    const tips = await this.pulls.tips(loaded, [view.pull.baseBranch, view.pull.headBranch]);
+    const headTip = tips.get(view.pull.headBranch) ?? view.pull.headSha;
+    const baseTip = tips.get(view.pull.baseBranch);
+    const reviews = await db.select().from(pullReviews).where(eq(pullReviews.issueId, view.issue.id)).orderBy(asc(pullReviews.id));
+    return this.protections.mergeBlocker(rule, {
+      headSha: headTip,
+      headContainsBase: !!baseTip && (await isAncestor(dir, baseTip, headTip)),
+      headState: (contexts) => requiredState(db, loaded.repo.id, headTip, contexts),
+      reviews,
+    });
+  }
+
+  /**
+   * Whether a scheduled merge may go ahead: the head's statuses (those the protection rule requires, or
+   * all of them) pass, and nothing else in the rule blocks it.
+   */
+  async ready(loaded: Target, view: PullView): Promise<boolean> {
+    const rule = await this.protections.ruleFor(loaded.repo.id, view.pull.baseBranch);
+    const contexts = rule?.settings.enableStatusCheck ? rule.settings.statusCheckContexts : [];
+    let state: string;
+    if (contexts.length) {
+      const tip = (await this.pulls.tips(loaded, [view.pull.headBranch])).get(view.pull.headBranch);
+      state = tip ? await requiredState(this.deps.db, loaded.repo.id, tip, contexts) : '';
+    } else {
+      state = await this.pulls.headState(loaded, view.pull);
+    }
+    if (!checksPassed(state)) return false;
+    return !rule || !(await this.blocker(loaded, view, rule));
   }
 
   async merge(loaded: LoadedRepo, index: number, actor: UserRow, input: MergeInput): Promise<MergeOutcome> {
     // get: the stored tips and merge base brought up to date first (they are what the merged pull request keeps).
     const view = await this.pulls.get(loaded, index);
     const current = (await this.settlePending(loaded, view.pull)) ? await this.pulls.load(loaded, index) : view;
-    this.check(loaded, current, input.style);
+    await this.check(loaded, current, input.style, actor, { force: input.force, schedule: input.whenChecksSucceed });
     const title = input.title?.trim() || defaultMergeTitle(input.style, current.issue, current.pull);
     const extra = input.message?.trim();
     const message = extra ? `${title}\n\n${extra}` : title;
     const deleteBranch = input.deleteBranch ?? loaded.repo.defaultDeleteBranchAfterMerge;
     if (input.whenChecksSucceed && input.style !== 'manually-merged') {
-      if (!checksPassed(await this.pulls.headState(loaded, current.pull))) {
+      if (!(await this.ready(loaded, current))) {
         await this.schedule(loaded, current, actor, { style: input.style, message, deleteBranch });
         return 'scheduled';
       }
@@ -152,7 +198,7 @@ export class MergeService {
    * permission is read now). Answers whether it merged; a merge that fails (a conflict) stays scheduled.
    */
   async runScheduled(loaded: LoadedRepo, view: PullView, doer: UserRow, s: { style: MergeStyle; message: string; deleteBranch: boolean }): Promise<void> {
-    this.check(loaded, view, s.style);
+    await this.check(loaded, view, s.style, doer);
     await this.mergeNow(loaded, view, doer, { style: s.style, message: s.message, deleteBranch: s.deleteBranch, auto: true });
   }
 
@@ -343,7 +389,8 @@ export class MergeService {
     try {
       await this.branches.delete(loaded, actor, pull.headBranch);
     } catch (err) {
-      if (err instanceof NotFound) return; // deleted meanwhile
+      // Deleted meanwhile, or protected: it stays.
+      if (err instanceof NotFound || err instanceof Forbidden) return;
       throw err;
     }
     await this.deps.db.insert(comments).values({ issueId: issue.id, repoId: issue.repoId, posterId: actor.id, type: 'delete_branch', oldValue: pull.headBranch });

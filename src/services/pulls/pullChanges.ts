@@ -82,6 +82,12 @@ export class PullChangeService {
     if (loaded.repo.isArchived) throw new RepoArchived();
     if (!canWrite(loaded.perm, 'repo.code')) throw new Forbidden('user may not push to the head branch');
     if (style === 'rebase' && !loaded.repo.allowRebaseUpdate) throw new Forbidden('updating by rebase is not allowed in this repository');
+    // A protected head branch: pushing needs the rule's permission, a rebase (a force push) its force permission.
+    const { protections } = this.branches;
+    const rule = await protections.ruleFor(loaded.repo.id, pull.headBranch);
+    if (rule && !(await (style === 'rebase' ? protections.canForcePush(loaded, rule, actor) : protections.canPush(loaded, rule, actor)))) {
+      throw new Forbidden(`branch protected [name: ${pull.headBranch}]`);
+    }
     const dir = this.pulls.dir(loaded);
     const headRef = `refs/heads/${pull.headBranch}`;
     const moved = await withKeyLock(`${dir}\0${pull.headBranch}`, async () => {

@@ -1,6 +1,6 @@
 // PATCH of a pull request: the issue fields through IssueService.edit (inside this transaction), plus
 // the base branch and allow_maintainer_edit, with Gitea's statuses. Git runs before the transaction.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { comments, issueCounters, pullRequests, type PullRequestRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed } from '../errors.js';
@@ -58,7 +58,9 @@ export async function editPull(pulls: PullService, loaded: LoadedRepo, index: nu
       });
     }
     if (input.allowMaintainerEdit !== undefined) set.allowMaintainerEdit = input.allowMaintainerEdit;
-    const [row] = await tx.update(pullRequests).set(set).where(eq(pullRequests.id, pull.id)).returning();
+    // Merged meanwhile: the edit was checked against an unmerged pull request, so it is refused whole.
+    const [row] = await tx.update(pullRequests).set(set).where(and(eq(pullRequests.id, pull.id), eq(pullRequests.merged, pull.merged))).returning();
+    if (!row) throw new Conflict('the pull request was merged meanwhile');
     return { issue: edited, pull: row!, repo: await pulls.repoRow(tx, loaded.repo.id) };
   });
 }

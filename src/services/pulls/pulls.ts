@@ -141,7 +141,7 @@ export class PullService {
       await withTx(db, async (tx) => {
         // Only the row still at the tips we compared from is updated (a concurrent resync may have won).
         const moved = await tx.update(pullRequests).set(stats)
-          .where(and(eq(pullRequests.id, pull.id), eq(pullRequests.headSha, pull.headSha), eq(pullRequests.baseSha, pull.baseSha)))
+          .where(and(eq(pullRequests.id, pull.id), eq(pullRequests.merged, false), eq(pullRequests.headSha, pull.headSha), eq(pullRequests.baseSha, pull.baseSha)))
           .returning({ id: pullRequests.id });
         // New commits on the head branch are a synchronize (Gitea's pull_request_sync); a moved base is not.
         if (moved.length && headTip !== pull.headSha && actorId !== undefined) {
@@ -286,8 +286,11 @@ export class PullService {
     const stats = await this.resync(loaded, view.pull, await this.tips(loaded, [view.pull.baseBranch, view.pull.headBranch]));
     if (!stats) return view;
     if (stats.headSha !== view.pull.headSha) await this.keepHeadRef(this.dir(loaded), index, stats.headSha);
-    const [pull] = await this.deps.db.update(pullRequests).set(stats).where(eq(pullRequests.id, view.pull.id)).returning();
-    return { issue: view.issue, pull: pull ?? view.pull };
+    // Only while unmerged: a merge recorded meanwhile keeps the tips it merged (and is read again, whole).
+    const [pull] = await this.deps.db.update(pullRequests).set(stats)
+      .where(and(eq(pullRequests.id, view.pull.id), eq(pullRequests.merged, false)))
+      .returning();
+    return pull ? { issue: view.issue, pull } : this.load(loaded, index);
   }
 
   edit(loaded: LoadedRepo, index: number, actor: UserRow, input: EditPullInput): Promise<ChangedPull> {

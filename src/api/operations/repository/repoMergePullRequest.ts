@@ -13,6 +13,7 @@ export const repoMergePullRequest: Handler<'repoMergePullRequest'> = async (req)
     headCommitId: b.head_commit_id || undefined,
     deleteBranch: b.delete_branch_after_merge ?? undefined,
     whenChecksSucceed: b.merge_when_checks_succeed ?? undefined,
+    force: b.force_merge ?? undefined,
   });
   // Gitea answers an empty 200 for a merge and an empty 201 for a scheduled one.
   return { status: outcome === 'scheduled' ? 201 : 200 };
