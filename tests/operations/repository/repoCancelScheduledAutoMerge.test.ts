@@ -7,7 +7,7 @@ import { startApp, type TestApp } from '../../helpers/harness.js';
 import { disk, setArchived, wrongScope, type Roles, roles } from '../../helpers/gitFixtures.js';
 import { eventually, fastHooks, hookBody, receiver, repoHook, type Receiver } from '../../helpers/hooks.js';
 import { feed, opTypes } from '../../helpers/events.js';
-import { getPull, mergePull, pullFixture } from '../../helpers/pulls.js';
+import { getPull, mergePull, protectOk, pullFixture, review } from '../../helpers/pulls.js';
 import { report } from '../../helpers/statuses.js';
 import { assertSpec } from '../../helpers/spec-check.js';
 
@@ -64,6 +64,20 @@ test('201: scheduled while statuses are missing or pending; merged by the worker
   const body = JSON.parse(delivery.body) as { pull_request: { merged: boolean; merged_by: { login: string } | null; merge_commit_sha: string } };
   assert.equal([body.pull_request.merged, body.pull_request.merged_by?.login, body.pull_request.merge_commit_sha], [true, r.writer.username, tip]);
   assert.is((await cancel(f, r.writer.auth)).response.status, 404, 'nothing scheduled once merged');
+});
+
+test('a protected base: the merge waits for the contexts its rule requires (and its approvals), then fires', async () => {
+  const f = await pullFixture(app, r);
+  await protectOk(app, f.repo, r.owner.auth, { rule_name: 'main', enable_push: true, enable_status_check: true, status_check_contexts: ['ci/required'], required_approvals: 1 });
+  await report(app, r.writer.auth, f.repo, f.head, { state: 'success', context: 'ci/other' });
+  // Other contexts are green, the required one missing: scheduled, not merged.
+  await schedule(f, r.writer.auth, { Do: 'merge' });
+  await report(app, r.writer.auth, f.repo, f.head, { state: 'success', context: 'ci/required' });
+  await new Promise((res) => setTimeout(res, 600));
+  assert.is((await getPull(app, f.repo, f.pr.number)).merged, false, 'the rule also wants an approval');
+  await review(app, f, r.owner.auth, { event: 'APPROVED' });
+  // An approval writes no status: the worker sees it at its next look (every 200 ms here).
+  await eventually(async () => (await getPull(app, f.repo, f.pr.number)).merged, 'the merge once the rule is met');
 });
 
 test('200: merge_when_checks_succeed merges at once when the statuses already succeed', async () => {

@@ -7,7 +7,7 @@ import {
   addFile, changeLine, expectedMergeTree, getPull, graphOf, isMerged, mergePull, openPull, patch, pullFixture, treeOfRev, type PullRequest,
 } from '../../helpers/pulls.js';
 import { pathOf } from '../../helpers/repos.js';
-import { eventsOf, feed, opTypes } from '../../helpers/events.js';
+import { eventsOf, feed, gitWorkspace, opTypes } from '../../helpers/events.js';
 import { assertSpec } from '../../helpers/spec-check.js';
 import { eq } from 'drizzle-orm';
 import { pullRequests } from '../../../src/db/schema/index.js';
@@ -281,11 +281,19 @@ test('a merge whose process died after moving the base is completed once; one th
   assert.is(busy.response.status, 409, 'a merge under way');
 });
 
-test('refs/pull/<index>/head follows the head branch and can be fetched', async () => {
+test('refs/pull/<index>/head follows the head branch and can be fetched with git', async () => {
   const f = await fixture();
   assert.is(await disk.rev(f.dir, `refs/pull/${f.pr.number}/head`), f.head);
   const moved = await patch(app, f.repo, r.writer, addFile('z.txt', ['z']), { branch: f.branch });
   assert.is(await disk.rev(f.dir, `refs/pull/${f.pr.number}/head`), moved);
+  const ws = gitWorkspace(app);
+  try {
+    const clone = await ws.clone(ws.remote(r.reader, f.repo.path.owner, f.repo.path.repo));
+    await ws.must(['fetch', '-q', 'origin', `refs/pull/${f.pr.number}/head`], clone);
+    assert.is((await ws.must(['rev-parse', 'FETCH_HEAD'], clone)).trim(), moved);
+  } finally {
+    ws.close();
+  }
 });
 
 test.run();
