@@ -9,7 +9,7 @@ import type { JobView, RunView } from '../services/actions/queries.js';
 import { runnerOnline, type RunnerView } from '../services/actions/runners.js';
 import type { WorkflowView } from '../services/actions/repoActions.js';
 import { zeroTime } from './cron.js';
-import { repoUrls, toRepository } from './repo.js';
+import { escapePath, repoUrls, toRepository } from './repo.js';
 import { iso } from './time.js';
 import { toUser } from './user.js';
 
@@ -137,7 +137,7 @@ export function toActionWorkflow(v: WorkflowView, owner: string, repo: string, c
     created_at: iso(v.commitDate),
     updated_at: iso(v.commitDate),
     url: `${urls.api}/actions/workflows/${encodeURIComponent(v.file.name)}`,
-    html_url: `${urls.html}/src/branch/${v.branch.split('/').map(encodeURIComponent).join('/')}/${path}`,
+    html_url: `${urls.html}/src/branch/${escapePath(v.branch)}/${path}`,
     badge_url: `${urls.html}/actions/workflows/${encodeURIComponent(v.file.name)}/badge.svg`,
   };
 }

@@ -1,6 +1,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { ChangedPath } from '../git/compare.js';
 import type { DescribedCommit } from '../git/describe.js';
+import { escapePath } from './repo.js';
 import type { ApiUser } from './user.js';
 import type { CommitData, Person } from '../git/objects.js';
 import type { CommitVerification } from '../services/keys/verification.js';
@@ -59,8 +60,6 @@ export function toFileCommit(c: CommitData, repoHtml: string, repoApi: string): 
   };
 }
 
-/** `path` with each segment URL-encoded (slashes kept). */
-const escapePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 const fileStatus = (f: ChangedPath): Schemas['ChangedFile']['status'] => {
   switch (f.status) {

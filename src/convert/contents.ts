@@ -1,6 +1,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { ContentEntry } from '../services/git/contents.js';
 import { iso } from './time.js';
+import { escapePath } from './repo.js';
 
 type ApiContents = components['schemas']['ContentsResponse'];
 
@@ -32,7 +33,7 @@ function submoduleUri(url: string | undefined, repoHtml: string): string | null 
 export function toContents(e: ContentEntry, urls: { html: string; api: string }, ref: string): ApiContents {
   const { entry } = e;
   const type = kind(entry);
-  const path = entry.path.split('/').map(encodeURIComponent).join('/');
+  const path = escapePath(entry.path);
   const refq = encodeURIComponent(ref);
   const self = `${urls.api}/contents/${path}?ref=${refq}`;
   const gitUrl = type === 'dir' ? `${urls.api}/git/trees/${entry.id}` : type === 'submodule' ? null : `${urls.api}/git/blobs/${entry.id}`;

@@ -12,6 +12,9 @@ type ApiRepository = components['schemas']['Repository'];
 /** The address git over SSH answers at: `ssh://git@<SSH_DOMAIN>[:<SSH_PORT>]/` (the port left out when 22). */
 const sshBase = (config: Config) => `ssh://git@${config.ssh.domain}${config.ssh.port === 22 ? '' : `:${config.ssh.port}`}/`;
 
+/** A repository path with each segment URL-encoded (slashes kept), as it appears in web and API URLs. */
+export const escapePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+
 export function repoUrls(config: Config, owner: string, name: string) {
   const path = `${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
   return {

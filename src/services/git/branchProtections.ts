@@ -195,12 +195,12 @@ export class BranchProtectionService {
     return rows.map((row) => ({ row, userNames, teamNames }));
   }
 
-  /** Whether `user` is one of `userIds` or a member of one of `teamIds`. */
-  private async listed(user: UserRow, userIds: number[], teamIds: number[]): Promise<boolean> {
-    if (userIds.includes(user.id)) return true;
+  /** Whether the user is one of `userIds` or a member of one of `teamIds`. */
+  private async listed(userId: number, userIds: number[], teamIds: number[]): Promise<boolean> {
+    if (userIds.includes(userId)) return true;
     if (!teamIds.length) return false;
     const [m] = await this.deps.db.select({ teamId: teamMembers.teamId }).from(teamMembers)
-      .where(and(eq(teamMembers.userId, user.id), inArray(teamMembers.teamId, teamIds))).limit(1);
+      .where(and(eq(teamMembers.userId, userId), inArray(teamMembers.teamId, teamIds))).limit(1);
     return !!m;
   }
 
@@ -210,20 +210,20 @@ export class BranchProtectionService {
     if (!rule) return true;
     const s = rule.settings;
     if (!s.enablePush) return false;
-    return !s.enablePushWhitelist || this.listed(user, s.pushWhitelistUserIds, s.pushWhitelistTeamIds);
+    return !s.enablePushWhitelist || this.listed(user.id, s.pushWhitelistUserIds, s.pushWhitelistTeamIds);
   }
 
   async canForcePush(loaded: LoadedRepo, rule: BranchProtectionRow, user: UserRow): Promise<boolean> {
     const s = rule.settings;
     if (!s.enableForcePush || !(await this.canPush(loaded, rule, user))) return false;
-    return !s.enableForcePushAllowlist || this.listed(user, s.forcePushAllowlistUserIds, s.forcePushAllowlistTeamIds);
+    return !s.enableForcePushAllowlist || this.listed(user.id, s.forcePushAllowlistUserIds, s.forcePushAllowlistTeamIds);
   }
 
   /** Gitea's IsUserAllowedToMerge: a code writer, or on the merge whitelist when it is enabled. */
   async canMerge(loaded: LoadedRepo, rule: BranchProtectionRow | undefined, user: UserRow | null): Promise<boolean> {
     if (!user) return false;
     if (!rule || !rule.settings.enableMergeWhitelist) return canWrite(loaded.perm, 'repo.code');
-    return this.listed(user, rule.settings.mergeWhitelistUserIds, rule.settings.mergeWhitelistTeamIds);
+    return this.listed(user.id, rule.settings.mergeWhitelistUserIds, rule.settings.mergeWhitelistTeamIds);
   }
 
   /**
@@ -271,8 +271,7 @@ export class BranchProtectionService {
     let approvals = 0;
     for (const r of approvers) {
       if (s.enableApprovalsWhitelist) {
-        const [u] = await this.deps.db.select().from(users).where(eq(users.id, r.reviewerId));
-        if (u && (await this.listed(u, s.approvalsWhitelistUserIds, s.approvalsWhitelistTeamIds))) approvals++;
+        if (await this.listed(r.reviewerId, s.approvalsWhitelistUserIds, s.approvalsWhitelistTeamIds)) approvals++;
       } else if (r.official) approvals++;
     }
     if (approvals < s.requiredApprovals) return `Does not have enough approvals (${approvals} of ${s.requiredApprovals})`;

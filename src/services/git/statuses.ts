@@ -39,15 +39,19 @@ export function combinedState(states: readonly string[]): string {
   return worst;
 }
 
-/** The combined state of a commit's statuses (the latest of each context), '' when it has none. */
-export async function commitState(db: Db, repoId: number, sha: string): Promise<string> {
+/** The latest status of each context of a commit (one index range per context). */
+function latestStates(db: Db, repoId: number, sha: string) {
   const t = commitStatuses;
-  const latest = await db
-    .selectDistinctOn([t.context], { state: t.state })
+  return db
+    .selectDistinctOn([t.context], { context: t.context, state: t.state })
     .from(t)
     .where(and(eq(t.repoId, repoId), eq(t.sha, sha)))
     .orderBy(t.context, desc(t.index));
-  return combinedState(latest.map((r) => r.state));
+}
+
+/** The combined state of a commit's statuses (the latest of each context), '' when it has none. */
+export async function commitState(db: Db, repoId: number, sha: string): Promise<string> {
+  return combinedState((await latestStates(db, repoId, sha)).map((r) => r.state));
 }
 
 /**
@@ -56,12 +60,7 @@ export async function commitState(db: Db, repoId: number, sha: string): Promise<
  * MergeRequiredContextsCommitStatus).
  */
 export async function requiredState(db: Db, repoId: number, sha: string, patterns: string[]): Promise<string> {
-  const t = commitStatuses;
-  const latest = await db
-    .selectDistinctOn([t.context], { context: t.context, state: t.state })
-    .from(t)
-    .where(and(eq(t.repoId, repoId), eq(t.sha, sha)))
-    .orderBy(t.context, desc(t.index));
+  const latest = await latestStates(db, repoId, sha);
   const perPattern = patterns.map((p) => {
     const matched = latest.filter((s) => ruleMatches(p, s.context)).map((s) => s.state);
     return matched.length ? combinedState(matched) : 'pending';

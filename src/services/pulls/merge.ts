@@ -29,8 +29,8 @@ import type { LoadedRepo } from '../repos/repos.js';
 import { isWorkInProgress } from './pullEdit.js';
 import type { PullService, PullView } from './pulls.js';
 
-export const mergeStyles = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'] as const;
-export type MergeStyle = (typeof mergeStyles)[number];
+/** Gitea's `Do` values. */
+export type MergeStyle = 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only' | 'manually-merged';
 
 export interface MergeInput {
   style: MergeStyle;
