@@ -15,3 +15,4 @@ export * from './keys.js';
 export * from './gpgKeys.js';
 export * from './actions.js';
 export * from './pulls.js';
+export * from './releases.js';

@@ -1,6 +1,7 @@
 // Issues and pull requests (one numbering per repository), comments, milestones, labels on issues,
 // attachments and content history.
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { releases } from './releases.js';
 import { labels, repositories } from './repos.js';
 import { users } from './users.js';
 
@@ -153,6 +154,8 @@ export const attachments = pgTable(
     repoId: repoRef(),
     issueId: bigint('issue_id', { mode: 'number' }).references(() => issues.id, { onDelete: 'cascade' }),
     commentId: bigint('comment_id', { mode: 'number' }).references(() => comments.id, { onDelete: 'cascade' }),
+    /** Set for a release asset (issue_id and comment_id are then null). */
+    releaseId: bigint('release_id', { mode: 'number' }).references(() => releases.id, { onDelete: 'cascade' }),
     uploaderId: userId('uploader_id'),
     name: text('name').notNull(),
     size: bigint('size', { mode: 'number' }).notNull(),
@@ -163,6 +166,7 @@ export const attachments = pgTable(
     uniqueIndex('attachments_uuid_key').on(t.uuid),
     index('attachments_issue_idx').on(t.issueId),
     index('attachments_comment_idx').on(t.commentId),
+    index('attachments_release_idx').on(t.releaseId),
   ],
 );
 

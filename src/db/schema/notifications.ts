@@ -31,6 +31,17 @@ export const repoWatches = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.repoId] }), index('repo_watches_repo_idx').on(t.repoId, t.userId)],
 );
 
+/** Stars given to a repository; `repositories.num_stars` and `users.num_stars` count them. */
+export const stars = pgTable(
+  'stars',
+  {
+    userId: userRef(),
+    repoId: repoRef(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.repoId] }), index('stars_repo_idx').on(t.repoId, t.createdAt)],
+);
+
 /** An explicit subscription to an issue (true) or an explicit opt-out (false) that beats being a participant or a watcher. */
 export const issueWatches = pgTable(
   'issue_watches',

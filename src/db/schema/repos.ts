@@ -1,7 +1,7 @@
 // Repositories, their collaborators and their teams. The git data lives on disk
 // ($DATA_DIR/repositories/<owner>/<name>.git); these rows describe it.
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { AccessMode } from './access.js';
 import { teams } from './orgs.js';
 import { users } from './users.js';
@@ -38,6 +38,8 @@ export const repositories = pgTable(
     archivedAt: ts('archived_at'),
     isMirror: boolean('is_mirror').notNull().default(false),
     isTemplate: boolean('is_template').notNull().default(false),
+    /** The repository this one was forked from (null when it is not a fork, or its parent was deleted). */
+    forkId: bigint('fork_id', { mode: 'number' }).references((): AnyPgColumn => repositories.id, { onDelete: 'set null' }),
     defaultBranch: text('default_branch').notNull().default('main'),
     objectFormat: text('object_format').$type<ObjectFormat>().notNull().default('sha1'),
     trustModel: text('trust_model').$type<TrustModel>().notNull().default('default'),
@@ -89,6 +91,7 @@ export const repositories = pgTable(
     uniqueIndex('repositories_owner_lower_name_key').on(t.ownerId, t.lowerName),
     index('repositories_lower_name_idx').on(t.lowerName),
     index('repositories_updated_idx').on(t.updatedAt),
+    index('repositories_fork_idx').on(t.forkId),
   ],
 );
 
