@@ -4,12 +4,23 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { openDatabase } from '../../src/db/client.js';
 
-/** Builds a PGlite image with every migration applied and writes it to `file`. */
+/**
+ * Builds a PGlite image with every migration applied and writes it to `file`. Every test file unpacks
+ * it into a new PGlite, which costs in proportion to its size and file count: the image is made with
+ * 1 MB WAL segments (initdb's default is 16 MB, almost all zeros) and without the template0 and
+ * template1 databases, which nothing here uses. 19 MB and 750 files instead of 44 MB and 1,350: half
+ * the CPU time of each start.
+ */
 export async function writePgliteTemplate(file: string): Promise<void> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pg = await PGlite.create();
+  const pg = await PGlite.create({ initDbStartParams: ['--wal-segsize=1'] });
   const db = await openDatabaseFromPglite(pg);
   await db.migrate();
+  for (const name of ['template0', 'template1']) {
+    await pg.exec(`alter database ${name} is_template false`);
+    await pg.exec(`drop database ${name}`);
+  }
+  await pg.exec('checkpoint');
   const image = await pg.dumpDataDir('none');
   writeFileSync(file, Buffer.from(await image.arrayBuffer()));
   await pg.close();
