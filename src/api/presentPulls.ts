@@ -1,8 +1,6 @@
 // Glue shared by the pull request handlers: the details of a page in a fixed number of queries, then convert.
-import { toPullRequest } from '../convert/pull.js';
+import { requestedReviewers, toPullRequest } from '../convert/pull.js';
 import { toPullReview } from '../convert/review.js';
-import { toTeam } from '../convert/team.js';
-import { toUser } from '../convert/user.js';
 import type { ReviewView } from '../services/pulls/reviews.js';
 import type { Config } from '../config.js';
 import type { RepoRow } from '../db/schema/index.js';
@@ -19,16 +17,10 @@ export async function presentPulls(req: Ctx, loaded: LoadedRepo, views: PullView
     req.services.pulls.details(views),
     req.services.reviews.requested(views.map((v) => v.issue.id)),
   ]);
-  const teamIds = [...new Set([...requested.values()].flatMap((r) => r.teams.map((t) => t.id)))];
-  const teamUnits = teamIds.length ? await req.services.teams.unitsOf(teamIds) : new Map();
   const target = { ...loaded, repo: repo ?? loaded.repo };
   const viewer = req.auth.actor;
   return views.map((v) => {
-    const asked = requested.get(v.issue.id);
-    const people = {
-      users: (asked?.users ?? []).map((u) => toUser(u, viewer, req.config)),
-      teams: (asked?.teams ?? []).map((t) => toTeam(t, teamUnits.get(t.id) ?? {}, null, viewer, req.config)),
-    };
+    const people = requestedReviewers(requested, v.issue.id, viewer, req.config);
     return toPullRequest(v.issue, v.pull, details.get(v.issue.id)!, target, viewer, req.config, v.pull.mergedById ? mergers.get(v.pull.mergedById) : undefined, people);
   });
 }

@@ -3,11 +3,13 @@ import type { Config } from '../config.js';
 import type { IssueRow, PullRequestRow, RepoRow, UserRow } from '../db/schema/index.js';
 import type { RepoPermission } from '../permissions/repo.js';
 import type { IssueDetails } from '../services/issues/issueDetails.js';
+import type { ReviewRequestsOfPulls } from '../services/pulls/reviewRequests.js';
 import { ghost } from './ghost.js';
 import { issueUrls } from './issue.js';
 import { toLabel } from './label.js';
 import { toMilestone } from './milestone.js';
 import { toRepository } from './repo.js';
+import { toTeam } from './team.js';
 import { iso, isoOrNull } from './time.js';
 import { toUser } from './user.js';
 
@@ -15,6 +17,15 @@ type Schemas = components['schemas'];
 
 /** Gitea's work-in-progress title prefixes. */
 const draftTitle = (title: string) => /^(wip:|\[wip\])/i.test(title);
+
+/** The open review requests of one pull request, as its requested_reviewers and requested_reviewers_teams. */
+export function requestedReviewers(requested: ReviewRequestsOfPulls, issueId: number, viewer: UserRow | null, config: Config) {
+  const asked = requested.byIssue.get(issueId);
+  return {
+    users: (asked?.users ?? []).map((u) => toUser(u, viewer, config)),
+    teams: (asked?.teams ?? []).map((t) => toTeam(t, requested.teamUnits.get(t.id) ?? {}, null, viewer, config)),
+  };
+}
 
 /**
  * The full PullRequest of the reference. Head and base are branches of `repo`, shown with the caller's

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
 import type { Config } from '../../config.js';
 import { toComment, toIssue } from '../../convert/issue.js';
-import { toPullRequest } from '../../convert/pull.js';
+import { requestedReviewers, toPullRequest } from '../../convert/pull.js';
 import { repoUrls, toRepository } from '../../convert/repo.js';
 import { iso } from '../../convert/time.js';
 import { toUser } from '../../convert/user.js';
@@ -12,6 +12,7 @@ import type { Db } from '../../db/client.js';
 import { comments, commitStatuses, issues, pullReviews, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { repoPermission } from '../../permissions/repo.js';
 import { loadIssueDetails } from '../issues/issueDetails.js';
+import { openReviewRequests } from '../pulls/reviewRequests.js';
 import { enabledUnits } from '../repos/access.js';
 import type { HookEventType, RecordedEvent } from './types.js';
 import { findJobs, findRuns } from '../actions/queries.js';
@@ -154,7 +155,10 @@ export async function buildPayload(tx: Db, e: RecordedEvent, config: Config): Pr
   const issueJson = toIssue(issue, details, owner, repo, owner, config);
   const mergerId = details.pull?.mergedById;
   const [merger] = mergerId ? await tx.select().from(users).where(eq(users.id, mergerId)) : [];
-  const pull = issue.isPull && details.pull ? toPullRequest(issue, details.pull, details, { owner, repo, perm: ownerPerm(repo) }, owner, config, merger) : undefined;
+  const requested = issue.isPull ? await openReviewRequests(tx, [issue.id]) : undefined;
+  const pull = issue.isPull && details.pull
+    ? toPullRequest(issue, details.pull, details, { owner, repo, perm: ownerPerm(repo) }, owner, config, merger, requestedReviewers(requested!, issue.id, owner, config))
+    : undefined;
   const kind = issue.isPull ? 'pull request' : 'issue';
   const subject = issue.isPull
     ? { number: issue.index, pull_request: pull, requested_reviewer: null, commit_id: '' }

@@ -19,6 +19,7 @@ import { inRepo, issueContent } from '../events/scope.js';
 import type { AccessService } from '../repos/access.js';
 import type { LoadedRepo } from '../repos/repos.js';
 import type { PullService, PullView } from './pulls.js';
+import { openReviewRequests, type ReviewRequestsOfPulls } from './reviewRequests.js';
 
 /** The API's review states and the stored types. */
 export const stateOf: Record<ReviewType, 'APPROVED' | 'PENDING' | 'COMMENT' | 'REQUEST_CHANGES' | 'REQUEST_REVIEW'> = {
@@ -325,31 +326,7 @@ export class ReviewService {
   }
 
   /** The unanswered review requests of a page of pull requests (their requested_reviewers and _teams). */
-  async requested(issueIds: number[]): Promise<Map<number, { users: UserRow[]; teams: TeamRow[] }>> {
-    const out = new Map<number, { users: UserRow[]; teams: TeamRow[] }>();
-    if (issueIds.length === 0) return out;
-    const { db } = this.deps;
-    const rows = await db.select().from(pullReviews)
-      .where(and(inArray(pullReviews.issueId, issueIds), inArray(pullReviews.type, ['approve', 'reject', 'request'])))
-      .orderBy(asc(pullReviews.id));
-    // The latest answer of each user or team decides.
-    const latest = new Map<string, PullReviewRow>();
-    for (const r of rows) latest.set(`${r.issueId}:${r.reviewerId}:${r.teamId}`, r);
-    const open = [...latest.values()].filter((r) => r.type === 'request');
-    const userIds = [...new Set(open.map((r) => r.reviewerId).filter(Boolean))];
-    const teamIds = [...new Set(open.map((r) => r.teamId).filter(Boolean))];
-    const [people, groups] = await Promise.all([
-      userIds.length ? db.select().from(users).where(inArray(users.id, userIds)) : [],
-      teamIds.length ? db.select().from(teams).where(inArray(teams.id, teamIds)) : [],
-    ]);
-    for (const r of open) {
-      const entry = out.get(r.issueId) ?? { users: [], teams: [] };
-      const u = people.find((p) => p.id === r.reviewerId);
-      const t = groups.find((g) => g.id === r.teamId);
-      if (u) entry.users.push(u);
-      if (t) entry.teams.push(t);
-      out.set(r.issueId, entry);
-    }
-    return out;
+  requested(issueIds: number[]): Promise<ReviewRequestsOfPulls> {
+    return openReviewRequests(this.deps.db, issueIds);
   }
 }

@@ -6,6 +6,8 @@ import { addTeamMember, createOrg, createTeam } from '../../helpers/orgs.js';
 import { eventsOf } from '../../helpers/events.js';
 import { addFile, getPull, openPull, patch, pullFixture, requestReviews, review } from '../../helpers/pulls.js';
 import { orgRepo, pathOf } from '../../helpers/repos.js';
+import { hookBody, repoHook } from '../../helpers/hooks.js';
+import { deadUrl } from '../../helpers/hookRoles.js';
 import { assertSpec } from '../../helpers/spec-check.js';
 
 let app: TestApp;
@@ -35,6 +37,21 @@ test('201: the poster asks a reader; the pull request lists them until they revi
   assert.equal((await getPull(app, f.repo, f.pr.number)).requested_reviewers, [], 'answered');
   const anew = await requestReviews(app, f, r.owner.auth, { reviewers: [r.reader.username] });
   assert.is(anew.data!.length, 1, 'a writer asks again after the answer');
+});
+
+test('201: the review_requested webhook carries the requested reviewer and the pull request\'s requested_reviewers', async () => {
+  const f = await pullFixture(app, r);
+  const hook = await repoHook(app, r.owner.auth, f.repo.path, hookBody(deadUrl, { events: ['pull_request_review_request'] }));
+  assert.is((await requestReviews(app, f, r.writer.auth, { reviewers: [r.reader.username] })).response.status, 201);
+  const list = await app.client(r.owner.auth).GET('/repos/{owner}/{repo}/hooks/{id}/deliveries', { params: { path: { ...f.repo.path, id: hook.id } } });
+  assert.equal(list.data!.map((d) => [d.event, d.event_type]), [['pull_request', 'pull_request_review_request']]);
+  const detail = await app.client(r.owner.auth).GET('/repos/{owner}/{repo}/hooks/{id}/deliveries/{delivery_id}', {
+    params: { path: { ...f.repo.path, id: hook.id, delivery_id: list.data![0]!.id } },
+  });
+  const payload = JSON.parse(detail.data!.request.payload) as { action: string; requested_reviewer: { login: string }; pull_request: { requested_reviewers: Array<{ login: string }> } };
+  assert.is(payload.action, 'review_requested');
+  assert.is(payload.requested_reviewer.login, r.reader.username);
+  assert.equal(payload.pull_request.requested_reviewers.map((u) => u.login), [r.reader.username]);
 });
 
 test('201: teams of the organization owning the repository', async () => {
