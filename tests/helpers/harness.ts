@@ -52,8 +52,44 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
     await writePgliteTemplate(image);
     process.env.ANVIL_TEST_PGLITE_IMAGE = image;
   }
+  if (process.env.ANVIL_TEST_REUSE_PGLITE) return reusedPglite(image);
   const database = await openDatabase({ kind: 'pglite-image', image: readPgliteTemplate(image) });
   return { database, drop: () => database.close() };
+}
+
+/**
+ * In a batch process (scripts/test-batch.ts), the files run one after another on one PGlite engine,
+ * emptied between them: every table of the template is empty, so TRUNCATE ... RESTART IDENTITY gives
+ * the next file the template's state, ids included, for a third of what unpacking a new engine costs.
+ * An engine that cannot be emptied (a file left it in a failed transaction) is replaced; an app started
+ * while another still runs (a file's second app) gets an engine of its own.
+ */
+let reusable: { database: Database; empty: string; inUse?: boolean } | undefined;
+async function reusedPglite(image: string): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (reusable?.inUse) {
+    const own = await openDatabase({ kind: 'pglite-image', image: readPgliteTemplate(image) });
+    return { database: own, drop: () => own.close() };
+  }
+  if (!reusable) {
+    const database = await openDatabase({ kind: 'pglite-image', image: readPgliteTemplate(image) });
+    const { rows } = await database.pglite!.query<{ t: string }>(`select quote_ident(tablename) as t from pg_tables where schemaname = 'public'`);
+    reusable = { database, empty: `truncate ${rows.map((r) => r.t).join(', ')} restart identity cascade` };
+  }
+  const engine = reusable;
+  engine.inUse = true;
+  const { database, empty } = engine;
+  return {
+    database,
+    drop: async () => {
+      try {
+        await database.pglite!.exec(empty);
+        engine.inUse = false;
+      } catch {
+        reusable = undefined;
+        await database.close().catch(() => {});
+      }
+    },
+  };
 }
 
 export type Client = ReturnType<typeof createClient<paths>>;
