@@ -5,7 +5,7 @@ import type { RepoPermission } from '../permissions/repo.js';
 import type { IssueDetails } from '../services/issues/issueDetails.js';
 import { ghost } from './ghost.js';
 import { issueUrls } from './issue.js';
-import { toLabel } from './label.js';
+import { orgApiUrl, toLabel } from './label.js';
 import { toMilestone } from './milestone.js';
 import { toRepository } from './repo.js';
 import { iso, isoOrNull } from './time.js';
@@ -43,7 +43,7 @@ export function toPullRequest(
     user: toUser(d.poster ?? ghost, viewer, config),
     title: issue.title,
     body: issue.body,
-    labels: d.labels.map((l) => toLabel(l, urls.repo.api)),
+    labels: d.labels.map((l) => toLabel(l, urls.repo.api, orgApiUrl(config, owner.name))),
     milestone: d.milestone ? toMilestone(d.milestone) : null,
     assignee: assignees[0] ?? null,
     assignees,
