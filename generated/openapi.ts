@@ -748,6 +748,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an organization's labels
+         * @description The organization's labels (which its repositories' issues can carry), by name, paginated with `X-Total-Count` and `Link`. Anyone who can see the organization, anonymous callers included for a public one; 404 otherwise.
+         */
+        get: operations["orgListLabels"];
+        put?: never;
+        /**
+         * Create an organization label
+         * @description Creates a label of the organization, usable on the issues of all its repositories. Fields as for a repository's label. Owners of the organization and site admins (403 otherwise); 404 when the caller cannot see the organization; 422 for an empty name or a bad colour.
+         */
+        post: operations["orgCreateLabel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an organization's label
+         * @description One label of the organization. Signed-in callers who can see the organization (Gitea requires a token here); 404 otherwise or when the organization has no label with this id.
+         */
+        get: operations["orgGetLabel"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an organization's label
+         * @description Deletes the label and takes it off every issue of the organization's repositories (label counts stay exact). Owners of the organization and site admins (403 otherwise); 404 when the caller cannot see the organization or it has no label with this id.
+         */
+        delete: operations["orgDeleteLabel"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an organization's label
+         * @description Changes the fields given, as for a repository's label (omitting `is_archived` un-archives it, as in Gitea). Owners of the organization and site admins (403 otherwise); 404 when the caller cannot see the organization or it has no label with this id; 422 for a bad colour.
+         */
+        patch: operations["orgEditLabel"];
+        trace?: never;
+    };
     "/orgs/{org}/members": {
         parameters: {
             query?: never;
@@ -1743,6 +1795,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/{index}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an issue's labels
+         * @description The labels of the issue or pull request (the repository's and its organization's), by name. Anyone who can read the issue (issues unit) or pull request (pulls unit), anonymous callers included on public repositories; 404 otherwise or when the issue does not exist.
+         */
+        get: operations["issueGetLabels"];
+        /**
+         * Replace an issue's labels
+         * @description Sets the issue's labels to exactly the given ones (an empty list removes them all) and answers them. `labels` as for `POST` (ids or names, not mixed; unknown or foreign labels are ignored; of several labels of one exclusive scope the last one wins). Writers only (403 otherwise); records the `label` timeline comments and the `label_updated` webhook when the set changes. 423 when the repository is archived.
+         */
+        put: operations["issueReplaceLabels"];
+        /**
+         * Add labels to an issue
+         * @description Adds labels to the issue or pull request and answers all its labels. `labels` are either all label ids or all label names (Gitea takes both; mixing them is 400, as is an entry that is neither); names are looked up among the repository's labels and, for an organization's repository, the organization's. Ids or names of labels that belong neither to the repository nor to its organization are ignored, as in Gitea. Adding an exclusive scoped label (`scope/name`) removes the issue's other labels of that scope; of several given labels of one exclusive scope the last one wins. Writers of issues (pull requests for a pull request) only: 403 otherwise. Records the `label` timeline comments and the `issue_label` (`pull_request_label`) webhook `label_updated`. 423 when the repository is archived.
+         */
+        post: operations["issueAddLabel"];
+        /**
+         * Remove all labels from an issue
+         * @description Removes every label of the issue or pull request. Writers only (403 otherwise); records the `label` timeline comments and the `label_cleared` webhook when there were labels. 423 when the repository is archived.
+         */
+        delete: operations["issueClearLabels"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a label from an issue
+         * @description Removes one label from the issue or pull request; a label the issue does not have (or one of another repository) changes nothing (204, as in Gitea). Writers only (403 otherwise); 422 when no label has this id; records the `label` timeline comment and the `label_updated` webhook. 423 when the repository is archived.
+         */
+        delete: operations["issueRemoveLabel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/{index}/stopwatch/delete": {
         parameters: {
             query?: never;
@@ -2059,6 +2163,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/labels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a repository's label
+         * @description One of the repository's own labels (not its organization's: those are under `/orgs/{org}/labels/{id}`). Anyone who can read the repository's issues or pull requests, anonymous callers included on public repositories; 404 otherwise or when the repository has no label with this id.
+         */
+        get: operations["issueGetLabel"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a repository's label
+         * @description Deletes the label and takes it off every issue and pull request (their label counts stay exact). Writers of issues or pull requests (403 otherwise); 404 when the repository has no label with this id (Gitea answers 204); 423 when the repository is archived.
+         */
+        delete: operations["issueDeleteLabel"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a repository's label
+         * @description Changes the fields given (`name` when not blank, `color` as for creation, `description`, `exclusive`, `is_archived`). As in Gitea, omitting `is_archived` un-archives the label. Writers of issues or pull requests (403 otherwise); 404 when the repository has no label with this id; 422 for a bad colour; 423 when the repository is archived.
+         */
+        patch: operations["issueEditLabel"];
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/milestones": {
         parameters: {
             query?: never;
@@ -2097,7 +2229,11 @@ export interface paths {
         get: operations["issueGetMilestone"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a milestone
+         * @description Deletes the milestone; its issues and pull requests stay, without a milestone. `{id}` is resolved as for `PATCH` (an id in Go's base-prefix syntax, else the exact title). Writers of issues or pull requests (403 otherwise); 404 when the repository is not visible or no milestone matches; 423 when the repository is archived.
+         */
+        delete: operations["issueDeleteMilestone"];
         options?: never;
         head?: never;
         /**
@@ -2672,6 +2808,26 @@ export interface paths {
          * @description Anyone who can read the repository's wiki, anonymous callers included on public repositories. The page's content, the base64 content of `_Sidebar` and `_Footer` (empty when absent), the last commit that touched the page (`commiter`, as Gitea spells it) and the number of commits that touched it. `pageName` is the page's `sub_url`; it is normalised as Gitea's `WebPathToGitPath` does (each segment unescaped, then escaped again), so `%26%26%26%26` and `&&&&` name the same page, and a name ending in `.md` is taken as the file name; it never reads outside the wiki's tree. 404 when the caller cannot read the wiki unit (or it is disabled or external), the wiki has no repository yet, or the page does not exist.
          */
         get: operations["repoGetWikiPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/issues/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search issues and pull requests across repositories
+         * @description Issues and pull requests of every repository the caller can see and whose issues (or pull requests) they can read: anonymous callers only public repositories of public owners. Paginated with `X-Total-Count` and `Link`; newest created first, with the issues of `priority_repo_id` before the others (Gitea now ignores that parameter). `state` defaults to `open`. `labels` is a comma-separated list of label names: items with any of them (case-insensitive). `milestones` a comma-separated list of milestone titles: items of any of them. `q` matches the title, the body and the comments (case-insensitive substring). `type` keeps issues or pull requests; `since` / `before` filter on the update time. For a signed-in caller, `assigned`, `created`, `mentioned`, `review_requested` and `reviewed` keep the items assigned to, created by, mentioning, requesting a review from or reviewed by the caller (ignored for anonymous callers, as in Gitea). `owner` keeps the repositories of that user or organization (400 when it does not exist); `team` (a team name of the `owner` organization) the repositories of that team (400 without `owner` or when the team does not exist). Each item is the complete Issue, as from GET issue.
+         */
+        get: operations["issueSearchIssues"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4507,6 +4663,17 @@ export interface components {
             /** @description remove the deadline */
             unset_due_date?: boolean | null;
         };
+        /** @description the fields of a label to change */
+        EditLabelOption: {
+            /** @description `#rrggbb` or `rrggbb` (the three-digit shorthand is expanded) */
+            color?: string | null;
+            description?: string | null;
+            exclusive?: boolean | null;
+            /** @description archive the label (omitted or false un-archives it, as in Gitea) */
+            is_archived?: boolean | null;
+            /** @description the new name (ignored when blank) */
+            name?: string | null;
+        };
         /** @description changes to a milestone; omitted or null fields are left unchanged */
         EditMilestoneOption: {
             description?: string | null;
@@ -4987,6 +5154,10 @@ export interface components {
              */
             url: string;
             user: components["schemas"]["User"];
+        };
+        /** @description labels to add or set, as ids or as names (not mixed) */
+        IssueLabelsOption: {
+            labels?: (number | string)[] | null;
         };
         /** @description a label of issues and pull requests */
         Label: {
@@ -6004,6 +6175,8 @@ export interface components {
         JobId: number;
         /** @description id of the key */
         KeyId: number;
+        /** @description id of the label */
+        LabelId: number;
         /** @description page size of results (default 30, at most 50) */
         Limit: number;
         /** @description name of the organization */
@@ -7508,6 +7681,158 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgListLabels: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of labels */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgCreateLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLabelOption"];
+            };
+        };
+        responses: {
+            /** @description the created label */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgGetLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label */
+                id: components["parameters"]["LabelId"];
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the label */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgDeleteLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label */
+                id: components["parameters"]["LabelId"];
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgEditLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label */
+                id: components["parameters"]["LabelId"];
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditLabelOption"];
+            };
+        };
+        responses: {
+            /** @description the updated label */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
         };
     };
@@ -9817,6 +10142,163 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    issueGetLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the issue's labels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueReplaceLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueLabelsOption"];
+            };
+        };
+        responses: {
+            /** @description all labels of the issue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueAddLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueLabelsOption"];
+            };
+        };
+        responses: {
+            /** @description all labels of the issue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueClearLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueRemoveLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label to remove */
+                id: number;
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueDeleteStopWatch: {
         parameters: {
             query?: never;
@@ -10629,6 +11111,99 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    issueGetLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label */
+                id: components["parameters"]["LabelId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the label */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueDeleteLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label */
+                id: components["parameters"]["LabelId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueEditLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the label */
+                id: components["parameters"]["LabelId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditLabelOption"];
+            };
+        };
+        responses: {
+            /** @description the updated label */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Label"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueGetMilestonesList: {
         parameters: {
             query?: {
@@ -10734,6 +11309,30 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
+        };
+    };
+    issueDeleteMilestone: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the milestone's id (decimal, `0x`, `0o` or `0b` prefixed), or its exact title */
+                id: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
         };
     };
     issueEditMilestone: {
@@ -12200,6 +12799,67 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueSearchIssues: {
+        parameters: {
+            query?: {
+                /** @description only items assigned to the caller */
+                assigned?: boolean;
+                /** @description only items updated at or before this moment (RFC 3339) */
+                before?: string;
+                /** @description only items created by the caller */
+                created?: boolean;
+                /** @description comma-separated label names; items with any of them (case-insensitive) */
+                labels?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description only items mentioning the caller */
+                mentioned?: boolean;
+                /** @description comma-separated milestone titles; items of any of them (case-insensitive) */
+                milestones?: string;
+                /** @description only repositories of this user or organization (name) */
+                owner?: string;
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description id of a repository whose items come first */
+                priority_repo_id?: number;
+                /** @description keyword matched in the title, the body and the comments (case-insensitive substring) */
+                q?: string;
+                /** @description only pull requests requesting a review from the caller (or a team of theirs) */
+                review_requested?: boolean;
+                /** @description only pull requests the caller has reviewed */
+                reviewed?: boolean;
+                /** @description only items updated at or after this moment (RFC 3339) */
+                since?: string;
+                /** @description state of the items (default open) */
+                state?: "open" | "closed" | "all";
+                /** @description only repositories of this team of the `owner` organization (name) */
+                team?: string;
+                /** @description only issues, or only pull requests; both when omitted */
+                type?: "issues" | "pulls";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of issues and pull requests */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["Validation"];
         };
     };

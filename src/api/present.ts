@@ -23,6 +23,17 @@ export async function presentIssues(req: Ctx, loaded: LoadedRepo, rows: IssueRow
   });
 }
 
+/** Issues of several repositories (`repoOf` gives each one's repository and owner), as GET issue answers each. */
+export async function presentIssuesAcross(req: Ctx, rows: IssueRow[], repoOf: (repoId: number) => { repo: RepoRow; owner: UserRow }) {
+  const details = await req.services.issues.details(rows);
+  const shown = await projectsOfIssues(req, details.values());
+  return rows.map((r) => {
+    const d = details.get(r.id)!;
+    const { repo, owner } = repoOf(r.repoId);
+    return toIssue(r, d, owner, repo, req.auth.actor, req.config, projectsOf(d, shown));
+  });
+}
+
 export async function presentIssue(req: Ctx, loaded: LoadedRepo, row: IssueRow) {
   return (await presentIssues(req, loaded, [row]))[0]!;
 }

@@ -4,7 +4,7 @@ import type { CommentRow, IssueRow, RepoRow, UserRow } from '../db/schema/index.
 import type { IssueDetails } from '../services/issues/issueDetails.js';
 import { toAttachment } from './attachment.js';
 import { ghost } from './ghost.js';
-import { toLabel } from './label.js';
+import { orgApiUrl, toLabel } from './label.js';
 import { toMilestone } from './milestone.js';
 import { repoUrls } from './repo.js';
 import { iso, isoOrNull } from './time.js';
@@ -39,7 +39,7 @@ export function toIssue(
     body: issue.body,
     ref: issue.ref,
     assets: d.assets.map((a) => toAttachment(a, config)),
-    labels: d.labels.map((l) => toLabel(l, urls.repo.api)),
+    labels: d.labels.map((l) => toLabel(l, urls.repo.api, orgApiUrl(config, owner.name))),
     milestone: d.milestone ? toMilestone(d.milestone) : null,
     assignee: assignees[0] ?? null,
     assignees,

@@ -6,7 +6,7 @@ import type { IssueDetails } from '../services/issues/issueDetails.js';
 import type { ReviewRequestsOfPulls } from '../services/pulls/reviewRequests.js';
 import { ghost } from './ghost.js';
 import { issueUrls } from './issue.js';
-import { toLabel } from './label.js';
+import { orgApiUrl, toLabel } from './label.js';
 import { toMilestone } from './milestone.js';
 import { toRepository } from './repo.js';
 import { toTeam } from './team.js';
@@ -54,7 +54,7 @@ export function toPullRequest(
     user: toUser(d.poster ?? ghost, viewer, config),
     title: issue.title,
     body: issue.body,
-    labels: d.labels.map((l) => toLabel(l, urls.repo.api)),
+    labels: d.labels.map((l) => toLabel(l, urls.repo.api, orgApiUrl(config, owner.name))),
     milestone: d.milestone ? toMilestone(d.milestone) : null,
     assignee: assignees[0] ?? null,
     assignees,

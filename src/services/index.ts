@@ -10,6 +10,8 @@ import { BranchProtectionService } from './git/branchProtections.js';
 import { PullChangeService } from './pulls/pullChanges.js';
 import { ReviewService } from './pulls/reviews.js';
 import { LabelService } from './issues/labels.js';
+import { IssueLabelService } from './issues/issueLabels.js';
+import { IssueSearchService } from './issues/search.js';
 import { MilestoneService } from './issues/milestones.js';
 import { BranchService } from './git/branches.js';
 import { ContentService } from './git/contents.js';
@@ -89,6 +91,8 @@ export class Services {
   readonly comments: CommentService;
   readonly milestones: MilestoneService;
   readonly labels: LabelService;
+  readonly issueLabels: IssueLabelService;
+  readonly issueSearch: IssueSearchService;
   readonly attachments: AttachmentService;
   readonly feeds: FeedService;
   readonly hooks: HookService;
@@ -104,6 +108,8 @@ export class Services {
     this.comments = new CommentService(deps);
     this.milestones = new MilestoneService(deps);
     this.labels = new LabelService(deps);
+    this.issueLabels = new IssueLabelService(deps, this.issues);
+    this.issueSearch = new IssueSearchService(deps);
     this.tokens = new TokenService(deps);
     this.emails = new EmailService(deps);
     this.access = new AccessService(deps);

@@ -79,6 +79,7 @@ interface RepoData {
   commitSha?: string;
   commentId?: number;
   milestoneId?: number;
+  labelId?: number;
   issueAssetId?: number;
   commentAssetId?: number;
   hookId?: number;
@@ -176,6 +177,8 @@ export class World {
   private hookFixtures = new Map<string, { hookId: number; deliveryId: number }>();
   /** Each organisation's (by lower-case name) fixture project: a kanban board, its default and one other column. */
   private projectFixtures = new Map<string, { projectId: number; defaultId: number; columnId: number }>();
+  /** The fixture label of each organization, by lower-case name. */
+  private orgLabelIds = new Map<string, number>();
   /** The fixture user's GPG key, fresh GPG keys naming the user's e-mail, and a signature of the current token. */
   private gpgKey?: { id: number; pair: GpgPair };
   freshGpgKeys: string[] = [];
@@ -241,6 +244,7 @@ export class World {
     await world.restoreGpgKey();
     for (let i = 0; i < 2; i++) world.freshGpgKeys.push((await gpgPair(users.user.email)).publicKey);
     for (const scope of [org.name, privateOrg.name, '']) await world.restoreHook(scope);
+    for (const o of [org.name, privateOrg.name]) await world.restoreOrgLabel(o);
     for (const o of [org.name, privateOrg.name]) {
       await world.restoreProject(o);
       for (const r of repoFixtures) {
@@ -298,6 +302,7 @@ export class World {
       'runs/run': ['$run-id', '$open-run-id', '987654'],
       'jobs/job_id': ['$job-id', '$job-id', '987654'],
       'milestones/id': ['$milestone-id', 'm1'],
+      'labels/id': specPath.startsWith('/orgs/') ? ['$org-label-id', '$org-label-id', '999999'] : ['$label-id', '$label-id', '999999'],
       'assets/attachment_id': ['$comment-asset-id', '$issue-asset-id'],
       'hooks/id': [specPath.startsWith('/repos/') ? '$repo-hook-id' : specPath.startsWith('/orgs/') ? '$org-hook-id' : '$site-hook-id'],
       'deliveries/delivery_id': [specPath.startsWith('/repos/') ? '$repo-delivery-id' : specPath.startsWith('/orgs/') ? '$org-delivery-id' : '$site-delivery-id'],
@@ -423,9 +428,8 @@ export class World {
     d.issueAssetId = asset?.json?.id;
     await this.restoreComment(owner, name);
     await this.restoreTime(owner, name);
-    await this.step('create a label', 'POST', `${base}/labels`, { name: 'bug', color: '#ee0701' });
-    const m1 = await this.step('create a milestone', 'POST', `${base}/milestones`, { title: 'm1' });
-    d.milestoneId = m1?.json?.id;
+    await this.restoreLabel(owner, name);
+    await this.restoreMilestone(owner, name);
     for (const title of ['Home', 'Second']) {
       await this.step('create a wiki page', 'POST', `${base}/wiki/new`, { title, content_base64: b64(`# ${title}\n`) });
     }
@@ -535,6 +539,21 @@ export class World {
       const a = await this.api('POST', `/repos/${owner}/${name}/branches`, { new_branch_name: branch });
       if (a.status !== 201 && a.status !== 409) await this.step('create a branch', 'POST', `/repos/${owner}/${name}/branches`, { new_branch_name: branch });
     }
+  }
+
+  private async restoreLabel(owner: string, name: string): Promise<void> {
+    const l = await this.step('create a label', 'POST', `/repos/${owner}/${name}/labels`, { name: 'bug', color: '#ee0701' });
+    this.data(owner, name).labelId = l?.json?.id;
+  }
+
+  private async restoreMilestone(owner: string, name: string): Promise<void> {
+    const m = await this.step('create a milestone', 'POST', `/repos/${owner}/${name}/milestones`, { title: 'm1' });
+    this.data(owner, name).milestoneId = m?.json?.id;
+  }
+
+  private async restoreOrgLabel(org: string): Promise<void> {
+    const l = await this.step('create an organization label', 'POST', `/orgs/${org}/labels`, { name: 'org-bug', color: '#ee0701' });
+    if (l?.json?.id) this.orgLabelIds.set(org.toLowerCase(), l.json.id);
   }
 
   private async restoreComment(owner: string, name: string): Promise<void> {
@@ -680,6 +699,7 @@ export class World {
         await this.restoreProject(path.org);
       }
       if (specPath === '/admin/actions/runners/{runner_id}' && method === 'delete') await this.restoreRunner();
+      if (specPath === '/orgs/{org}/labels/{id}' && method === 'delete' && path.org) await this.restoreOrgLabel(path.org);
       if (specPath === '/orgs/{org}/actions/runners/{runner_id}' && method === 'delete' && path.org) await this.restoreScopedRunner(path.org);
       if (specPath === '/repos/{owner}/{repo}/transfer') await this.restoreVictimTransfer(owner);
       if (specPath === '/repos/{owner}/{repo}' || specPath.startsWith('/repos/{owner}/{repo}/transfer')) {
@@ -701,6 +721,8 @@ export class World {
       if (specPath.startsWith('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}') && method !== 'get') await this.restoreReviews(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/branch_protections/{name}' && method === 'delete') await this.restoreProtection(owner, repo);
       if (specPath.includes('/issues/comments/') && method === 'delete') await this.restoreComment(owner, repo);
+      if (specPath === '/repos/{owner}/{repo}/labels/{id}' && method === 'delete') await this.restoreLabel(owner, repo);
+      if (specPath === '/repos/{owner}/{repo}/milestones/{id}' && method === 'delete') await this.restoreMilestone(owner, repo);
       if (/\/issues\/\{index\}\/times/.test(specPath) && method === 'delete') await this.restoreTime(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/keys/{id}' && method === 'delete') await this.restoreDeployKey(owner, repo);
       if (specPath.startsWith('/repos/{owner}/{repo}/actions/runs/{run}')) await this.restoreRuns(owner, repo);
@@ -757,6 +779,8 @@ export class World {
         'job-id': d.jobId,
         'gpg-key-id': this.gpgKey?.id,
         'milestone-id': d.milestoneId,
+        'label-id': d.labelId,
+        'org-label-id': this.orgLabelIds.get((path.org ?? '').toLowerCase()),
         'merge-pull': d.mergePull,
         'review-id': d.reviewId,
         'pending-review-id': d.pendingReviewId,

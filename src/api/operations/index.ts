@@ -215,6 +215,22 @@ import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
 import { userTrackedTimes } from './repository/userTrackedTimes.js';
 import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
 import { userGetStopWatches } from './user/userGetStopWatches.js';
+// Labels, milestones and issue search
+import { issueGetLabels } from './issue/issueGetLabels.js';
+import { issueAddLabel } from './issue/issueAddLabel.js';
+import { issueReplaceLabels } from './issue/issueReplaceLabels.js';
+import { issueClearLabels } from './issue/issueClearLabels.js';
+import { issueRemoveLabel } from './issue/issueRemoveLabel.js';
+import { issueGetLabel } from './issue/issueGetLabel.js';
+import { issueEditLabel } from './issue/issueEditLabel.js';
+import { issueDeleteLabel } from './issue/issueDeleteLabel.js';
+import { issueDeleteMilestone } from './issue/issueDeleteMilestone.js';
+import { orgListLabels } from './organization/orgListLabels.js';
+import { orgCreateLabel } from './organization/orgCreateLabel.js';
+import { orgGetLabel } from './organization/orgGetLabel.js';
+import { orgEditLabel } from './organization/orgEditLabel.js';
+import { orgDeleteLabel } from './organization/orgDeleteLabel.js';
+import { issueSearchIssues } from './issue/issueSearchIssues.js';
 
 
 export const registry: Registry = {
@@ -448,4 +464,20 @@ export const registry: Registry = {
   deleteAdminRunner,
   updateAdminRunner,
   listAdminWorkflowRuns,
+  // Labels, milestones and issue search
+  issueGetLabels,
+  issueAddLabel,
+  issueReplaceLabels,
+  issueClearLabels,
+  issueRemoveLabel,
+  issueGetLabel,
+  issueEditLabel,
+  issueDeleteLabel,
+  issueDeleteMilestone,
+  orgListLabels,
+  orgCreateLabel,
+  orgGetLabel,
+  orgEditLabel,
+  orgDeleteLabel,
+  issueSearchIssues,
 };

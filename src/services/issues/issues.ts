@@ -18,6 +18,7 @@ import { BadRequest, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed,
 import { detailsFromColumns, prepareIssueDetailQueries, type IssueDetails } from './issueDetails.js';
 import { containsPattern } from '../like.js';
 import { nextIssueIndexCte } from './issueIndex.js';
+import { dropDuplicateScopes, usableLabelsById, writeIssueLabels } from './issueLabels.js';
 import type { LoadedRepo } from '../repos/repos.js';
 
 export const issueUnit = (isPull: boolean) => (isPull ? ('repo.pulls' as const) : ('repo.issues' as const));
@@ -132,14 +133,12 @@ export class IssueService {
     return ids;
   }
 
-  /** Label ids of this repository (or its organization); unknown ids are dropped, as Gitea does. */
+  /**
+   * Label ids of this repository (or its organization) to set on an issue: unknown ids are dropped, and of
+   * several labels of one exclusive scope the last one stays, as Gitea does.
+   */
   async knownLabels(tx: Db, loaded: LoadedRepo, ids: number[]): Promise<number[]> {
-    if (ids.length === 0) return [];
-    const rows = await tx
-      .select({ id: labels.id })
-      .from(labels)
-      .where(and(inArray(labels.id, ids), or(eq(labels.repoId, loaded.repo.id), eq(labels.orgId, loaded.owner.id))));
-    return rows.map((r) => r.id);
+    return dropDuplicateScopes(await usableLabelsById(tx, loaded, ids)).map((l) => l.id);
   }
 
   async milestoneOf(tx: Db, repoId: number, id: number): Promise<number> {
@@ -187,7 +186,7 @@ export class IssueService {
         })
         .returning();
       if (assignees.length) await tx.insert(issueAssignees).values(assignees.map((userId) => ({ issueId: row!.id, userId })));
-      if (labelIds.length) await tx.insert(issueLabels).values(labelIds.map((labelId) => ({ issueId: row!.id, labelId })));
+      if (labelIds.length) await writeIssueLabels(tx, row!, actor.id, labelIds);
       await recountRepoIssues(tx, loaded.repo.id);
       await recountMilestones(tx, [milestoneId]);
       await recountLabels(tx, labelIds);
@@ -306,12 +305,9 @@ export class IssueService {
       let labelsChanged: { now: number } | undefined;
       if (writer && input.labelIds !== undefined) {
         const next = await this.knownLabels(tx, loaded, input.labelIds);
-        const before = (await tx.select({ id: issueLabels.labelId }).from(issueLabels).where(eq(issueLabels.issueId, current.id))).map((r) => r.id);
-        const nextSet = new Set(next);
-        if (nextSet.size !== before.length || before.some((id) => !nextSet.has(id))) labelsChanged = { now: nextSet.size };
-        await tx.delete(issueLabels).where(eq(issueLabels.issueId, current.id));
-        if (next.length) await tx.insert(issueLabels).values([...new Set(next)].map((labelId) => ({ issueId: current.id, labelId })));
-        labelChange = [...before, ...next];
+        const { before, added, removed } = await writeIssueLabels(tx, current, actor.id, next);
+        if (added.length || removed.length) labelsChanged = { now: next.length };
+        labelChange = [...before, ...added];
       }
       const assigneeChanges: Array<{ id: number; added: boolean }> = [];
       if (writer && input.assignees !== undefined) {

@@ -1,7 +1,8 @@
 // Milestones: created and edited by issue or pull-request writers, found by id (Go's ParseInt base 0
 // forms) or by exact name, with exact open/closed counts.
 import { and, asc, count, eq, ilike, type SQL } from 'drizzle-orm';
-import { milestones, type MilestoneRow } from '../../db/schema/index.js';
+import { issues, milestones, type MilestoneRow } from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
 import { canRead, canWrite } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { containsPattern } from '../like.js';
@@ -105,5 +106,16 @@ export class MilestoneService {
     }
     const [row] = await this.deps.db.update(milestones).set(set).where(eq(milestones.id, m.id)).returning();
     return row!;
+  }
+
+  /** Deletes the milestone; its issues and pull requests stay, without a milestone (no counter counts milestones). */
+  async delete(loaded: LoadedRepo, idOrName: string): Promise<void> {
+    requireMilestoneWriter(loaded);
+    const m = await this.resolve(loaded, idOrName);
+    if (loaded.repo.isArchived) throw new RepoArchived();
+    await withTx(this.deps.db, async (tx) => {
+      await tx.update(issues).set({ milestoneId: null }).where(eq(issues.milestoneId, m.id));
+      await tx.delete(milestones).where(eq(milestones.id, m.id));
+    });
   }
 }

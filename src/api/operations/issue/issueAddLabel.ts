@@ -1,0 +1,11 @@
+import { orgApiUrl, toLabel } from '../../../convert/label.js';
+import { repoUrls } from '../../../convert/repo.js';
+import { actorOf, loadRepo } from '../../load.js';
+import type { Handler } from '../../types.js';
+
+export const issueAddLabel: Handler<'issueAddLabel'> = async (req) => {
+  const loaded = await loadRepo(req, req.path.owner, req.path.repo);
+  const rows = await req.services.issueLabels.add(loaded, actorOf(req), req.path.index, req.body.labels ?? []);
+  const repoApi = repoUrls(req.config, loaded.owner.name, loaded.repo.name).api;
+  return { status: 200, body: rows.map((l) => toLabel(l, repoApi, orgApiUrl(req.config, loaded.owner.name))) };
+};
