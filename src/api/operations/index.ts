@@ -215,6 +215,26 @@ import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
 import { userTrackedTimes } from './repository/userTrackedTimes.js';
 import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
 import { userGetStopWatches } from './user/userGetStopWatches.js';
+// People and organizations: the lists people walk, org/team administration
+import { userListRepos } from './user/userListRepos.js';
+import { orgListRepos } from './organization/orgListRepos.js';
+import { orgListCurrentUserOrgs } from './organization/orgListCurrentUserOrgs.js';
+import { orgListUserOrgs } from './organization/orgListUserOrgs.js';
+import { repoListCollaborators } from './repository/repoListCollaborators.js';
+import { repoCheckCollaborator } from './repository/repoCheckCollaborator.js';
+import { repoListTeams } from './repository/repoListTeams.js';
+import { orgListTeamMembers } from './organization/orgListTeamMembers.js';
+import { orgListPublicMembers } from './organization/orgListPublicMembers.js';
+import { orgIsPublicMember } from './organization/orgIsPublicMember.js';
+import { orgPublicizeMember } from './organization/orgPublicizeMember.js';
+import { orgConcealMember } from './organization/orgConcealMember.js';
+import { orgDeleteMember } from './organization/orgDeleteMember.js';
+import { orgEdit } from './organization/orgEdit.js';
+import { orgDelete } from './organization/orgDelete.js';
+import { orgEditTeam } from './organization/orgEditTeam.js';
+import { orgDeleteTeam } from './organization/orgDeleteTeam.js';
+import { orgAddTeamRepository } from './organization/orgAddTeamRepository.js';
+import { orgRemoveTeamRepository } from './organization/orgRemoveTeamRepository.js';
 
 
 export const registry: Registry = {
@@ -448,4 +468,24 @@ export const registry: Registry = {
   deleteAdminRunner,
   updateAdminRunner,
   listAdminWorkflowRuns,
+  // People and organizations: the lists people walk, org/team administration
+  userListRepos,
+  orgListRepos,
+  orgListCurrentUserOrgs,
+  orgListUserOrgs,
+  repoListCollaborators,
+  repoCheckCollaborator,
+  repoListTeams,
+  orgListTeamMembers,
+  orgListPublicMembers,
+  orgIsPublicMember,
+  orgPublicizeMember,
+  orgConcealMember,
+  orgDeleteMember,
+  orgEdit,
+  orgDelete,
+  orgEditTeam,
+  orgDeleteTeam,
+  orgAddTeamRepository,
+  orgRemoveTeamRepository,
 };
