@@ -534,10 +534,18 @@ export interface paths {
         get: operations["orgGet"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an organization
+         * @description Owners of the organization and site administrators; other callers who can see it get 403 (`Must be an organization owner`). Refused with 422 (`organization still has ownership of repositories [uid: N, count: M]`) while the organization owns repositories (Gitea refuses too, with 500): delete or transfer them first. Its teams, memberships, webhooks, labels, projects and runners go with it.
+         */
+        delete: operations["orgDelete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit an organization
+         * @description Owners of the organization and site administrators; other callers who can see it get 403 (`Must be an organization owner`). Only the fields given change; `visibility` changes who may see the organization at once. An e-mail that is not a valid address is 422. The name is not changed here (Gitea has a separate rename).
+         */
+        patch: operations["orgEdit"];
         trace?: never;
     };
     "/orgs/{org}/actions/runners": {
@@ -820,6 +828,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/members/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member from an organization
+         * @description Owners of the organization and site administrators; other callers who can see it get 403 (`Must be an organization owner`). The user leaves every team of the organization and the organization, and loses at once what those teams gave. The last member of the Owners team cannot be removed (422 `user is the last member of owner team`; Gitea answers 500). A user who is not a member is 404 (Gitea answers 204).
+         */
+        delete: operations["orgDeleteMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/projects": {
         parameters: {
             query?: never;
@@ -940,6 +968,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/public_members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an organization's public members
+         * @description Anonymous callers are allowed. The members whose membership is public, ordered by name, whoever asks. An organization invisible to the caller is 404.
+         */
+        get: operations["orgListPublicMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/public_members/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check if a user is a public member of an organization
+         * @description Anonymous callers are allowed. 204 when the user is a member whose membership is public, 404 otherwise (also for an unknown user or an organization invisible to the caller).
+         */
+        get: operations["orgIsPublicMember"];
+        /**
+         * Publicize a user's membership
+         * @description Members of the organization and site administrators (others who can see it get 403 `Must be an organization member`). A member may publicize their own membership; another member's only an owner of the organization or a site administrator (403 `Cannot publicize another member`). 404 when the user is not a member (Gitea answers 204 and changes nothing). Publicizing a public membership changes nothing.
+         */
+        put: operations["orgPublicizeMember"];
+        post?: never;
+        /**
+         * Conceal a user's membership
+         * @description Members of the organization and site administrators (others who can see it get 403 `Must be an organization member`). A member may conceal their own membership; another member's only an owner of the organization or a site administrator (403 `Cannot conceal another member`). 404 when the user is not a member (Gitea answers 204 and changes nothing).
+         */
+        delete: operations["orgConcealMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/repos": {
         parameters: {
             query?: never;
@@ -947,7 +1023,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List an organization's repositories
+         * @description Anonymous callers are allowed. The organization's repositories that the caller may see (public ones, and private ones the caller can access through a team or a collaboration; all of them for owners and site administrators), ordered by id as in Gitea, each with the caller's `permissions`; `X-Total-Count` counts only those. An organization invisible to the caller is 404.
+         */
+        get: operations["orgListRepos"];
         put?: never;
         /**
          * Create a repository in an organization
@@ -1403,6 +1483,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/collaborators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's collaborators
+         * @description Signed-in callers who can see the repository (404 otherwise). The users added as collaborators (not those with access through the owner or a team), ordered by name.
+         */
+        get: operations["repoListCollaborators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/collaborators/{collaborator}": {
         parameters: {
             query?: never;
@@ -1410,7 +1510,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Check if a user is a collaborator of a repository
+         * @description Signed-in callers who can see the repository (404 otherwise). 204 when the user is a collaborator (added as one; the owner and team members are not), 404 when not, and 404 for an unknown user (Gitea answers 422).
+         */
+        get: operations["repoCheckCollaborator"];
         /**
          * Add or update a collaborator of a repository
          * @description Repository administrators and site administrators; other callers who can see the repository get 403. Adds the user as a collaborator with `permission` (`write` when the body, or the field, is omitted or null), or changes the permission of an existing collaborator. Errors: 404 when the user does not exist (Gitea answers 422); 422 when the user is the repository's owner, an organization, or an inactive account (Gitea answers 500 for the last); 423 when the repository is archived (Gitea allows it).
@@ -2675,6 +2779,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's teams
+         * @description Signed-in callers who can see the repository (404 otherwise). The teams of the owning organization that reach the repository (given it, or including every repository), ordered by name, limited to the teams the caller may see (see `GET /orgs/{org}/teams`; Gitea lists them all). As in Gitea, `organization` is null. 405 (`repo is not owned by an organization`) for a repository owned by a user.
+         */
+        get: operations["repoListTeams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/times": {
         parameters: {
             query?: never;
@@ -2890,6 +3014,34 @@ export interface paths {
         get: operations["orgGetTeam"];
         put?: never;
         post?: never;
+        /**
+         * Delete a team
+         * @description Owners of the team's organization and site administrators; a caller who cannot see the team gets 404, one who can but is not an owner 403 (`Must be an organization owner`). Its members lose at once what the team gave them; they stay members of the organization. The Owners team cannot be deleted (422).
+         */
+        delete: operations["orgDeleteTeam"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a team
+         * @description Owners of the team's organization and site administrators; a caller who cannot see the team gets 404, one who can but is not an owner 403 (`Must be an organization owner`). Only the fields given change. `permission`, `units` and `units_map` follow the rules of `POST /orgs/{org}/teams` (below admin, `units_map` sets each unit, else `units` get the team's permission); the new access applies at once to every member. `includes_all_repositories` gives the team every repository of the organization; switched off, the team keeps the repositories it has now (as in Gitea) but not future ones (anvil applies it whether or not `permission` is given; Gitea only with `permission`). The Owners team keeps owner access, all repositories and repository creation whatever is sent, and cannot be renamed (422). A name taken by another team of the organization (case-insensitive) or `new` is 422.
+         */
+        patch: operations["orgEditTeam"];
+        trace?: never;
+    };
+    "/teams/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a team's members
+         * @description Callers who may see the team (as for `GET /teams/{id}`; 404 otherwise). Members of the organization and site administrators see every member of the team; anyone else only those whose membership of the organization is public (Gitea answers 404 to non-members of the organization). Ordered by name.
+         */
+        get: operations["orgListTeamMembers"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2931,6 +3083,30 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/teams/{id}/repos/{org}/{repo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a repository to a team
+         * @description Members of the team, owners of its organization and site administrators who have admin access to the repository. A team invisible to the caller, a repository invisible to the caller, or an `org` that is not the team's organization is 404; a caller outside the team who is not an owner gets 403 (`Must be a team member`), one without admin access to the repository 403 (`Must have admin-level access to the repository`). The team's members get the team's access to the repository at once. Adding a repository the team already has (or any to a team with every repository) changes nothing and answers 204.
+         */
+        put: operations["orgAddTeamRepository"];
+        post?: never;
+        /**
+         * Remove a repository from a team
+         * @description The same callers and answers as `PUT`. The repository itself stays; the team's members lose at once the access the team gave them to it. Removing a repository the team does not have changes nothing and answers 204; a team with every repository keeps them all (as in Gitea: change `includes_all_repositories` first).
+         */
+        delete: operations["orgRemoveTeamRepository"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3117,6 +3293,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in user's organizations
+         * @description Every organization the caller is a member of, whatever its visibility and whether the membership is public, ordered by name.
+         */
+        get: operations["orgListCurrentUserOrgs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/repos": {
         parameters: {
             query?: never;
@@ -3253,6 +3449,46 @@ export interface paths {
          * @description The public keys of a user the caller can see (404 otherwise), oldest first, paginated with `X-Total-Count` and `Link`; `fingerprint` keeps the one with that fingerprint. Anonymous callers are allowed.
          */
         get: operations["userListKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's organizations
+         * @description Anonymous callers are allowed. The user themself and site administrators see every organization the user is a member of; anyone else sees only the organizations where the user's membership is public and that the caller may see (public ones; limited ones when signed in and not restricted; private ones when a member). Ordered by name. A user invisible to the caller or an organization name is 404.
+         */
+        get: operations["orgListUserOrgs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repositories a user owns
+         * @description Anonymous callers are allowed. The repositories owned by the user that the caller may see (public ones, and private ones the caller can access; all of them for site administrators), ordered by id as in Gitea, each with the caller's `permissions`; `X-Total-Count` counts only those. A user invisible to the caller (private or limited, see `GET /users/{username}`) or an organization name is 404.
+         */
+        get: operations["userListRepos"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4687,6 +4923,23 @@ export interface components {
             /** @description new title; empty keeps it */
             title?: string | null;
         };
+        /** @description options for editing an organization; only the fields given change */
+        EditOrgOption: {
+            description?: string;
+            /** @description the organization's contact e-mail; empty clears it */
+            email?: string;
+            full_name?: string;
+            location?: string;
+            /** @description whether repository administrators can change team access */
+            repo_admin_change_team_access?: boolean;
+            /**
+             * @description the empty string leaves it unchanged
+             * @enum {string}
+             */
+            visibility?: "" | "public" | "limited" | "private";
+            /** @description an http or https URL, or empty */
+            website?: string;
+        };
         /** @description options for editing a project column (the fields given change) */
         EditProjectColumnOption: {
             color?: string;
@@ -4816,6 +5069,54 @@ export interface components {
             /** @description make the repository a template, or a normal one */
             template?: boolean | null;
             website?: string | null;
+        };
+        /** @description options for editing a team; only the fields given change */
+        EditTeamOption: {
+            /** @description members may create repositories in the organization */
+            can_create_org_repo?: boolean;
+            description?: string;
+            /** @description give the team every repository of the organization, present and future */
+            includes_all_repositories?: boolean;
+            /** @description letters, digits, `-`, `.`, `_`; unique in the organization (case-insensitive); empty or omitted, unchanged */
+            name?: string;
+            /**
+             * @description level applied to every unit; `admin` gives admin on every unit and ignores `units`/`units_map`
+             * @enum {string}
+             */
+            permission?: "read" | "write" | "admin" | "";
+            /**
+             * @deprecated
+             * @description units that get the team-level permission; replaced by `units_map`
+             */
+            units?: ("repo.code" | "repo.issues" | "repo.ext_issues" | "repo.wiki" | "repo.pulls" | "repo.releases" | "repo.projects" | "repo.ext_wiki" | "repo.actions" | "repo.packages")[] | null;
+            /** @description unit name to permission level; takes precedence over `units` */
+            units_map?: {
+                /** @enum {string} */
+                "repo.actions"?: "none" | "read" | "write" | "admin";
+                /** @enum {string} */
+                "repo.code"?: "none" | "read" | "write" | "admin";
+                /** @enum {string} */
+                "repo.ext_issues"?: "none" | "read" | "write" | "admin";
+                /** @enum {string} */
+                "repo.ext_wiki"?: "none" | "read" | "write" | "admin";
+                /** @enum {string} */
+                "repo.issues"?: "none" | "read" | "write" | "admin";
+                /** @enum {string} */
+                "repo.packages"?: "none" | "read" | "write" | "admin";
+                /** @enum {string} */
+                "repo.projects"?: "none" | "read" | "write" | "admin";
+                /** @enum {string} */
+                "repo.pulls"?: "none" | "read" | "write" | "admin";
+                /** @enum {string} */
+                "repo.releases"?: "none" | "read" | "write" | "admin";
+                /** @enum {string} */
+                "repo.wiki"?: "none" | "read" | "write" | "admin";
+            } | null;
+            /**
+             * @description who may list the team (see Team.visibility); omitted, unchanged
+             * @enum {string}
+             */
+            visibility?: "public" | "limited" | "private";
         };
         /** @description the fields of a user a site administrator may change; absent fields stay as they are */
         EditUserOption: {
@@ -7250,6 +7551,58 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    orgDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditOrgOption"];
+            };
+        };
+        responses: {
+            /** @description the organization as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
     getOrgRunners: {
         parameters: {
             query?: {
@@ -7870,6 +8223,27 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    orgDeleteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     orgListProjects: {
         parameters: {
             query?: {
@@ -8205,6 +8579,149 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgListPublicMembers: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of public members */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgIsPublicMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the user is a public member */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgPublicizeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the membership is public */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgConcealMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgListRepos: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of repositories */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
         };
     };
@@ -9209,6 +9726,65 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoListCollaborators: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of collaborators */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoCheckCollaborator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                collaborator: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     repoAddCollaborator: {
@@ -12541,6 +13117,43 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    repoListTeams: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of teams */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["NotAllowed"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoTrackedTimes: {
         parameters: {
             query?: {
@@ -12964,6 +13577,98 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    orgDeleteTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the team */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the team was deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgEditTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the team */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditTeamOption"];
+            };
+        };
+        responses: {
+            /** @description the team as edited */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgListTeamMembers: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description id of the team */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of the team's members */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     orgAddTeamMember: {
         parameters: {
             query?: never;
@@ -13016,6 +13721,52 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"][];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgAddTeamRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the team */
+                id: number;
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgRemoveTeamRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the team */
+                id: number;
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13397,6 +14148,37 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    orgListCurrentUserOrgs: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of organizations */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     userCurrentListRepos: {
         parameters: {
             query?: {
@@ -13655,6 +14437,74 @@ export interface operations {
                     "application/json": components["schemas"]["PublicKey"][];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgListUserOrgs: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of organizations */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userListRepos: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of repositories */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];

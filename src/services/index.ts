@@ -41,6 +41,7 @@ import { HookService } from './events/hooks.js';
 import { OrgService } from './orgs/orgs.js';
 import { RepoService } from './repos/repos.js';
 import { TeamService } from './orgs/teams.js';
+import { MemberService } from './orgs/members.js';
 import { TokenService } from './users/tokens.js';
 import { TransferService } from './repos/transfers.js';
 import { UserService } from './users/users.js';
@@ -63,6 +64,7 @@ export class Services {
   readonly access: AccessService;
   readonly orgs: OrgService;
   readonly teams: TeamService;
+  readonly members: MemberService;
   readonly repos: RepoService;
   readonly collaborators: CollaboratorService;
   readonly branches: BranchService;
@@ -115,6 +117,7 @@ export class Services {
     this.access = new AccessService(deps);
     this.orgs = new OrgService(deps);
     this.teams = new TeamService(deps);
+    this.members = new MemberService(deps);
     this.repos = new RepoService(deps, this.access);
     this.collaborators = new CollaboratorService(deps, this.access);
     this.protections = new BranchProtectionService(deps);

@@ -72,6 +72,12 @@ const repoFixtures = [
 const transferRepo = 'xfer';
 /** Empty repositories (cheap to re-create) for the operations that delete, rename or give away a repository. */
 const victimRepo = 'victim';
+/** An organization without repositories that orgDelete and orgEdit may change at will (made again when deleted). */
+const victimOrg = 'org-victim';
+/** The fixture team `devs` of `org`, as it is put back after an edit or a delete. */
+const devsTeam = { name: 'devs', description: '', permission: 'write', units: ['repo.code', 'repo.issues'], visibility: 'public', includes_all_repositories: false, can_create_org_repo: false };
+/** What orgEdit may change on the fixture organizations, as they were made. */
+const orgFields = { full_name: '', description: '', email: '', website: '', location: '', repo_admin_change_team_access: false };
 
 /** What a fixture repository holds that path parameters refer to by id or sha. */
 interface RepoData {
@@ -170,6 +176,7 @@ export class World {
   private secrets = new Map<string, string>(); // `${owner}/${name}` → token value
   private spareIds = new Map<string, number>(); // `${lowerName}/${spare}` → id
   private teamIds: number[] = [];
+  private devsId = 0;
   /** Notification threads of the fixture user (the issues the admin opened in the user's repositories). */
   private threadIds: number[] = [];
   private repoData = new Map<string, RepoData>(); // `${owner}/${repo}` lower case → ids and shas
@@ -231,7 +238,10 @@ export class World {
     }
     const devs = await services.teams.create(org, { name: 'devs', permission: 'write', units: ['repo.code', 'repo.issues'], visibility: 'public' });
     world.teamIds.push(devs.team.id);
+    world.devsId = devs.team.id;
     await services.teams.addMember(devs.team, await services.access.orgViewer(org.id, await row(users.user)), await row(users.limited));
+    await world.restoreVictimOrg();
+    await world.restorePublicMember();
     for (const owner of world.repoOwners) {
       for (const r of repoFixtures) await world.seedRepo(owner, r.name, r.private);
       await world.restoreRepo(owner, victimRepo);
@@ -312,6 +322,8 @@ export class World {
       acceptRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       rejectRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       repoDelete: { repo: [victimRepo] },
+      orgDelete: { org: [victimOrg, victimOrg.toUpperCase(), org.name, 'nobody-here'] },
+      orgEdit: { org: [victimOrg, org.name, privateOrg.name] },
       adminEditUser: { username: ['edit-victim', 'EDIT-VICTIM', 'nobody-here', org.name] },
       adminDeleteUser: { username: ['delete-victim-1', 'delete-victim-2', 'nobody-here', org.name] },
       repoEdit: { repo: [victimRepo] },
@@ -462,6 +474,39 @@ export class World {
     if (operationId !== 'userVerifyGPGKey' || !this.gpgKey) return;
     const token = await this.api('GET', '/user/gpg_key_token', undefined, this.users.user.username);
     this.gpgSignature = await detachedSignature(this.gpgKey.pair, String(token.json));
+  }
+
+  private async restoreVictimOrg(): Promise<void> {
+    if ((await this.api('GET', `/orgs/${victimOrg}`)).status === 200) return;
+    await this.step('create the victim organization', 'POST', '/orgs', { username: victimOrg }, this.users.user.username);
+  }
+
+  /** The fixture organizations' fields and visibility, the victim's too. */
+  private async restoreOrgFields(): Promise<void> {
+    const { org, privateOrg } = this.orgs;
+    for (const [name, visibility] of [[org.name, 'public'], [privateOrg.name, 'private'], [victimOrg, 'public']] as const) {
+      await this.api('PATCH', `/orgs/${name}`, { ...orgFields, visibility });
+    }
+  }
+
+  /** The team `devs` of `org`, with its settings and its member (made again, under a new id, when deleted). */
+  private async restoreDevs(): Promise<void> {
+    const { org } = this.orgs;
+    if ((await this.api('GET', `/teams/${this.devsId}`)).status === 404) {
+      const made = await this.step('create the devs team', 'POST', `/orgs/${org.name}/teams`, devsTeam);
+      if (!made) return;
+      this.teamIds[this.teamIds.indexOf(this.devsId)] = made.json.id;
+      this.devsId = made.json.id;
+    } else {
+      await this.step('put back the devs team', 'PATCH', `/teams/${this.devsId}`, devsTeam);
+    }
+    await this.step('put back the devs member', 'PUT', `/teams/${this.devsId}/members/${this.users.limited.username}`);
+  }
+
+  /** The fixture user's membership of `org` is public (orgIsPublicMember's success path). */
+  private async restorePublicMember(): Promise<void> {
+    const { org } = this.orgs;
+    await this.step('publicize a membership', 'PUT', `/orgs/${org.name}/public_members/${this.users.user.username}`);
   }
 
   /** A runner of an organisation (`repo` absent) or of a repository. */
@@ -711,6 +756,10 @@ export class World {
           if (this.isFixtureRepo(owner, repo)) await this.restoreRepoHook(owner, repo);
         } else await this.restoreHook(specPath.startsWith('/orgs/') ? (path.org ?? '') : '');
       }
+      if (specPath === '/orgs/{org}' && method === 'delete') await this.restoreVictimOrg();
+      if (specPath === '/orgs/{org}' && method === 'patch') await this.restoreOrgFields();
+      if ((specPath === '/teams/{id}' || specPath === '/orgs/{org}/members/{username}') && method !== 'get') await this.restoreDevs();
+      if (specPath === '/orgs/{org}/public_members/{username}' && method === 'delete') await this.restorePublicMember();
       if (!this.isFixtureRepo(owner, repo)) continue;
       // A new pull request is closed again, so that the next one for the same branches can be opened.
       const number = (body as { number?: number } | undefined)?.number;

@@ -71,7 +71,7 @@ export async function createOrgRepo(app: TestApp, by: TestUser | Actor, org: str
   return res.data!;
 }
 
-/** Gitea's "public member" flag (no operation under test sets it). */
+/** Sets Gitea's "public member" flag directly (orgPublicizeMember has tests of its own). */
 export async function publicizeMember(app: TestApp, orgId: number, userId: number): Promise<void> {
   await app.services.deps.db.update(orgMembers).set({ isPublic: true }).where(and(eq(orgMembers.orgId, orgId), eq(orgMembers.userId, userId)));
 }

@@ -231,6 +231,26 @@ import { orgGetLabel } from './organization/orgGetLabel.js';
 import { orgEditLabel } from './organization/orgEditLabel.js';
 import { orgDeleteLabel } from './organization/orgDeleteLabel.js';
 import { issueSearchIssues } from './issue/issueSearchIssues.js';
+// People and organizations: the lists people walk, org/team administration
+import { userListRepos } from './user/userListRepos.js';
+import { orgListRepos } from './organization/orgListRepos.js';
+import { orgListCurrentUserOrgs } from './organization/orgListCurrentUserOrgs.js';
+import { orgListUserOrgs } from './organization/orgListUserOrgs.js';
+import { repoListCollaborators } from './repository/repoListCollaborators.js';
+import { repoCheckCollaborator } from './repository/repoCheckCollaborator.js';
+import { repoListTeams } from './repository/repoListTeams.js';
+import { orgListTeamMembers } from './organization/orgListTeamMembers.js';
+import { orgListPublicMembers } from './organization/orgListPublicMembers.js';
+import { orgIsPublicMember } from './organization/orgIsPublicMember.js';
+import { orgPublicizeMember } from './organization/orgPublicizeMember.js';
+import { orgConcealMember } from './organization/orgConcealMember.js';
+import { orgDeleteMember } from './organization/orgDeleteMember.js';
+import { orgEdit } from './organization/orgEdit.js';
+import { orgDelete } from './organization/orgDelete.js';
+import { orgEditTeam } from './organization/orgEditTeam.js';
+import { orgDeleteTeam } from './organization/orgDeleteTeam.js';
+import { orgAddTeamRepository } from './organization/orgAddTeamRepository.js';
+import { orgRemoveTeamRepository } from './organization/orgRemoveTeamRepository.js';
 
 
 export const registry: Registry = {
@@ -480,4 +500,24 @@ export const registry: Registry = {
   orgEditLabel,
   orgDeleteLabel,
   issueSearchIssues,
+  // People and organizations: the lists people walk, org/team administration
+  userListRepos,
+  orgListRepos,
+  orgListCurrentUserOrgs,
+  orgListUserOrgs,
+  repoListCollaborators,
+  repoCheckCollaborator,
+  repoListTeams,
+  orgListTeamMembers,
+  orgListPublicMembers,
+  orgIsPublicMember,
+  orgPublicizeMember,
+  orgConcealMember,
+  orgDeleteMember,
+  orgEdit,
+  orgDelete,
+  orgEditTeam,
+  orgDeleteTeam,
+  orgAddTeamRepository,
+  orgRemoveTeamRepository,
 };

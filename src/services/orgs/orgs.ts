@@ -7,6 +7,9 @@ import type { OrgViewer } from '../../permissions/org.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, Invalid, isUniqueViolation } from '../errors.js';
 import { checkOwnerName } from '../names.js';
+import { deleteOrganization, editOrganization, type EditOrgInput } from './orgEdit.js';
+
+export type { EditOrgInput };
 
 export interface CreateOrgInput {
   username: string;
@@ -102,6 +105,14 @@ export class OrgService {
       db.select({ n: count() }).from(orgMembers).where(where),
     ]);
     return { rows: rows.map((r) => r.user), total: total?.n ?? 0 };
+  }
+
+  edit(org: UserRow, viewer: OrgViewer, input: EditOrgInput): Promise<UserRow> {
+    return editOrganization(this.deps, org, viewer, input);
+  }
+
+  delete(org: UserRow, viewer: OrgViewer): Promise<void> {
+    return deleteOrganization(this.deps, org, viewer);
   }
 
   /** Site admins, org owners, and members of a team allowed to create repositories. */

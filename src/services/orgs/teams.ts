@@ -1,6 +1,6 @@
 // Teams of an organization: creation with Gitea's permission/units rules, visibility-aware listing,
 // membership, and the repositories a team reaches.
-import { and, asc, count, eq, inArray, or, sql, exists } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, or, sql, exists, type SQL } from 'drizzle-orm';
 import {
   minMode, rank, repositories, teamMembers, teamRepos, teams, teamUnits, units, users,
   type AccessMode, type RepoRow, type TeamRow, type Unit, type UserRow, type Visibility,
@@ -12,6 +12,9 @@ import type { ServiceDeps } from '../context.js';
 import { Forbidden, Invalid, isUniqueViolation } from '../errors.js';
 import { addOrgMember } from './orgs.js';
 import { visibleTo } from '../repos/repoQuery.js';
+import type { LoadedRepo } from '../repos/repos.js';
+import { deleteTeam, editTeam, type EditTeamInput } from './teamEdit.js';
+import { changeTeamRepo } from './teamRepos.js';
 
 export interface CreateTeamInput {
   name: string;
@@ -115,20 +118,22 @@ export class TeamService {
     return canSeeTeam(team, { ...viewer, inTeam });
   }
 
+  /** The condition "the viewer may see this team" (see canSeeTeam), for lists of one organization's teams. */
+  private visibleCond(viewer: OrgViewer): SQL | undefined {
+    if (viewer.isOwner || viewer.user?.isAdmin) return undefined;
+    const uid = viewer.user?.id ?? 0;
+    const mine = exists(this.deps.db.select({ one: sql`1` }).from(teamMembers).where(and(eq(teamMembers.teamId, teams.id), eq(teamMembers.userId, uid))));
+    return or(
+      mine,
+      viewer.isMember ? inArray(teams.visibility, ['limited', 'public']) : undefined,
+      viewer.user ? eq(teams.visibility, 'public') : undefined,
+    );
+  }
+
   /** The org's teams the viewer may see, by name. */
   async list(org: UserRow, viewer: OrgViewer, page: { limit: number; offset: number }): Promise<{ rows: TeamRow[]; total: number }> {
     const { db } = this.deps;
-    const all = viewer.isOwner || !!viewer.user?.isAdmin;
-    const uid = viewer.user?.id ?? 0;
-    const mine = exists(db.select({ one: sql`1` }).from(teamMembers).where(and(eq(teamMembers.teamId, teams.id), eq(teamMembers.userId, uid))));
-    const visible = all
-      ? undefined
-      : or(
-          mine,
-          viewer.isMember ? inArray(teams.visibility, ['limited', 'public']) : undefined,
-          viewer.user ? eq(teams.visibility, 'public') : undefined,
-        );
-    const where = and(eq(teams.orgId, org.id), visible ?? sql`true`);
+    const where = and(eq(teams.orgId, org.id), this.visibleCond(viewer) ?? sql`true`);
     const [rows, [total]] = await Promise.all([
       db.select().from(teams).where(where).orderBy(asc(teams.lowerName)).limit(page.limit).offset(page.offset),
       db.select({ n: count() }).from(teams).where(where),
@@ -161,6 +166,34 @@ export class TeamService {
       db.select({ n: count() }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(where),
     ]);
     return { rows: rows.map((r) => r.repo), total: total?.n ?? 0 };
+  }
+
+  /** The teams of the repository's organization that reach it (given it, or every repository) and that the viewer may see, by name. */
+  async listForRepo(repo: RepoRow, viewer: OrgViewer, page: { limit: number; offset: number }): Promise<{ rows: TeamRow[]; total: number }> {
+    const { db } = this.deps;
+    const reaches = or(
+      eq(teams.includesAllRepositories, true),
+      exists(db.select({ one: sql`1` }).from(teamRepos).where(and(eq(teamRepos.teamId, teams.id), eq(teamRepos.repoId, repo.id)))),
+    );
+    const where = and(eq(teams.orgId, repo.ownerId), reaches, this.visibleCond(viewer));
+    const [rows, [total]] = await Promise.all([
+      db.select().from(teams).where(where).orderBy(asc(teams.lowerName)).limit(page.limit).offset(page.offset),
+      db.select({ n: count() }).from(teams).where(where),
+    ]);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  edit(team: TeamRow, viewer: OrgViewer, input: EditTeamInput): Promise<TeamWithUnits> {
+    return editTeam(this.deps, this, team, viewer, input);
+  }
+
+  delete(team: TeamRow, viewer: OrgViewer): Promise<void> {
+    return deleteTeam(this.deps, team, viewer);
+  }
+
+  /** Gives the team the repository, or takes it away (see teamRepos.ts). */
+  changeRepo(team: TeamRow, viewer: OrgViewer, loaded: LoadedRepo, add: boolean): Promise<void> {
+    return changeTeamRepo(this.deps, this, team, viewer, loaded, add);
   }
 }
 

@@ -1,6 +1,6 @@
 // Repository collaborators: who may add and remove them, and what a user's permission is.
-import { and, eq } from 'drizzle-orm';
-import { collaborations, type AccessMode, type UserRow } from '../../db/schema/index.js';
+import { and, asc, count, eq } from 'drizzle-orm';
+import { collaborations, users, type AccessMode, type UserRow } from '../../db/schema/index.js';
 import { isRepoAdmin, type RepoPermission } from '../../permissions/repo.js';
 import type { AccessService } from './access.js';
 import type { ServiceDeps } from '../context.js';
@@ -45,5 +45,23 @@ export class CollaboratorService {
       throw new Forbidden('Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own');
     }
     return this.access.repoPermission(loaded.repo, loaded.owner, user);
+  }
+
+  /** The repository's collaborators, by name. */
+  async list(loaded: LoadedRepo, page: { limit: number; offset: number }): Promise<{ rows: UserRow[]; total: number }> {
+    const { db } = this.deps;
+    const where = eq(collaborations.repoId, loaded.repo.id);
+    const [rows, [total]] = await Promise.all([
+      db.select({ user: users }).from(collaborations).innerJoin(users, eq(users.id, collaborations.userId)).where(where)
+        .orderBy(asc(users.lowerName)).limit(page.limit).offset(page.offset),
+      db.select({ n: count() }).from(collaborations).where(where),
+    ]);
+    return { rows: rows.map((r) => r.user), total: total?.n ?? 0 };
+  }
+
+  async isCollaborator(loaded: LoadedRepo, user: UserRow): Promise<boolean> {
+    const [row] = await this.deps.db.select({ userId: collaborations.userId }).from(collaborations)
+      .where(and(eq(collaborations.repoId, loaded.repo.id), eq(collaborations.userId, user.id)));
+    return !!row;
   }
 }
