@@ -215,6 +215,20 @@ import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
 import { userTrackedTimes } from './repository/userTrackedTimes.js';
 import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
 import { userGetStopWatches } from './user/userGetStopWatches.js';
+// Releases
+import { repoListReleases } from './repository/repoListReleases.js';
+import { repoCreateRelease } from './repository/repoCreateRelease.js';
+import { repoGetLatestRelease } from './repository/repoGetLatestRelease.js';
+import { repoGetReleaseByTag } from './repository/repoGetReleaseByTag.js';
+import { repoDeleteReleaseByTag } from './repository/repoDeleteReleaseByTag.js';
+import { repoGetRelease } from './repository/repoGetRelease.js';
+import { repoEditRelease } from './repository/repoEditRelease.js';
+import { repoDeleteRelease } from './repository/repoDeleteRelease.js';
+import { repoListReleaseAttachments } from './repository/repoListReleaseAttachments.js';
+import { repoCreateReleaseAttachment } from './repository/repoCreateReleaseAttachment.js';
+import { repoGetReleaseAttachment } from './repository/repoGetReleaseAttachment.js';
+import { repoEditReleaseAttachment } from './repository/repoEditReleaseAttachment.js';
+import { repoDeleteReleaseAttachment } from './repository/repoDeleteReleaseAttachment.js';
 
 
 export const registry: Registry = {
@@ -448,4 +462,18 @@ export const registry: Registry = {
   deleteAdminRunner,
   updateAdminRunner,
   listAdminWorkflowRuns,
+  // Releases
+  repoListReleases,
+  repoCreateRelease,
+  repoGetLatestRelease,
+  repoGetReleaseByTag,
+  repoDeleteReleaseByTag,
+  repoGetRelease,
+  repoEditRelease,
+  repoDeleteRelease,
+  repoListReleaseAttachments,
+  repoCreateReleaseAttachment,
+  repoGetReleaseAttachment,
+  repoEditReleaseAttachment,
+  repoDeleteReleaseAttachment,
 };
