@@ -90,6 +90,8 @@ test('201: a draft: no tag yet, no event, not counted, published_at null', async
   assert.is(await disk.rev(w.dir, 'refs/tags/draft-1'), undefined);
   assert.equal((await eventsOf(app, w.repo.id)).kinds.slice(before), []);
   assert.is(await numReleases(app, w.repo.id), 3);
+  const claimed = await app.client(w.r.owner.auth).POST('/repos/{owner}/{repo}/tags', { params: { path: w.path }, body: { tag_name: 'draft-1' } });
+  assert.is(claimed.response.status, 409, 'the draft claims its tag name: repoCreateTag answers 409 as Gitea');
 });
 
 test('409: a release of that tag exists (any case, drafts included)', async () => {
