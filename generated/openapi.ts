@@ -2678,7 +2678,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tag
-         * @description Writers of the repository's code. Tags `target` (a branch, tag or commit; the default branch when omitted or empty) as `tag_name`. With a non-empty `message` the tag is annotated, with the caller as tagger; otherwise it is lightweight. Succeeds with 201 (Gitea's swagger says 200, its code answers 201) and the tag. Errors: 403 when the caller cannot write code (checked before the archive state); 404 when `target` cannot be resolved, including in an empty repository (`target not found`); 409 when a tag of that name already exists; 422 when `tag_name` is missing, not a valid git ref name or longer than 100 characters (Gitea also answers 422 for a protected tag name the caller may not create); 423 when the repository is archived.
+         * @description Writers of the repository's code. Tags `target` (a branch, tag or commit; the default branch when omitted or empty) as `tag_name`. With a non-empty `message` the tag is annotated, with the caller as tagger; otherwise it is lightweight. Succeeds with 201 (Gitea's swagger says 200, its code answers 201) and the tag. Errors: 403 when the caller cannot write code (checked before the archive state); 404 when `target` cannot be resolved, including in an empty repository (`target not found`); 409 when a tag of that name already exists or a release (a draft included) claims it; 422 when `tag_name` is missing, not a valid git ref name or longer than 100 characters (Gitea also answers 422 for a protected tag name the caller may not create); 423 when the repository is archived.
          */
         post: operations["repoCreateTag"];
         delete?: never;
@@ -12597,7 +12597,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description the repository is not visible to the caller, or `target` cannot be resolved (also in an empty repository) */
             404: components["responses"]["NotFound"];
-            /** @description a tag of that name already exists */
+            /** @description a tag of that name already exists, or a release claims the name */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
