@@ -2683,6 +2683,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's releases
+         * @description Anyone who can read the repository's releases, anonymous callers included on public repositories (404 otherwise, and when the releases unit is disabled). Newest first (by creation time, then id). Drafts are listed only to writers of releases; `draft` and `pre-release` filter when given.
+         */
+        get: operations["repoListReleases"];
+        put?: never;
+        /**
+         * Create a release
+         * @description Writers of the repository's releases (403 otherwise). A release that is not a draft gets its tag: when `tag_name` does not exist it is created (lightweight, or annotated with `tag_message`) at `target_commitish` (a branch, tag or commit; the default branch when empty), recorded as a pushed and created tag; a draft's tag is created when it is published. Publishing records the `publish_release` activity and a `release` webhook with action `published`. Errors: 404 when `target_commitish` cannot be resolved; 409 when a release of that tag already exists; 422 when `tag_name` is missing or not a valid tag name, or the repository is empty; 423 when the repository is archived.
+         */
+        post: operations["repoCreateRelease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/releases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a release
+         * @description Anyone who can read the repository's releases; a draft only for writers of releases (404 otherwise).
+         */
+        get: operations["repoGetRelease"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a release
+         * @description Writers of the repository's releases (403 otherwise). Deletes the release and its assets; the git tag stays, as in Gitea. Deleting a published release sends a `release` webhook with action `deleted`. 404 when the release does not exist; 423 when the repository is archived.
+         */
+        delete: operations["repoDeleteRelease"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a release
+         * @description Writers of the repository's releases (403 otherwise). Empty strings and absent fields keep their value. Publishing a draft (`draft: false`) creates its tag when missing, as creating a release does, and records the `publish_release` activity and a `release` webhook with action `published`; editing a published release sends action `updated`. Errors: 404 when the release does not exist (or is a draft the caller cannot see) or the target of a tag to create cannot be resolved; 409 when another release has the new tag name; 422 when the new tag name is invalid; 423 when the repository is archived.
+         */
+        patch: operations["repoEditRelease"];
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/releases/{id}/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a release's assets
+         * @description Anyone who can read the release (a draft's only for writers of releases; 404 otherwise). Oldest first. Gitea answers the whole list without pagination headers; anvil pages it like every list.
+         */
+        get: operations["repoListReleaseAttachments"];
+        put?: never;
+        /**
+         * Upload an asset to a release
+         * @description Writers of the repository's releases (403 otherwise). Stores the `attachment` part as an asset of the release, under the part's file name unless a non-empty `name` query parameter overrides it. The same limits as issue attachments apply. 400 when the file type is not allowed (Gitea's status for release assets); 404 when attachments are disabled or the release does not exist; 413 when the file is larger than the configured maximum; 422 when the `attachment` part is missing or unreadable (Gitea answers 500); 423 when the repository is archived.
+         */
+        post: operations["repoCreateReleaseAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a release asset
+         * @description Anyone who can read the release (a draft's only for writers of releases). 404 when the asset does not belong to this release of this repository.
+         */
+        get: operations["repoGetReleaseAttachment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a release asset
+         * @description Writers of the repository's releases (403 otherwise). Deletes the asset and its file. 404 when the asset does not belong to this release; 423 when the repository is archived.
+         */
+        delete: operations["repoDeleteReleaseAttachment"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a release asset
+         * @description Writers of the repository's releases (403 otherwise). Only a non-empty `name` changes anything. Succeeds with 201 (Gitea's status, not 200). 404 when the asset does not belong to this release; 422 when the new name is not an allowed file type or not a file name; 423 when the repository is archived.
+         */
+        patch: operations["repoEditReleaseAttachment"];
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/releases/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the newest release that is neither a draft nor a pre-release
+         * @description Anyone who can read the repository's releases. The newest (by creation time, then id) release that is neither a draft nor a pre-release; 404 when there is none.
+         */
+        get: operations["repoGetLatestRelease"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/releases/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a release by its tag name
+         * @description Anyone who can read the repository's releases; a draft only for writers of releases (404 otherwise). The tag name is matched without regard to case.
+         */
+        get: operations["repoGetReleaseByTag"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a release by its tag name
+         * @description Writers of the repository's releases (403 otherwise). Deletes the release and its assets; the git tag stays. Deleting a published release sends a `release` webhook with action `deleted`. 404 when no release has that tag; 423 when the repository is archived.
+         */
+        delete: operations["repoDeleteReleaseByTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/statuses/{sha}": {
         parameters: {
             query?: never;
@@ -2770,7 +2918,7 @@ export interface paths {
         put?: never;
         /**
          * Create a tag
-         * @description Writers of the repository's code. Tags `target` (a branch, tag or commit; the default branch when omitted or empty) as `tag_name`. With a non-empty `message` the tag is annotated, with the caller as tagger; otherwise it is lightweight. Succeeds with 201 (Gitea's swagger says 200, its code answers 201) and the tag. Errors: 403 when the caller cannot write code (checked before the archive state); 404 when `target` cannot be resolved, including in an empty repository (`target not found`); 409 when a tag of that name already exists; 422 when `tag_name` is missing, not a valid git ref name or longer than 100 characters (Gitea also answers 422 for a protected tag name the caller may not create); 423 when the repository is archived.
+         * @description Writers of the repository's code. Tags `target` (a branch, tag or commit; the default branch when omitted or empty) as `tag_name`. With a non-empty `message` the tag is annotated, with the caller as tagger; otherwise it is lightweight. Succeeds with 201 (Gitea's swagger says 200, its code answers 201) and the tag. Errors: 403 when the caller cannot write code (checked before the archive state); 404 when `target` cannot be resolved, including in an empty repository (`target not found`); 409 when a tag of that name already exists or a release (a draft included) claims it; 422 when `tag_name` is missing, not a valid git ref name or longer than 100 characters (Gitea also answers 422 for a protected tag name the caller may not create); 423 when the repository is archived.
          */
         post: operations["repoCreateTag"];
         delete?: never;
@@ -4580,6 +4728,21 @@ export interface components {
             /** @description `APPROVED`, `REQUEST_CHANGES`, `COMMENT` or `PENDING` (default) */
             event?: string | null;
         };
+        /** @description a release to create */
+        CreateReleaseOption: {
+            /** @description the release notes */
+            body?: string | null;
+            draft?: boolean | null;
+            /** @description the release's title */
+            name?: string | null;
+            prerelease?: boolean | null;
+            /** @description the message of the tag when it is created (annotated); lightweight when omitted or empty */
+            tag_message?: string | null;
+            /** @description the release's tag; created when missing (unless the release is a draft) */
+            tag_name: string;
+            /** @description branch, tag or commit to create a missing tag at; the default branch when omitted or empty */
+            target_commitish?: string | null;
+        };
         /** @description options for creating a repository */
         CreateRepoOption: {
             /**
@@ -4992,6 +5155,15 @@ export interface components {
             title?: string | null;
             /** @description remove the deadline */
             unset_due_date?: boolean | null;
+        };
+        /** @description changes to a release; absent, null and empty values keep the current one */
+        EditReleaseOption: {
+            body?: string | null;
+            draft?: boolean | null;
+            name?: string | null;
+            prerelease?: boolean | null;
+            tag_name?: string | null;
+            target_commitish?: string | null;
         };
         /** @description changes to a repository; omitted or null fields are left unchanged */
         EditRepoOption: {
@@ -5969,6 +6141,55 @@ export interface components {
         /** @description a runner registration token */
         RegistrationToken: {
             token: string;
+        };
+        /** @description a release of a repository */
+        Release: {
+            assets: components["schemas"]["Attachment"][];
+            /** @description the publisher */
+            author: components["schemas"]["User"];
+            /** @description the release notes */
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+            draft: boolean;
+            /**
+             * Format: uri
+             * @description `{repo web page}/releases/tag/{tag_name}`
+             */
+            html_url: string;
+            /** Format: int64 */
+            id: number;
+            /** @description the release's title */
+            name: string;
+            prerelease: boolean;
+            /**
+             * Format: date-time
+             * @description when it was published; null for a draft
+             */
+            published_at: string | null;
+            tag_name: string;
+            /**
+             * Format: uri
+             * @description `{repo web page}/archive/{tag_name}.tar.gz`
+             */
+            tarball_url: string;
+            /** @description the branch, tag or commit the tag was (or will be) created from, as given */
+            target_commitish: string;
+            /**
+             * Format: uri
+             * @description `{repo API URL}/releases/{id}/assets`
+             */
+            upload_url: string;
+            /**
+             * Format: uri
+             * @description `{repo API URL}/releases/{id}`
+             */
+            url: string;
+            /**
+             * Format: uri
+             * @description `{repo web page}/archive/{tag_name}.zip`
+             */
+            zipball_url: string;
         };
         /** @description a user's access to a repository */
         RepoCollaboratorPermission: {
@@ -12840,6 +13061,447 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoListReleases: {
+        parameters: {
+            query?: {
+                /** @description filter (exclude / include) drafts; callers who cannot write releases see none */
+                draft?: boolean;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description filter (exclude / include) pre-releases */
+                "pre-release"?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of releases */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoCreateRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReleaseOption"];
+            };
+        };
+        responses: {
+            /** @description the created release */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description the repository is not visible to the caller, or `target_commitish` cannot be resolved */
+            404: components["responses"]["NotFound"];
+            /** @description a release of that tag already exists */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the release */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the release */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the release */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoEditRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the release */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditReleaseOption"];
+            };
+        };
+        responses: {
+            /** @description the updated release */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoListReleaseAttachments: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description id of the release */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the release's assets */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoCreateReleaseAttachment: {
+        parameters: {
+            query?: {
+                /** @description name of the asset; overrides the uploaded file's name when not empty */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                /** @description id of the release */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description the file to upload
+                     */
+                    attachment: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the created asset */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the asset */
+                attachment_id: number;
+                /** @description id of the release */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the asset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the asset */
+                attachment_id: number;
+                /** @description id of the release */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoEditReleaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the asset */
+                attachment_id: number;
+                /** @description id of the release */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditAttachmentOptions"];
+            };
+        };
+        responses: {
+            /** @description the renamed asset */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetLatestRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the latest release */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetReleaseByTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description tag name of the release */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the release */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Release"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteReleaseByTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description tag name of the release to delete */
+                tag: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     repoListStatuses: {
         parameters: {
             query?: {
@@ -13110,7 +13772,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description the repository is not visible to the caller, or `target` cannot be resolved (also in an empty repository) */
             404: components["responses"]["NotFound"];
-            /** @description a tag of that name already exists */
+            /** @description a tag of that name already exists, or a release claims the name */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];

@@ -55,6 +55,9 @@ import { CommitVerifier } from './keys/verification.js';
 import { ProjectColumnService } from './projects/columns.js';
 import { ProjectService } from './projects/projects.js';
 import { TimeService } from './times/times.js';
+// Releases
+import { ReleaseAssetService } from './releases/releaseAssets.js';
+import { ReleaseService } from './releases/releases.js';
 
 export class Services {
   readonly users: UserService;
@@ -104,6 +107,9 @@ export class Services {
   readonly actionQueries: ActionQueries;
   readonly runners: RunnerService;
   readonly repoActions: RepoActionService;
+  // Releases
+  readonly releases: ReleaseService;
+  readonly releaseAssets: ReleaseAssetService;
   constructor(readonly deps: ServiceDeps) {
     this.users = new UserService(deps);
     this.issues = new IssueService(deps);
@@ -152,6 +158,9 @@ export class Services {
     this.actionQueries = new ActionQueries(deps);
     this.runners = new RunnerService(deps, this.actions);
     this.repoActions = new RepoActionService(deps, this.actions, this.actionQueries);
+    // Releases
+    this.releases = new ReleaseService(deps, this.branches);
+    this.releaseAssets = new ReleaseAssetService(deps, this.releases, this.attachments);
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
     this.branches.onChange((repoId, dir, actorId) => this.pulls.resyncRepo(repoId, dir, actorId));
   }

@@ -109,6 +109,10 @@ interface RepoData {
   /** An approval of pull request 3 by the fixture user, and a pending review of it by the site admin. */
   reviewId?: number;
   pendingReviewId?: number;
+  // Releases
+  /** A release of tag v1 with one asset (made again after a run changed or deleted it). */
+  releaseId?: number;
+  releaseAssetId?: number;
 }
 
 export interface SentRequest {
@@ -313,7 +317,8 @@ export class World {
       'jobs/job_id': ['$job-id', '$job-id', '987654'],
       'milestones/id': ['$milestone-id', 'm1'],
       'labels/id': specPath.startsWith('/orgs/') ? ['$org-label-id', '$org-label-id', '999999'] : ['$label-id', '$label-id', '999999'],
-      'assets/attachment_id': ['$comment-asset-id', '$issue-asset-id'],
+      'assets/attachment_id': specPath.includes('/releases/') ? ['$release-asset-id', '999999'] : ['$comment-asset-id', '$issue-asset-id'],
+      'releases/id': ['$release-id', '$release-id', '999999'],
       'hooks/id': [specPath.startsWith('/repos/') ? '$repo-hook-id' : specPath.startsWith('/orgs/') ? '$org-hook-id' : '$site-hook-id'],
       'deliveries/delivery_id': [specPath.startsWith('/repos/') ? '$repo-delivery-id' : specPath.startsWith('/orgs/') ? '$org-delivery-id' : '$site-delivery-id'],
     };
@@ -448,6 +453,20 @@ export class World {
     await this.restoreCollaborator(owner, name);
     await this.restoreRepoHook(owner, name);
     await this.restoreDeployKey(owner, name);
+    await this.restoreRelease(owner, name);
+  }
+
+  /** The release of tag v1 with one asset, made again from scratch (a run may have renamed, unpublished or deleted it). */
+  private async restoreRelease(owner: string, name: string): Promise<void> {
+    const d = this.data(owner, name);
+    const base = `/repos/${owner}/${name}/releases`;
+    if (d.releaseId) await this.api('DELETE', `${base}/${d.releaseId}`);
+    await this.api('DELETE', `${base}/tags/v1`);
+    const rel = await this.step('create a release', 'POST', base, { tag_name: 'v1', name: 'release 1', body: 'notes' });
+    d.releaseId = rel?.json?.id;
+    if (!rel) return;
+    const asset = await this.step('attach a file to a release', 'POST', `${base}/${d.releaseId}/assets`, fileForm('release.txt'));
+    d.releaseAssetId = asset?.json?.id;
   }
 
   /** An ended run with one job, and a running one (seeded rows: the push → run path has its own tests). */
@@ -776,6 +795,7 @@ export class World {
       if (specPath === '/repos/{owner}/{repo}/keys/{id}' && method === 'delete') await this.restoreDeployKey(owner, repo);
       if (specPath.startsWith('/repos/{owner}/{repo}/actions/runs/{run}')) await this.restoreRuns(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/actions/runners/{runner_id}' && method === 'delete') await this.restoreScopedRunner(owner, repo);
+      if (specPath.startsWith('/repos/{owner}/{repo}/releases/') && method !== 'get') await this.restoreRelease(owner, repo);
     }
   }
 
@@ -836,6 +856,8 @@ export class World {
         'merged-pull': d.mergedPull,
         'issue-asset-id': d.issueAssetId,
         'comment-asset-id': d.commentAssetId,
+        'release-id': d.releaseId,
+        'release-asset-id': d.releaseAssetId,
         'repo-hook-id': d.hookId,
         'repo-delivery-id': d.hookDeliveryId,
         'project-id': this.projectFixtures.get((path.org ?? '').toLowerCase())?.projectId,

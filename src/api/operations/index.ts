@@ -251,6 +251,20 @@ import { orgEditTeam } from './organization/orgEditTeam.js';
 import { orgDeleteTeam } from './organization/orgDeleteTeam.js';
 import { orgAddTeamRepository } from './organization/orgAddTeamRepository.js';
 import { orgRemoveTeamRepository } from './organization/orgRemoveTeamRepository.js';
+// Releases
+import { repoListReleases } from './repository/repoListReleases.js';
+import { repoCreateRelease } from './repository/repoCreateRelease.js';
+import { repoGetLatestRelease } from './repository/repoGetLatestRelease.js';
+import { repoGetReleaseByTag } from './repository/repoGetReleaseByTag.js';
+import { repoDeleteReleaseByTag } from './repository/repoDeleteReleaseByTag.js';
+import { repoGetRelease } from './repository/repoGetRelease.js';
+import { repoEditRelease } from './repository/repoEditRelease.js';
+import { repoDeleteRelease } from './repository/repoDeleteRelease.js';
+import { repoListReleaseAttachments } from './repository/repoListReleaseAttachments.js';
+import { repoCreateReleaseAttachment } from './repository/repoCreateReleaseAttachment.js';
+import { repoGetReleaseAttachment } from './repository/repoGetReleaseAttachment.js';
+import { repoEditReleaseAttachment } from './repository/repoEditReleaseAttachment.js';
+import { repoDeleteReleaseAttachment } from './repository/repoDeleteReleaseAttachment.js';
 
 
 export const registry: Registry = {
@@ -520,4 +534,18 @@ export const registry: Registry = {
   orgDeleteTeam,
   orgAddTeamRepository,
   orgRemoveTeamRepository,
+  // Releases
+  repoListReleases,
+  repoCreateRelease,
+  repoGetLatestRelease,
+  repoGetReleaseByTag,
+  repoDeleteReleaseByTag,
+  repoGetRelease,
+  repoEditRelease,
+  repoDeleteRelease,
+  repoListReleaseAttachments,
+  repoCreateReleaseAttachment,
+  repoGetReleaseAttachment,
+  repoEditReleaseAttachment,
+  repoDeleteReleaseAttachment,
 };

@@ -1,15 +1,16 @@
 // Gitea's webhook payloads, built inside the recording transaction from the event and the rows it names
 // (so they show the state of that moment, and a deleted comment or repository can still be described).
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { components } from '../../../generated/openapi.js';
 import type { Config } from '../../config.js';
 import { toComment, toIssue } from '../../convert/issue.js';
 import { requestedReviewers, toPullRequest } from '../../convert/pull.js';
+import { toRelease } from '../../convert/release.js';
 import { repoUrls, toRepository } from '../../convert/repo.js';
 import { iso } from '../../convert/time.js';
 import { toUser } from '../../convert/user.js';
 import type { Db } from '../../db/client.js';
-import { comments, commitStatuses, issues, pullReviews, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { attachments, comments, commitStatuses, issues, pullReviews, releases, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { repoPermission } from '../../permissions/repo.js';
 import { loadIssueDetails } from '../issues/issueDetails.js';
 import { openReviewRequests } from '../pulls/reviewRequests.js';
@@ -102,6 +103,18 @@ export async function buildPayload(tx: Db, e: RecordedEvent, config: Config): Pr
         body: { action: e.action, ...base, page: e.page, comment: '' },
         summary: summary(`[${repo.name}] wiki page '${e.page}' ${e.action}`, '', `${urls.html}/wiki/${encodeURIComponent(e.page)}`),
       };
+    case 'release': {
+      const [rel] = await tx.select().from(releases).where(eq(releases.id, e.releaseId));
+      if (!rel) return undefined;
+      const [publisher] = await tx.select().from(users).where(eq(users.id, rel.publisherId));
+      const assets = await tx.select().from(attachments).where(eq(attachments.releaseId, rel.id)).orderBy(asc(attachments.id));
+      const release = toRelease(rel, publisher, assets, urls, config);
+      return {
+        event: 'release',
+        body: { action: e.action, release, ...base },
+        summary: summary(`[${repo.name}] release ${e.action}: ${rel.tagName} ${rel.title}`.trimEnd(), rel.note, release.html_url),
+      };
+    }
     case 'status': {
       const [status] = await tx.select().from(commitStatuses).where(eq(commitStatuses.id, e.statusId));
       if (!status) return undefined;

@@ -45,6 +45,8 @@ export type EventData =
   /** A review was asked of a user (reviewerId) or a team (teamId), or the request withdrawn. */
   | { type: 'pull_request_review_request'; action: 'review_requested' | 'review_request_removed'; issueId: number; reviewerId: number; teamId: number }
   | { type: 'wiki'; action: 'created' | 'edited' | 'deleted'; page: string; sha: string }
+  /** A release was published (created, or a draft made public), edited while published, or deleted while published. */
+  | { type: 'release'; action: 'published' | 'updated' | 'deleted'; releaseId: number }
   /** An Actions job was queued, blocked, started or ended (`queued`, `waiting`, `in_progress`, `completed`). */
   | { type: 'workflow_job'; action: 'queued' | 'waiting' | 'in_progress' | 'completed'; jobId: number }
   /** An Actions run was made or re-run (`requested`), started (`in_progress`) or ended (`completed`). */

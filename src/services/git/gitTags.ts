@@ -1,5 +1,6 @@
 // Tags: reading annotated tag objects, creating lightweight or annotated tags, listing.
-import type { UserRow } from '../../db/schema/index.js';
+import { and, eq } from 'drizzle-orm';
+import { releases, type UserRow } from '../../db/schema/index.js';
 import { GitError } from '../../git/core.js';
 import { zeroIdLike } from '../../git/commit.js';
 import { readCommit, readTag, type TagData } from '../../git/objects.js';
@@ -47,6 +48,10 @@ export class TagService {
     const refs = await allRefNames(dir);
     const wanted = `refs/tags/${input.name}`;
     if (refs.includes(wanted)) throw new Conflict(`tag ${input.name} already exists`);
+    // A release (a draft has no tag yet) claims its tag name, as in Gitea.
+    const [claimed] = await this.deps.db.select({ id: releases.id }).from(releases)
+      .where(and(eq(releases.repoId, loaded.repo.id), eq(releases.lowerTagName, input.name.toLowerCase())));
+    if (claimed) throw new Conflict(`tag ${input.name} already exists`);
     if (refs.some((r) => r.startsWith(`${wanted}/`) || wanted.startsWith(`${r}/`))) throw new Conflict(`tag name conflicts with ${input.name}`);
     const tagger = signatureOf(actor, this.deps.config);
     const message = input.message?.trim() ? input.message : undefined;

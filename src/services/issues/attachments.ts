@@ -1,12 +1,12 @@
-// Attachments of issues and comments: upload (a file already streamed to the temporary folder), lists,
+// Attachments of issues, comments and releases (release assets: src/services/releases/releaseAssets.ts): upload (a file already streamed to the temporary folder), lists,
 // rename and download. Files live in src/storage; the order is file first, then the database row, and
 // the file goes again when the row cannot be written, so a failed upload leaves neither.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, asc, count, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { attachments, issues, repositories, users, type AttachmentRow, type CommentRow, type IssueRow, type UserRow } from '../../db/schema/index.js';
+import { attachments, issues, releases, repositories, users, type AttachmentRow, type CommentRow, type IssueRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
-import { canRead, canSeeRepo, isRepoAdmin } from '../../permissions/repo.js';
+import { canRead, canSeeRepo, canWrite, isRepoAdmin } from '../../permissions/repo.js';
 import { AttachmentStorage, isAttachmentUuid } from '../../storage/attachments.js';
 import type { AccessService } from '../repos/access.js';
 import { sanitizeAttachmentName, typeAllowed } from './attachmentTypes.js';
@@ -52,7 +52,7 @@ export class AttachmentService {
   }
 
   /** Gitea's mustEnableAttachments: with attachments off, the operations do not exist. */
-  private ensureEnabled(): void {
+  ensureEnabled(): void {
     if (!this.deps.config.attachment.enabled) throw new NotFound();
   }
 
@@ -66,31 +66,39 @@ export class AttachmentService {
     if (!posterOrAdmin || !canWriteIssue(loaded.perm, issue.isPull)) throw new Forbidden('user should have permission to edit comment');
   }
 
-  private fileName(input: UploadInput): string {
+  fileName(input: UploadInput): string {
     const name = sanitizeAttachmentName(input.name || input.file!.filename);
     if (!name) throw new Invalid('[name]: the attachment needs a file name (no path separators or control characters)');
     return name;
   }
 
-  private checkType(name: string, head: Buffer): void {
-    if (!typeAllowed(this.deps.config.attachment.allowedTypes, name, head)) {
-      throw new Invalid(`this file type is not allowed: ${name}`);
-    }
+  /** Refuses a type the settings do not allow: 422 as Gitea's issue attachments (release assets say 400). */
+  checkType(name: string, head: Buffer, refuse: (message: string) => Error = (m) => new Invalid(m)): void {
+    if (!typeAllowed(this.deps.config.attachment.allowedTypes, name, head)) throw refuse(`this file type is not allowed: ${name}`);
   }
 
-  /** Stores an accepted upload: file into place, then the row; the file goes again if the row fails. */
-  private async store(input: UploadInput, target: { repoId: number; issueId: number; commentId: number | null }, actor: UserRow): Promise<AttachmentRow> {
+  /**
+   * Stores an accepted upload: file into place, then the row; the file goes again if the row fails. The
+   * target is an issue (and comment) or a release.
+   */
+  async store(
+    input: UploadInput, target: { repoId: number; issueId?: number | null; commentId?: number | null; releaseId?: number | null }, actor: UserRow,
+    refuseType?: (message: string) => Error,
+  ): Promise<AttachmentRow> {
     const file = input.file;
     if (!file) throw new Invalid('[attachment]: Required');
     const name = this.fileName(input);
-    this.checkType(name, file.head);
+    this.checkType(name, file.head, refuseType);
     const uuid = randomUUID();
     await this.storage.moveIn(file.path, uuid);
     try {
       return await withTx(this.deps.db, async (tx) => {
         const [row] = await tx
           .insert(attachments)
-          .values({ uuid, repoId: target.repoId, issueId: target.issueId, commentId: target.commentId, uploaderId: actor.id, name, size: file.size })
+          .values({
+            uuid, repoId: target.repoId, issueId: target.issueId ?? null, commentId: target.commentId ?? null, releaseId: target.releaseId ?? null,
+            uploaderId: actor.id, name, size: file.size,
+          })
           .returning();
         return row!;
       });
@@ -158,22 +166,26 @@ export class AttachmentService {
   }
 
   /**
-   * The file behind `/attachments/{uuid}`, for whoever may read its issue (404 for anyone else); each
-   * download counts.
+   * The file behind `/attachments/{uuid}`, for whoever may read its issue or release (a draft's only for
+   * writers of releases; 404 for anyone else); each download counts.
    */
   async download(uuid: string, actor: UserRow | null, opts: { count: boolean }): Promise<Download> {
     if (!isAttachmentUuid(uuid)) throw new NotFound();
     const { db } = this.deps;
     const [hit] = await db
-      .select({ attachment: attachments, repo: repositories, owner: users, issue: issues })
+      .select({ attachment: attachments, repo: repositories, owner: users, issue: issues, release: releases })
       .from(attachments)
       .innerJoin(repositories, eq(repositories.id, attachments.repoId))
       .innerJoin(users, eq(users.id, repositories.ownerId))
       .leftJoin(issues, eq(issues.id, attachments.issueId))
+      .leftJoin(releases, eq(releases.id, attachments.releaseId))
       .where(eq(attachments.uuid, uuid));
-    if (!hit?.issue) throw new NotFound();
+    if (!hit || (!hit.issue && !hit.release)) throw new NotFound();
     const perm = await this.access.repoPermission(hit.repo, hit.owner, actor);
-    if (!canSeeRepo(perm) || !canRead(perm, issueUnit(hit.issue.isPull))) throw new NotFound();
+    const readable = hit.issue
+      ? canRead(perm, issueUnit(hit.issue.isPull))
+      : canRead(perm, 'repo.releases') && (!hit.release!.isDraft || canWrite(perm, 'repo.releases'));
+    if (!canSeeRepo(perm) || !readable) throw new NotFound();
     const size = await this.storage.size(uuid);
     if (size === undefined) {
       this.deps.log.warn({ uuid }, 'attachment file is missing');
