@@ -52,6 +52,10 @@ import { CommitVerifier } from './keys/verification.js';
 import { ProjectColumnService } from './projects/columns.js';
 import { ProjectService } from './projects/projects.js';
 import { TimeService } from './times/times.js';
+// Forks, stars and topics
+import { ForkService } from './repos/forks.js';
+import { StarService } from './repos/stars.js';
+import { TopicService } from './repos/topics.js';
 
 export class Services {
   readonly users: UserService;
@@ -98,6 +102,9 @@ export class Services {
   readonly actionQueries: ActionQueries;
   readonly runners: RunnerService;
   readonly repoActions: RepoActionService;
+  readonly forks: ForkService;
+  readonly stars: StarService;
+  readonly topics: TopicService;
   constructor(readonly deps: ServiceDeps) {
     this.users = new UserService(deps);
     this.issues = new IssueService(deps);
@@ -143,6 +150,9 @@ export class Services {
     this.actionQueries = new ActionQueries(deps);
     this.runners = new RunnerService(deps, this.actions);
     this.repoActions = new RepoActionService(deps, this.actions, this.actionQueries);
+    this.forks = new ForkService(deps, this.access, this.orgs);
+    this.stars = new StarService(deps);
+    this.topics = new TopicService(deps);
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
     this.branches.onChange((repoId, dir, actorId) => this.pulls.resyncRepo(repoId, dir, actorId));
   }

@@ -215,7 +215,20 @@ import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
 import { userTrackedTimes } from './repository/userTrackedTimes.js';
 import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
 import { userGetStopWatches } from './user/userGetStopWatches.js';
-
+// Forks, stars and topics
+import { listForks } from './repository/listForks.js';
+import { createFork } from './repository/createFork.js';
+import { repoListStargazers } from './repository/repoListStargazers.js';
+import { userCurrentListStarred } from './user/userCurrentListStarred.js';
+import { userCurrentCheckStarring } from './user/userCurrentCheckStarring.js';
+import { userCurrentPutStar } from './user/userCurrentPutStar.js';
+import { userCurrentDeleteStar } from './user/userCurrentDeleteStar.js';
+import { userListStarred } from './user/userListStarred.js';
+import { repoListTopics } from './repository/repoListTopics.js';
+import { repoUpdateTopics } from './repository/repoUpdateTopics.js';
+import { repoAddTopic } from './repository/repoAddTopic.js';
+import { repoDeleteTopic } from './repository/repoDeleteTopic.js';
+import { topicSearch } from './repository/topicSearch.js';
 
 export const registry: Registry = {
   // spine
@@ -448,4 +461,18 @@ export const registry: Registry = {
   deleteAdminRunner,
   updateAdminRunner,
   listAdminWorkflowRuns,
+  // Forks, stars and topics
+  listForks,
+  createFork,
+  repoListStargazers,
+  userCurrentListStarred,
+  userCurrentCheckStarring,
+  userCurrentPutStar,
+  userCurrentDeleteStar,
+  userListStarred,
+  repoListTopics,
+  repoUpdateTopics,
+  repoAddTopic,
+  repoDeleteTopic,
+  topicSearch,
 };
