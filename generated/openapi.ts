@@ -12789,13 +12789,13 @@ export interface operations {
     };
     topicSearch: {
         parameters: {
-            query: {
+            query?: {
                 /** @description page size of results (default 30, at most 50) */
                 limit?: components["parameters"]["Limit"];
                 /** @description page number of results to return (1-based) */
                 page?: components["parameters"]["Page"];
-                /** @description keyword the topic name contains */
-                q: string;
+                /** @description keyword the topic name contains (all topics when empty or absent) */
+                q?: string;
             };
             header?: never;
             path?: never;
