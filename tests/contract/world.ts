@@ -281,6 +281,7 @@ export class World {
       // Cron tasks that are quick on the contract's data (a real count and one with nothing to do).
       task: ['check_repo_stats', 'update_mirrors'],
       workflow_id: ['manual.yml', 'manual.yml', 'missing.yml'],
+      topic: ['fixture', 'Fixture', 'extra'],
     };
     // The same name means different things under different collections.
     const bySegment: Record<string, string[]> = {
@@ -432,6 +433,21 @@ export class World {
     await this.restoreCollaborator(owner, name);
     await this.restoreRepoHook(owner, name);
     await this.restoreDeployKey(owner, name);
+    await this.restoreTopics(owner, name);
+    await this.restoreStars(owner, name);
+  }
+
+  /** The fixture topic (the topic operations delete and replace it). */
+  private async restoreTopics(owner: string, name: string): Promise<void> {
+    await this.step('set topics', 'PUT', `/repos/${owner}/${name}/topics`, { topics: ['fixture'] });
+  }
+
+  /** Stars of the site admin and, where the fixture user sees the repository, the user (the unstar operation takes them). */
+  private async restoreStars(owner: string, name: string): Promise<void> {
+    await this.step('star a repository', 'PUT', `/user/starred/${owner}/${name}`);
+    if (owner.toLowerCase() !== this.orgs.privateOrg.name.toLowerCase()) {
+      await this.step('star a repository as the user', 'PUT', `/user/starred/${owner}/${name}`, undefined, this.users.user.username);
+    }
   }
 
   /** An ended run with one job, and a running one (seeded rows: the push → run path has its own tests). */
@@ -691,7 +707,12 @@ export class World {
           if (this.isFixtureRepo(owner, repo)) await this.restoreRepoHook(owner, repo);
         } else await this.restoreHook(specPath.startsWith('/orgs/') ? (path.org ?? '') : '');
       }
+      // A new fork goes again, so that the next fork of the same repository into the same owner can be made.
+      const forked = (body as { full_name?: string } | undefined)?.full_name;
+      if (specPath === '/repos/{owner}/{repo}/forks' && method === 'post' && forked) await this.api('DELETE', `/repos/${forked}`);
       if (!this.isFixtureRepo(owner, repo)) continue;
+      if (specPath.startsWith('/repos/{owner}/{repo}/topics')) await this.restoreTopics(owner, repo);
+      if (specPath === '/user/starred/{owner}/{repo}' && method === 'delete') await this.restoreStars(owner, repo);
       // A new pull request is closed again, so that the next one for the same branches can be opened.
       const number = (body as { number?: number } | undefined)?.number;
       if (specPath === '/repos/{owner}/{repo}/pulls' && number) await this.api('PATCH', `/repos/${owner}/${repo}/pulls/${number}`, { state: 'closed' });

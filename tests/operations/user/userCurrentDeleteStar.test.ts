@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import { repoOf, star } from '../../helpers/forks.js';
 import { people, sharedRepo, type People, type Repo } from '../../helpers/issues.js';
+import { actor } from '../../helpers/repos.js';
 import { assertSpec } from '../../helpers/spec-check.js';
 
 let app: TestApp;
@@ -39,6 +40,15 @@ test('deleting a starred repository takes the star off its starrers', async () =
   const gone = await app.client(p.owner.auth).DELETE('/repos/{owner}/{repo}', { params: { path: priv.path } });
   assert.is(gone.response.status, 204);
   assert.is((await me(p.reader.auth)).starred_repos_count, 1);
+});
+
+test('deleting a user takes their stars off the repositories', async () => {
+  const gone = await actor(app);
+  await star(app, gone, repo.path);
+  assert.is((await repoOf(app, p.owner, repo.path)).stars_count, 2);
+  const res = await app.client(p.admin.auth).DELETE('/admin/users/{username}', { params: { path: { username: gone.username } } });
+  assert.is(res.response.status, 204);
+  assert.is((await repoOf(app, p.owner, repo.path)).stars_count, 1);
 });
 
 test('404 for a repository the caller cannot see; 401 anonymous', async () => {
