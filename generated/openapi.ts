@@ -1651,6 +1651,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/forks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's forks
+         * @description The forks of the repository the caller can see (all for site administrators), oldest first, paginated with `X-Total-Count` and `Link`.
+         */
+        get: operations["listForks"];
+        put?: never;
+        /**
+         * Fork a repository
+         * @description Any signed-in caller who can read the repository's code. The fork belongs to the caller, or to `organization` (the caller must be allowed to create repositories there; a missing organization is 422), is named `name` (default the repository's name) and has the repository's description, default branch, object format and every branch and tag. It is private when the repository is private or its owner is private. 409 when the target owner already has a repository of that name or already has a fork of this repository. 202 with the fork, as Gitea.
+         */
+        post: operations["createFork"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/git/tags/{sha}": {
         parameters: {
             query?: never;
@@ -2831,6 +2855,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/stargazers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's stargazers
+         * @description The users who starred the repository, oldest star first, paginated with `X-Total-Count` and `Link`. Anyone who can see the repository.
+         */
+        get: operations["repoListStargazers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/statuses/{sha}": {
         parameters: {
             query?: never;
@@ -2983,6 +3027,54 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The topics of a repository
+         * @description The repository's topics in name order, paginated with `X-Total-Count` and `Link`. Anyone who can see the repository.
+         */
+        get: operations["repoListTopics"];
+        /**
+         * Replace the topics of a repository
+         * @description Repository administrators. Each topic is trimmed and lower-cased, empty ones and duplicates dropped; a valid topic matches `^[a-z0-9][-.a-z0-9]*$` and has at most 35 characters. 422 with `invalidTopics` listing the invalid ones, or when more than 25 remain. 204.
+         */
+        put: operations["repoUpdateTopics"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/topics/{topic}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a topic to a repository
+         * @description Repository administrators. The topic is trimmed and lower-cased; 422 when it is invalid or the repository already has 25 topics. Adding a topic the repository has changes nothing. 204.
+         */
+        put: operations["repoAddTopic"];
+        post?: never;
+        /**
+         * Remove a topic from a repository
+         * @description Repository administrators. The topic is trimmed and lower-cased; 422 when it is invalid, 404 when the repository does not have it. 204.
+         */
+        delete: operations["repoDeleteTopic"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3260,6 +3352,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/topics/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search topics
+         * @description Topics of the repositories the caller can see whose name contains `q` (case-insensitive), most used first, each with the number of those repositories that carry it; paginated with `X-Total-Count` and `Link`. anvil keeps topics on the repositories, so a topic's `id` is derived from its name and `created`/ `updated` are those of the oldest and most recently updated repository carrying it.
+         */
+        get: operations["topicSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user": {
         parameters: {
             query?: never;
@@ -3485,6 +3597,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/starred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The repositories the signed-in user has starred
+         * @description Most recently starred first, paginated with `X-Total-Count` and `Link`; only repositories the caller can still see. Each carries the caller's `permissions`.
+         */
+        get: operations["userCurrentListStarred"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/starred/{owner}/{repo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the signed-in user has starred a repository
+         * @description 204 when the caller has starred the repository, 404 when not (or when the caller cannot see it).
+         */
+        get: operations["userCurrentCheckStarring"];
+        /**
+         * Star a repository
+         * @description The caller stars the repository (idempotent); the repository's `stars_count` and the caller's `starred_repos_count` count it once. 204; 404 when the caller cannot see the repository.
+         */
+        put: operations["userCurrentPutStar"];
+        post?: never;
+        /**
+         * Unstar a repository
+         * @description The caller's star goes (idempotent). 204; 404 when the caller cannot see the repository.
+         */
+        delete: operations["userCurrentDeleteStar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/stopwatches": {
         parameters: {
             query?: never;
@@ -3637,6 +3797,26 @@ export interface paths {
          * @description Anonymous callers are allowed. The repositories owned by the user that the caller may see (public ones, and private ones the caller can access; all of them for site administrators), ordered by id as in Gitea, each with the caller's `permissions`; `X-Total-Count` counts only those. A user invisible to the caller (private or limited, see `GET /users/{username}`) or an organization name is 404.
          */
         get: operations["userListRepos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/starred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The repositories a user has starred
+         * @description Most recently starred first, paginated with `X-Total-Count` and `Link`. As Gitea, the user's private repositories are listed only to the user themselves; others see the public repositories they can see. Requires a signed-in caller (as Gitea).
+         */
+        get: operations["userListStarred"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4539,6 +4719,13 @@ export interface components {
         CreateEmailOption: {
             /** @description the addresses */
             emails?: string[];
+        };
+        /** @description options for forking a repository */
+        CreateForkOption: {
+            /** @description name of the forked repository (default the repository's name) */
+            name?: string | null;
+            /** @description organization name, when forking into an organization */
+            organization?: string | null;
         };
         /** @description a GPG key to add */
         CreateGPGKeyOption: {
@@ -6360,6 +6547,11 @@ export interface components {
             /** @description the owner's name */
             owner: string;
         };
+        /** @description the topics a repository should have */
+        RepoTopicOptions: {
+            /** @description list of topic names */
+            topics: string[];
+        };
         /** @description a pending repository transfer */
         RepoTransfer: {
             /** @description who started the transfer */
@@ -6446,6 +6638,26 @@ export interface components {
         };
         /** @enum {string} */
         TokenScope: "all" | "read:admin" | "write:admin" | "read:organization" | "write:organization" | "read:repository" | "write:repository" | "read:issue" | "write:issue" | "read:user" | "write:user" | "read:notification" | "write:notification" | "read:misc" | "write:misc" | "read:activitypub" | "write:activitypub" | "read:package" | "write:package";
+        /** @description topics found by a search */
+        TopicListResponse: {
+            topics: components["schemas"]["TopicResponse"][];
+        };
+        /** @description a repository's topic names */
+        TopicName: {
+            topics: string[];
+        };
+        /** @description a topic with the number of repositories carrying it */
+        TopicResponse: {
+            /** Format: date-time */
+            created: string;
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            repo_count: number;
+            topic_name: string;
+            /** Format: date-time */
+            updated: string;
+        };
         /** @description time spent on an issue or pull request */
         TrackedTime: {
             /** Format: date-time */
@@ -10277,6 +10489,76 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    listForks: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of repositories */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    createFork: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateForkOption"];
+            };
+        };
+        responses: {
+            /** @description the fork */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+        };
+    };
     GetAnnotatedTag: {
         parameters: {
             query?: never;
@@ -13502,6 +13784,42 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    repoListStargazers: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of users */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoListStatuses: {
         parameters: {
             query?: {
@@ -13892,6 +14210,113 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoListTopics: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the topic names */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicName"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoUpdateTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RepoTopicOptions"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoAddTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the topic (trimmed and lower-cased) */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the topic (trimmed and lower-cased) */
+                topic: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14435,6 +14860,39 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    topicSearch: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description keyword the topic name contains (all topics when empty or absent) */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the topics */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     userGetCurrent: {
         parameters: {
             query?: never;
@@ -14906,6 +15364,100 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    userCurrentListStarred: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of repositories */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentCheckStarring: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentPutStar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentDeleteStar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     userGetStopWatches: {
         parameters: {
             query?: {
@@ -15139,6 +15691,40 @@ export interface operations {
         };
     };
     userListRepos: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of repositories */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userListStarred: {
         parameters: {
             query?: {
                 /** @description page size of results (default 30, at most 50) */

@@ -25,12 +25,21 @@ export function repoUrls(config: Config, owner: string, name: string) {
   };
 }
 
+/** A fork's parent with the viewer's permission on it (see `toRepository`). */
+export interface ParentView {
+  repo: RepoRow;
+  owner: UserRow;
+  perm: RepoPermission;
+}
+
 /**
  * The full Repository of the spec as `viewer` (whose permission is `perm`) sees it. `transfer` fills
  * `repo_transfer`; only single-repository answers look it up, lists leave it null (no per-item query).
+ * `parent` fills `parent` for a fork whose parent the viewer may see (read for a whole list at once).
  */
 export function toRepository(
   repo: RepoRow, owner: UserRow, perm: RepoPermission, viewer: UserRow | null, config: Config, transfer?: TransferView | null,
+  parent?: ParentView | null,
 ): ApiRepository {
   const urls = repoUrls(config, owner.name, repo.name);
   return {
@@ -41,9 +50,9 @@ export function toRepository(
     description: repo.description,
     empty: repo.isEmpty,
     private: repo.isPrivate,
-    fork: false,
+    fork: repo.forkId != null,
     template: repo.isTemplate,
-    parent: null,
+    parent: parent && repo.forkId === parent.repo.id ? toRepository(parent.repo, parent.owner, parent.perm, viewer, config) : null,
     mirror: repo.isMirror,
     size: Math.round(repo.sizeBytes / 1024),
     language: '',

@@ -58,6 +58,10 @@ import { TimeService } from './times/times.js';
 // Releases
 import { ReleaseAssetService } from './releases/releaseAssets.js';
 import { ReleaseService } from './releases/releases.js';
+// Forks, stars and topics
+import { ForkService } from './repos/forks.js';
+import { StarService } from './repos/stars.js';
+import { TopicService } from './repos/topics.js';
 
 export class Services {
   readonly users: UserService;
@@ -110,6 +114,9 @@ export class Services {
   // Releases
   readonly releases: ReleaseService;
   readonly releaseAssets: ReleaseAssetService;
+  readonly forks: ForkService;
+  readonly stars: StarService;
+  readonly topics: TopicService;
   constructor(readonly deps: ServiceDeps) {
     this.users = new UserService(deps);
     this.issues = new IssueService(deps);
@@ -161,6 +168,9 @@ export class Services {
     // Releases
     this.releases = new ReleaseService(deps, this.branches);
     this.releaseAssets = new ReleaseAssetService(deps, this.releases, this.attachments);
+    this.forks = new ForkService(deps, this.access, this.orgs);
+    this.stars = new StarService(deps);
+    this.topics = new TopicService(deps);
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
     this.branches.onChange((repoId, dir, actorId) => this.pulls.resyncRepo(repoId, dir, actorId));
   }

@@ -299,6 +299,7 @@ export class World {
       // Cron tasks that are quick on the contract's data (a real count and one with nothing to do).
       task: ['check_repo_stats', 'update_mirrors'],
       workflow_id: ['manual.yml', 'manual.yml', 'missing.yml'],
+      topic: ['fixture', 'Fixture', 'extra'],
     };
     // The same name means different things under different collections.
     const bySegment: Record<string, string[]> = {
@@ -454,6 +455,8 @@ export class World {
     await this.restoreRepoHook(owner, name);
     await this.restoreDeployKey(owner, name);
     await this.restoreRelease(owner, name);
+    await this.restoreTopics(owner, name);
+    await this.restoreStars(owner, name);
   }
 
   /** The release of tag v1 with one asset, made again from scratch (a run may have renamed, unpublished or deleted it). */
@@ -467,6 +470,19 @@ export class World {
     if (!rel) return;
     const asset = await this.step('attach a file to a release', 'POST', `${base}/${d.releaseId}/assets`, fileForm('release.txt'));
     d.releaseAssetId = asset?.json?.id;
+  }
+
+  /** The fixture topic (the topic operations delete and replace it). */
+  private async restoreTopics(owner: string, name: string): Promise<void> {
+    await this.step('set topics', 'PUT', `/repos/${owner}/${name}/topics`, { topics: ['fixture'] });
+  }
+
+  /** Stars of the site admin and, where the fixture user sees the repository, the user (the unstar operation takes them). */
+  private async restoreStars(owner: string, name: string): Promise<void> {
+    await this.step('star a repository', 'PUT', `/user/starred/${owner}/${name}`);
+    if (owner.toLowerCase() !== this.orgs.privateOrg.name.toLowerCase()) {
+      await this.step('star a repository as the user', 'PUT', `/user/starred/${owner}/${name}`, undefined, this.users.user.username);
+    }
   }
 
   /** An ended run with one job, and a running one (seeded rows: the push → run path has its own tests). */
@@ -779,7 +795,12 @@ export class World {
       if (specPath === '/orgs/{org}' && method === 'patch') await this.restoreOrgFields();
       if ((specPath === '/teams/{id}' || specPath === '/orgs/{org}/members/{username}') && method !== 'get') await this.restoreDevs();
       if (specPath === '/orgs/{org}/public_members/{username}' && method === 'delete') await this.restorePublicMember();
+      // A new fork goes again, so that the next fork of the same repository into the same owner can be made.
+      const forked = (body as { full_name?: string } | undefined)?.full_name;
+      if (specPath === '/repos/{owner}/{repo}/forks' && method === 'post' && forked) await this.api('DELETE', `/repos/${forked}`);
       if (!this.isFixtureRepo(owner, repo)) continue;
+      if (specPath.startsWith('/repos/{owner}/{repo}/topics')) await this.restoreTopics(owner, repo);
+      if (specPath === '/user/starred/{owner}/{repo}' && method === 'delete') await this.restoreStars(owner, repo);
       // A new pull request is closed again, so that the next one for the same branches can be opened.
       const number = (body as { number?: number } | undefined)?.number;
       if (specPath === '/repos/{owner}/{repo}/pulls' && number) await this.api('PATCH', `/repos/${owner}/${repo}/pulls/${number}`, { state: 'closed' });

@@ -265,6 +265,20 @@ import { repoCreateReleaseAttachment } from './repository/repoCreateReleaseAttac
 import { repoGetReleaseAttachment } from './repository/repoGetReleaseAttachment.js';
 import { repoEditReleaseAttachment } from './repository/repoEditReleaseAttachment.js';
 import { repoDeleteReleaseAttachment } from './repository/repoDeleteReleaseAttachment.js';
+// Forks, stars and topics
+import { listForks } from './repository/listForks.js';
+import { createFork } from './repository/createFork.js';
+import { repoListStargazers } from './repository/repoListStargazers.js';
+import { userCurrentListStarred } from './user/userCurrentListStarred.js';
+import { userCurrentCheckStarring } from './user/userCurrentCheckStarring.js';
+import { userCurrentPutStar } from './user/userCurrentPutStar.js';
+import { userCurrentDeleteStar } from './user/userCurrentDeleteStar.js';
+import { userListStarred } from './user/userListStarred.js';
+import { repoListTopics } from './repository/repoListTopics.js';
+import { repoUpdateTopics } from './repository/repoUpdateTopics.js';
+import { repoAddTopic } from './repository/repoAddTopic.js';
+import { repoDeleteTopic } from './repository/repoDeleteTopic.js';
+import { topicSearch } from './repository/topicSearch.js';
 
 
 export const registry: Registry = {
@@ -548,4 +562,18 @@ export const registry: Registry = {
   repoGetReleaseAttachment,
   repoEditReleaseAttachment,
   repoDeleteReleaseAttachment,
+  // Forks, stars and topics
+  listForks,
+  createFork,
+  repoListStargazers,
+  userCurrentListStarred,
+  userCurrentCheckStarring,
+  userCurrentPutStar,
+  userCurrentDeleteStar,
+  userListStarred,
+  repoListTopics,
+  repoUpdateTopics,
+  repoAddTopic,
+  repoDeleteTopic,
+  topicSearch,
 };

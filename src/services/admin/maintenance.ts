@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { and, asc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import {
   activities, activityTallies, attachments, comments, issueLabels, issues, labels, milestones, orgMembers, repoWatches,
-  repositories, users, type UserRow,
+  repositories, stars, users, type UserRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { initBare } from '../../git/init.js';
@@ -120,7 +120,9 @@ export class MaintenanceService {
       from (select r2.id, (select count(*) from ${repoWatches} w where w.repo_id = r2.id) as n from ${repositories} r2) w
       where w.id = r.id and r.num_watches <> w.n returning r.id`).then((r) => rowsOf<{ id: number }>(r)));
     note('repository star counts', await db.execute<{ id: number }>(sql`
-      update ${repositories} set num_stars = 0 where num_stars <> 0 returning id`).then((r) => rowsOf<{ id: number }>(r)));
+      update ${repositories} r set num_stars = s.n
+      from (select r2.id, (select count(*) from ${stars} s where s.repo_id = r2.id) as n from ${repositories} r2) s
+      where s.id = r.id and r.num_stars <> s.n returning r.id`).then((r) => rowsOf<{ id: number }>(r)));
     note('milestone issue counts', await db.execute<{ id: number }>(sql`
       update ${milestones} m set num_issues = c.n, num_closed_issues = c.closed
       from (select m2.id, count(i.id) as n, count(i.id) filter (where i.is_closed) as closed

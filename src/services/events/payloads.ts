@@ -97,6 +97,16 @@ export async function buildPayload(tx: Db, e: RecordedEvent, config: Config): Pr
         body: { action: e.action, ...base, organization: owner.type === 'Organization' ? toUser(owner, owner, config) : null },
         summary: summary(`[${owner.name}/${repo.name}] repository ${e.action}`),
       };
+    case 'fork': {
+      // As Gitea: `forkee` is the repository that was forked, `repository` the new fork.
+      const [fork] = await tx.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(eq(repositories.id, e.forkId));
+      if (!fork) return undefined;
+      return {
+        event: 'fork',
+        body: { forkee: repository, repository: repoJson(fork.repo, fork.owner, config), sender },
+        summary: summary(`[${owner.name}/${repo.name}] forked to ${fork.owner.name}/${fork.repo.name}`, '', repoUrls(config, fork.owner.name, fork.repo.name).html),
+      };
+    }
     case 'wiki':
       return {
         event: 'wiki',

@@ -31,6 +31,8 @@ export type EventData =
   /** A ref moved to a new commit (smart-HTTP push, diffpatch, and a new branch's first commit). `before` is all zeros for a new ref. */
   | { type: 'push'; ref: string; before: string; after: string; commits: PushCommit[]; totalCommits: number }
   | { type: 'create' | 'delete'; refType: 'branch' | 'tag'; ref: string; sha: string }
+  /** A fork was made of the event's repository; `forkId` is the new repository. */
+  | { type: 'fork'; forkId: number }
   | { type: 'repository'; action: 'created' | 'deleted' | 'renamed' | 'edited' | 'transferred'; oldName?: string; oldOwnerName?: string; repoName: string }
   | { type: 'issues' | 'pull_request'; action: 'opened' | 'edited' | 'closed' | 'reopened'; issueId: number; changes?: { title?: { from: string }; body?: { from: string } } }
   | { type: 'issue_label' | 'pull_request_label'; action: 'label_updated' | 'label_cleared'; issueId: number }

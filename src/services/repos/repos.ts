@@ -1,6 +1,6 @@
 // Repositories: look-up with the caller's permission, settings, deletion, lists and search.
-import { and, asc, count, desc, eq, ilike, not, sql, type SQL } from 'drizzle-orm';
-import { activities, activityTallies, hooks, repoTransfers, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, not, sql, type SQL } from 'drizzle-orm';
+import { activities, activityTallies, hooks, repoTransfers, repositories, stars, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
@@ -143,6 +143,12 @@ export class RepoService {
         await tx.delete(activities).where(eq(activities.repoId, repo.id));
         await tx.delete(activityTallies).where(eq(activityTallies.repoId, repo.id));
         await tx.delete(hooks).where(eq(hooks.repoId, repo.id));
+        // The counters of what goes with it: its parent's forks, its starrers' stars (its forks stay, no longer forks).
+        if (repo.forkId != null) {
+          await tx.update(repositories).set({ numForks: sql`greatest(${repositories.numForks} - 1, 0)` }).where(eq(repositories.id, repo.forkId));
+        }
+        await tx.update(users).set({ numStars: sql`greatest(${users.numStars} - 1, 0)` })
+          .where(sql`${users.id} in (select ${stars.userId} from ${stars} where ${stars.repoId} = ${repo.id})`);
         await tx.delete(repositories).where(eq(repositories.id, repo.id));
       });
     } catch (err) {
@@ -188,8 +194,8 @@ export class RepoService {
     if (input.template !== undefined) conds.push(eq(repositories.isTemplate, input.template));
     if (input.archived !== undefined) conds.push(eq(repositories.isArchived, input.archived));
     if (input.mode === 'mirror') conds.push(eq(repositories.isMirror, true));
-    if (input.mode === 'source') conds.push(eq(repositories.isMirror, false));
-    if (input.mode === 'fork') conds.push(sql`false`); // anvil has no forks yet
+    if (input.mode === 'source') conds.push(eq(repositories.isMirror, false), isNull(repositories.forkId));
+    if (input.mode === 'fork') conds.push(isNotNull(repositories.forkId));
     const column = sortColumns[input.sort ?? 'alpha'] ?? repositories.lowerName;
     // As in Gitea, `order` means nothing without `sort`.
     const order = input.sort && input.order === 'desc' ? desc(column) : asc(column);

@@ -1,7 +1,7 @@
 // What a site administrator does to accounts (terraform's gitea_user, tea's `admin users`): list and search
 // them, edit every field, delete (with or without what they own); and the public user search.
 import { and, asc, count, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
-import { emailAddresses, hooks, orgMembers, repositories, teamMembers, teams, users, type UserRow, type Visibility } from '../../db/schema/index.js';
+import { emailAddresses, hooks, orgMembers, repositories, stars, teamMembers, teams, users, type UserRow, type Visibility } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Invalid, isUniqueViolation } from '../errors.js';
@@ -163,6 +163,9 @@ export class UserAdminService {
       // A repository created meanwhile keeps the account (the foreign key refuses): 422, nothing deleted.
       const [still] = await tx.select({ id: repositories.id }).from(repositories).where(eq(repositories.ownerId, target.id)).limit(1);
       if (still) throw new Invalid(`user still has ownership of repositories [uid: ${target.id}]`);
+      // The user's stars go with the account: the repositories they starred count one fewer.
+      await tx.update(repositories).set({ numStars: sql`greatest(${repositories.numStars} - 1, 0)` })
+        .where(sql`${repositories.id} in (select ${stars.repoId} from ${stars} where ${stars.userId} = ${target.id})`);
       await tx.delete(users).where(eq(users.id, target.id));
     });
   }

@@ -1,4 +1,4 @@
-import { toRepository } from '../../../convert/repo.js';
+import { presentRepoList } from '../../presentRepos.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
 import type { Handler } from '../../types.js';
 
@@ -23,7 +23,7 @@ export const repoSearch: Handler<'repoSearch'> = async (req) => {
   );
   return {
     status: 200,
-    body: { ok: true, data: rows.map(({ repo, owner, perm }) => toRepository(repo, owner, perm, req.auth.actor, req.config)) },
+    body: { ok: true, data: await presentRepoList(req, rows) },
     headers: pageHeaders(req.config, req.koa.url, page, total),
   };
 };

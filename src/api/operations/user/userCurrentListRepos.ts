@@ -1,4 +1,4 @@
-import { toRepository } from '../../../convert/repo.js';
+import { presentRepoList } from '../../presentRepos.js';
 import { actorOf } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
 import type { Handler } from '../../types.js';
@@ -9,7 +9,7 @@ export const userCurrentListRepos: Handler<'userCurrentListRepos'> = async (req)
   const { rows, total } = await req.services.repos.listAccessible(actor, page);
   return {
     status: 200,
-    body: rows.map(({ repo, owner, perm }) => toRepository(repo, owner, perm, actor, req.config)),
+    body: await presentRepoList(req, rows),
     headers: pageHeaders(req.config, req.koa.url, page, total),
   };
 };
