@@ -215,7 +215,12 @@ import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
 import { userTrackedTimes } from './repository/userTrackedTimes.js';
 import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
 import { userGetStopWatches } from './user/userGetStopWatches.js';
-
+// Files, commits and git data (#15)
+import { repoCreateFile } from './repository/repoCreateFile.js';
+import { repoUpdateFile } from './repository/repoUpdateFile.js';
+import { repoDeleteFile } from './repository/repoDeleteFile.js';
+import { repoChangeFiles } from './repository/repoChangeFiles.js';
+import { later } from '../types.js';
 
 export const registry: Registry = {
   // spine
@@ -448,4 +453,17 @@ export const registry: Registry = {
   deleteAdminRunner,
   updateAdminRunner,
   listAdminWorkflowRuns,
+  // Files, commits and git data (#15)
+  repoCreateFile,
+  repoUpdateFile,
+  repoDeleteFile,
+  repoChangeFiles,
+  repoGetAllCommits: later('#15'),
+  repoGetSingleCommit: later('#15'),
+  repoCompareDiff: later('#15'),
+  repoListAllGitRefs: later('#15'),
+  repoListGitRefs: later('#15'),
+  GetTree: later('#15'),
+  GetBlob: later('#15'),
+  repoGetArchive: later('#15'),
 };
