@@ -1260,7 +1260,7 @@ export interface paths {
         };
         /**
          * Download an archive of a branch, tag or commit
-         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. `archive` is `<ref>.zip`, `<ref>.tar.gz` or `<ref>.bundle` (`ref` a branch, tag or commit, and may contain `/`). The archive is made by `git archive` (files under a `<repo>/` folder, Gitea's prefix) or `git bundle` and streamed as it is made, as `application/octet-stream` with a `Content-Disposition` attachment name `<repo>-<ref>.<ext>`. 400 for another extension; 404 when `ref` does not exist (also in an empty repository).
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. `archive` is `<ref>.zip` or `<ref>.tar.gz` (`ref` a branch, tag or commit, and may contain `/`). The archive is made by `git archive` (files under a `<repo>/` folder, Gitea's prefix) and streamed as it is made (chunked, never held whole), as `application/octet-stream` with a `Content-Disposition` attachment name `<repo>-<ref>.<ext>` (`/` in `ref` as `-`). 400 for another extension (Gitea's `.bundle` is not offered); 404 when `ref` does not exist (also in an empty repository).
          */
         get: operations["repoGetArchive"];
         put?: never;
@@ -8938,7 +8938,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description `<ref>.zip`, `<ref>.tar.gz` or `<ref>.bundle`. It spans the rest of the path: the router maps it to a wildcard, as Gitea's `/archive/*` */
+                /** @description `<ref>.zip` or `<ref>.tar.gz`. It spans the rest of the path: the router maps it to a wildcard, as Gitea's `/archive/*` */
                 archive: string;
                 /** @description owner of the repository */
                 owner: components["parameters"]["Owner"];

@@ -11,10 +11,13 @@ export interface HistoryFilter {
   not?: string;
 }
 
+/** git's raw time (`@<seconds>`); git knows nothing before 1970. */
+const raw = (d: Date) => `@${Math.max(0, Math.floor(d.getTime() / 1000))}`;
+
 function revArgs(tip: string, f: HistoryFilter): string[] {
   const args: string[] = [];
-  if (f.since) args.push(`--since=${Math.floor(f.since.getTime() / 1000)}`);
-  if (f.until) args.push(`--until=${Math.floor(f.until.getTime() / 1000)}`);
+  if (f.since) args.push(`--since=${raw(f.since)}`);
+  if (f.until) args.push(`--until=${raw(f.until)}`);
   args.push(tip);
   if (f.not) args.push(`^${f.not}`);
   args.push('--');

@@ -220,7 +220,14 @@ import { repoCreateFile } from './repository/repoCreateFile.js';
 import { repoUpdateFile } from './repository/repoUpdateFile.js';
 import { repoDeleteFile } from './repository/repoDeleteFile.js';
 import { repoChangeFiles } from './repository/repoChangeFiles.js';
-import { later } from '../types.js';
+import { repoGetAllCommits } from './repository/repoGetAllCommits.js';
+import { repoGetSingleCommit } from './repository/repoGetSingleCommit.js';
+import { repoCompareDiff } from './repository/repoCompareDiff.js';
+import { repoListAllGitRefs } from './repository/repoListAllGitRefs.js';
+import { repoListGitRefs } from './repository/repoListGitRefs.js';
+import { GetTree } from './repository/GetTree.js';
+import { GetBlob } from './repository/GetBlob.js';
+import { repoGetArchive } from './repository/repoGetArchive.js';
 
 export const registry: Registry = {
   // spine
@@ -458,12 +465,12 @@ export const registry: Registry = {
   repoUpdateFile,
   repoDeleteFile,
   repoChangeFiles,
-  repoGetAllCommits: later('#15'),
-  repoGetSingleCommit: later('#15'),
-  repoCompareDiff: later('#15'),
-  repoListAllGitRefs: later('#15'),
-  repoListGitRefs: later('#15'),
-  GetTree: later('#15'),
-  GetBlob: later('#15'),
-  repoGetArchive: later('#15'),
+  repoGetAllCommits,
+  repoGetSingleCommit,
+  repoCompareDiff,
+  repoListAllGitRefs,
+  repoListGitRefs,
+  GetTree,
+  GetBlob,
+  repoGetArchive,
 };
