@@ -1383,6 +1383,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/archive/{archive}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an archive of a branch, tag or commit
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. `archive` is `<ref>.zip` or `<ref>.tar.gz` (`ref` a branch, tag or commit, and may contain `/`). The archive is made by `git archive` (files under a `<repo>/` folder, Gitea's prefix) and streamed as it is made (chunked, never held whole), as `application/octet-stream` with a `Content-Disposition` attachment name `<repo>-<ref>.<ext>` (`/` in `ref` as `-`). 400 for another extension (Gitea's `.bundle` is not offered); 404 when `ref` does not exist (also in an empty repository).
+         */
+        get: operations["repoGetArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/branch_protections": {
         parameters: {
             query?: never;
@@ -1551,6 +1571,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/commits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's commits
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. The commits reachable from `sha` (a branch, tag or commit; the default branch when omitted), newest first (git's order), optionally only those touching `path`, committed in [`since`, `until`], and not reachable from `not`. Each commit carries its line stats (`stat`), its signature verification (`verification`) and the files it changed (`files`) unless switched off. An empty repository answers 409 (Gitea's `Git Repository is empty.`); an unknown `sha` or a `path` no commit touched answers 404 (Gitea answers 500 for the former). Paginated with `X-Total-Count`, `Link`, `X-HasMore` and Gitea's `X-Page`, `X-PerPage`, `X-Total`, `X-PageCount`.
+         */
+        get: operations["repoGetAllCommits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/commits/{ref}/status": {
         parameters: {
             query?: never;
@@ -1591,6 +1631,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/compare/{basehead}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare two branches, tags or commits
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. `basehead` is `base...head` (or `base..head`); each side a branch, tag or commit, and may contain `/`. The answer lists the commits head has that base lacks (newest first, at most 50, Gitea's page) with their total, and the files changed from the merge base to head. 404 when either side does not exist; 422 when `basehead` has no `...` or `..`.
+         */
+        get: operations["repoCompareDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/contents": {
         parameters: {
             query?: never;
@@ -1604,7 +1664,11 @@ export interface paths {
          */
         get: operations["repoGetContentsList"];
         put?: never;
-        post?: never;
+        /**
+         * Create, update, rename and delete several files in one commit
+         * @description Writers of the repository's code. Applies every entry of `files` (`create`, `update`, `upload`, `rename` or `delete`; `content` in base64) to `branch` (default: the default branch) in one commit on `new_branch` (default: `branch`), without a work tree. A `sha`, when given, must be the current blob's (Gitea answers 422 for a mismatch, and so does anvil). The message defaults to Gitea's `Add …`/`Update …`/`Delete …` lines; author and committer default to each other, then to the caller. In an empty repository files can be created: the branch is made and becomes the default branch. Succeeds with 201 and the changed files (null for deleted ones) and the commit. Errors: 403 when the caller cannot write code or may not push to the target branch (protected); 404 when `branch` or a file to change does not exist; 409 when the branch kept moving while the commit was written; 422 for an invalid path or content, a file that exists already, a `sha` that does not match, or an existing `new_branch`; 423 when the repository is archived or a mirror.
+         */
+        post: operations["repoChangeFiles"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1623,9 +1687,21 @@ export interface paths {
          * @description Anyone who can read the repository's code, anonymous callers included on public repositories. For a file, symlink or submodule the answer is one ContentsResponse: a file carries its content in base64 (`encoding` `base64`), a symlink its `target`, a submodule its `submodule_git_url`. For a directory it is an array of its entries (Gitea answers both shapes on this one route): metadata only, `content` and `encoding` null, in git tree order, not paginated. Entries carry `last_commit_sha` and the dates of the last commit that touched them. 404 when `ref` does not exist (also in an empty repository) or there is nothing at `filepath`.
          */
         get: operations["repoGetContents"];
-        put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Update a file
+         * @description Writers of the repository's code. Replaces the file at `filepath` (or, with `from_path`, moves the file at `from_path` there) with `content` (base64). `sha` is required and must be the current blob's id at the old path: a stale `sha` is refused with 422 (Gitea's status for a mismatch) and changes nothing, so of several writers holding the same `sha` exactly one succeeds. The message defaults to `Update <filepath>`. The file keeps its executable mode. Succeeds with 200, the file and the commit. Errors: 403 when the caller cannot write code or may not push to the target branch (protected); 404 when `branch` does not exist or there is no file at the old path; 409 when the branch kept moving while the commit was written; 422 for an invalid path or content, a missing or stale `sha`, a file already at a new path, or an existing `new_branch`; 423 when the repository is archived or a mirror.
+         */
+        put: operations["repoUpdateFile"];
+        /**
+         * Create a file
+         * @description Writers of the repository's code. Commits a new file with `content` (base64) at `filepath` on `branch` (default: the default branch), or on `new_branch` made from it, without a work tree. The message defaults to `Add <filepath>`; author and committer default to each other, then to the caller; `dates` and `signoff` as for diff patches. In an empty repository the branch is made and becomes the default branch. Succeeds with 201, the file and the commit. Errors: 403 when the caller cannot write code or may not push to the target branch (protected); 404 when `branch` does not exist; 409 when the branch kept moving while the commit was written; 422 for an invalid path or content, a file (or a directory, or a file where a directory is needed) already at the path, or an existing `new_branch`; 423 when the repository is archived or a mirror.
+         */
+        post: operations["repoCreateFile"];
+        /**
+         * Delete a file
+         * @description Writers of the repository's code. Removes the file at `filepath`; `sha` is required and must be the current blob's id (a stale one is refused with 422). The message defaults to `Delete <filepath>`. Succeeds with 200, `content` null and the commit. Errors: 403 when the caller cannot write code or may not push to the target branch (protected); 404 when `branch` does not exist or there is no file at `filepath`; 409 when the branch kept moving while the commit was written; 422 for an invalid path, a missing or stale `sha`, a directory at `filepath`, or an existing `new_branch`; 423 when the repository is archived or a mirror.
+         */
+        delete: operations["repoDeleteFile"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1675,6 +1751,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/git/blobs/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a blob
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. The blob `sha` (its full id) with its content in base64. 400 when `sha` is no blob of the repository (Gitea's status).
+         */
+        get: operations["GetBlob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/git/commits/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a single commit
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. The commit `sha` names (a full or abbreviated commit id, a branch or a tag), as the commit list shows it. 404 when nothing of that name exists (also in an empty repository); 422 when `sha` is no valid ref or commit id.
+         */
+        get: operations["repoGetSingleCommit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/git/refs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every ref of a repository
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. Every ref (branches, tags, pull-request heads) with the object it points at: an annotated tag's object is the tag object (`type` `tag`). Not paginated (Gitea's answer). 404 when the repository has no refs. As Gitea, exactly one ref is answered as an object rather than a list.
+         */
+        get: operations["repoListAllGitRefs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/git/refs/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the refs whose names start with a prefix
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. The refs whose full name starts with `refs/{ref}` (e.g. `heads`, `tags/v1`, `heads/main`), as `GET .../git/refs` shows them; exactly one match is answered as an object, several as a list. 404 when none matches.
+         */
+        get: operations["repoListGitRefs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/git/tags/{sha}": {
         parameters: {
             query?: never;
@@ -1687,6 +1843,26 @@ export interface paths {
          * @description Returns the annotated tag object `{sha}` (the sha of the tag object itself, not of the commit it points at). Anyone who can read the repository's code may call it, anonymous callers included on public repositories. 400 when `sha` is not the id of an annotated tag object: unknown, another kind of object, or the commit of a lightweight tag. `message` keeps its trailing newline.
          */
         get: operations["GetAnnotatedTag"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/git/trees/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tree
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. The tree `sha` names (a tree id, or a commit id, branch or tag whose tree is meant), its entries in git's order; with `recursive` the entries of every subtree too (trees included, paths from the tree's root). Entries are paged by `page` and `per_page` (default and maximum 1000, Gitea's); `truncated` says whether later pages have entries and `total_count` counts them all. A submodule's `url` is empty. 400 when `sha` names no tree (Gitea's status).
+         */
+        get: operations["GetTree"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4439,6 +4615,39 @@ export interface components {
             /** @enum {string} */
             status: "added" | "deleted" | "renamed" | "copied" | "changed" | "unchanged";
         };
+        /** @description one change of a multi-file commit */
+        ChangeFileOperation: {
+            /** @description the file's content in base64 (not for `delete`) */
+            content?: string | null;
+            /** @description the old path of a moved file (`update`, `rename`) */
+            from_path?: string | null;
+            /**
+             * @description `create` (the path must be free), `update` (the file must exist), `upload` (either), `rename` (from `from_path`; without `content` the content stays) or `delete`
+             * @enum {string}
+             */
+            operation: "create" | "update" | "upload" | "rename" | "delete";
+            /** @description path of the file from the repository root */
+            path: string;
+            /** @description the current blob's id at the old path (`update`, `rename`, `delete`); when given it must match */
+            sha?: string | null;
+        };
+        /** @description options to change several files in one commit */
+        ChangeFilesOptions: {
+            author?: components["schemas"]["Identity"] | null;
+            /** @description base branch; the default branch when omitted */
+            branch?: string | null;
+            committer?: components["schemas"]["Identity"] | null;
+            dates?: components["schemas"]["CommitDateOptions"] | null;
+            files: components["schemas"]["ChangeFileOperation"][];
+            /** @description overwrite `new_branch` when it already exists */
+            force_push?: boolean | null;
+            /** @description commit message; Gitea's `Add`/`Update`/`Delete <path>` when omitted or empty */
+            message?: string | null;
+            /** @description when given, a new branch is made from `branch` and receives the commit; otherwise `branch` receives it */
+            new_branch?: string | null;
+            /** @description add a `Signed-off-by` trailer by the committer at the end of the message */
+            signoff?: boolean | null;
+        };
         /** @description the latest status of each context of a commit, and their combined state */
         CombinedStatus: {
             /** Format: uri */
@@ -4570,6 +4779,15 @@ export interface components {
             /** Format: email */
             email: string;
             name: string;
+        };
+        /** @description what head brings over base */
+        Compare: {
+            /** @description those commits, newest first (at most 50) */
+            commits: components["schemas"]["Commit"][];
+            /** @description the files changed from the merge base to head */
+            files?: components["schemas"]["ChangedFile"][];
+            /** @description how many commits head has that base lacks */
+            total_commits: number;
         };
         /** @description metadata, and for a file the content, of a repository entry (file, dir, symlink, submodule) */
         ContentsResponse: {
@@ -4719,6 +4937,24 @@ export interface components {
         CreateEmailOption: {
             /** @description the addresses */
             emails?: string[];
+        };
+        /** @description options to create a file */
+        CreateFileOptions: {
+            author?: components["schemas"]["Identity"] | null;
+            /** @description base branch; the default branch when omitted */
+            branch?: string | null;
+            committer?: components["schemas"]["Identity"] | null;
+            /** @description the file's content in base64 */
+            content: string;
+            dates?: components["schemas"]["CommitDateOptions"] | null;
+            /** @description overwrite `new_branch` when it already exists */
+            force_push?: boolean | null;
+            /** @description commit message; Gitea's `Add`/`Update`/`Delete <path>` when omitted or empty */
+            message?: string | null;
+            /** @description when given, a new branch is made from `branch` and receives the commit; otherwise `branch` receives it */
+            new_branch?: string | null;
+            /** @description add a `Signed-off-by` trailer by the committer at the end of the message */
+            signoff?: boolean | null;
         };
         /** @description options for forking a repository */
         CreateForkOption: {
@@ -5098,6 +5334,24 @@ export interface components {
         DeleteEmailOption: {
             /** @description the addresses */
             emails?: string[];
+        };
+        /** @description options to delete a file */
+        DeleteFileOptions: {
+            author?: components["schemas"]["Identity"] | null;
+            /** @description base branch; the default branch when omitted */
+            branch?: string | null;
+            committer?: components["schemas"]["Identity"] | null;
+            dates?: components["schemas"]["CommitDateOptions"] | null;
+            /** @description overwrite `new_branch` when it already exists */
+            force_push?: boolean | null;
+            /** @description commit message; Gitea's `Add`/`Update`/`Delete <path>` when omitted or empty */
+            message?: string | null;
+            /** @description when given, a new branch is made from `branch` and receives the commit; otherwise `branch` receives it */
+            new_branch?: string | null;
+            /** @description the current blob's id; a stale one is refused */
+            sha: string;
+            /** @description add a `Signed-off-by` trailer by the committer at the end of the message */
+            signoff?: boolean | null;
         };
         /** @description a deploy key of a repository */
         DeployKey: {
@@ -5583,6 +5837,13 @@ export interface components {
             content: components["schemas"]["ContentsResponse"] | null;
             verification: components["schemas"]["PayloadCommitVerification"];
         };
+        /** @description the result of a multi-file change */
+        FilesResponse: {
+            commit: components["schemas"]["FileCommitResponse"];
+            /** @description each changed file at the new commit, in the order of the request; null for deleted files */
+            files: (components["schemas"]["ContentsResponse"] | null)[];
+            verification: components["schemas"]["PayloadCommitVerification"];
+        };
         /** @description the server's attachment settings */
         GeneralAttachmentSettings: {
             /** @description comma-separated file extensions (`.zip`) and MIME types (`image/*`) that may be uploaded; empty or `*\/*` allows any type */
@@ -5599,6 +5860,55 @@ export interface components {
              * @description maximum size of one file, in MiB
              */
             max_size: number;
+        };
+        /** @description a blob with its content */
+        GitBlobResponse: {
+            /** @description the blob's bytes in base64 */
+            content: string;
+            /** @enum {string} */
+            encoding: "base64";
+            sha: string;
+            /** Format: int64 */
+            size: number;
+            /** Format: uri */
+            url: string;
+        };
+        /** @description an entry of a git tree */
+        GitEntry: {
+            /** @description octal git mode (`100644`, `100755`, `120000`, `040000`, `160000`) */
+            mode: string;
+            path: string;
+            sha: string;
+            /**
+             * Format: int64
+             * @description bytes of a blob; 0 otherwise
+             */
+            size: number;
+            /** @enum {string} */
+            type: "blob" | "tree" | "commit";
+            /** @description API URL of the blob or tree; empty for a submodule */
+            url: string;
+        };
+        /** @description the object a ref points at */
+        GitObject: {
+            sha: string;
+            /** @enum {string} */
+            type: "commit" | "tag" | "tree" | "blob";
+            /** Format: uri */
+            url: string;
+        };
+        /** @description a page of a git tree's entries */
+        GitTreeResponse: {
+            page: number;
+            /** @description the tree's id */
+            sha: string;
+            /** @description entries on all pages */
+            total_count: number;
+            tree: components["schemas"]["GitEntry"][];
+            /** @description whether later pages have entries */
+            truncated: boolean;
+            /** Format: uri */
+            url: string;
         };
         /** @description a user's GPG key, or a subkey of one */
         GPGKey: {
@@ -6325,6 +6635,14 @@ export interface components {
             reviewers?: string[] | null;
             team_reviewers?: string[] | null;
         };
+        /** @description a git ref */
+        Reference: {
+            object: components["schemas"]["GitObject"];
+            /** @description the full name (`refs/heads/main`) */
+            ref: string;
+            /** Format: uri */
+            url: string;
+        };
         /** @description a runner registration token */
         RegistrationToken: {
             token: string;
@@ -6690,6 +7008,28 @@ export interface components {
             new_owner: string;
             /** @description ids of teams of the new owner to give access; only when the new owner is an organization */
             team_ids?: number[] | null;
+        };
+        /** @description options to update (and possibly move) a file */
+        UpdateFileOptions: {
+            author?: components["schemas"]["Identity"] | null;
+            /** @description base branch; the default branch when omitted */
+            branch?: string | null;
+            committer?: components["schemas"]["Identity"] | null;
+            /** @description the file's content in base64 */
+            content: string;
+            dates?: components["schemas"]["CommitDateOptions"] | null;
+            /** @description overwrite `new_branch` when it already exists */
+            force_push?: boolean | null;
+            /** @description the file's old path, when it moves to `filepath` */
+            from_path?: string | null;
+            /** @description commit message; Gitea's `Add`/`Update`/`Delete <path>` when omitted or empty */
+            message?: string | null;
+            /** @description when given, a new branch is made from `branch` and receives the commit; otherwise `branch` receives it */
+            new_branch?: string | null;
+            /** @description the current blob's id at the old path; a stale one is refused */
+            sha: string;
+            /** @description add a `Signed-off-by` trailer by the committer at the end of the message */
+            signoff?: boolean | null;
         };
         /** @description a user, an organization seen as a user, or a bot */
         User: {
@@ -9868,6 +10208,38 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoGetArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `<ref>.zip` or `<ref>.tar.gz`. It spans the rest of the path: the router maps it to a wildcard, as Gitea's `/archive/*` */
+                archive: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoListBranchProtection: {
         parameters: {
             query?: never;
@@ -10305,6 +10677,62 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoGetAllCommits: {
+        parameters: {
+            query?: {
+                /** @description include the files every commit changed (default true; false is faster) */
+                files?: boolean;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description leave out the commits reachable from this branch, tag or commit */
+                not?: string;
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only commits that changed this file or directory */
+                path?: string;
+                /** @description the branch, tag or commit to list from; the default branch when omitted or empty */
+                sha?: string;
+                /** @description only commits committed at or after this time (RFC 3339) */
+                since?: string;
+                /** @description include the line stats of every commit (default true; false is faster) */
+                stat?: boolean;
+                /** @description only commits committed at or before this time (RFC 3339) */
+                until?: string;
+                /** @description include the signature verification of every commit (default true; false is faster) */
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of commits */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    /** @description whether a later page has commits */
+                    "X-HasMore"?: string;
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Commit"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description the repository is empty */
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoGetCombinedStatusByRef: {
         parameters: {
             query?: {
@@ -10386,6 +10814,37 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoCompareDiff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `base...head`. It spans the rest of the path (branch names may contain `/`): the router maps it to a wildcard, as Gitea's `/compare/*` */
+                basehead: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the comparison */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Compare"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoGetContentsList: {
         parameters: {
             query?: {
@@ -10416,6 +10875,43 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
+        };
+    };
+    repoChangeFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeFilesOptions"];
+            };
+        };
+        responses: {
+            /** @description the commit and the changed files */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilesResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
         };
     };
     repoGetContents: {
@@ -10450,6 +10946,123 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
+        };
+    };
+    repoUpdateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description path of the file from the repository root. It spans the rest of the path and may contain `/` (e.g. `src/a.ts`): the router maps it to a wildcard, as Gitea's `/contents/*` */
+                filepath: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFileOptions"];
+            };
+        };
+        responses: {
+            /** @description the updated file and its commit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoCreateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description path of the file from the repository root. It spans the rest of the path and may contain `/` (e.g. `src/a.ts`): the router maps it to a wildcard, as Gitea's `/contents/*` */
+                filepath: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFileOptions"];
+            };
+        };
+        responses: {
+            /** @description the created file and its commit */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoDeleteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description path of the file from the repository root. It spans the rest of the path and may contain `/` (e.g. `src/a.ts`): the router maps it to a wildcard, as Gitea's `/contents/*` */
+                filepath: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteFileOptions"];
+            };
+        };
+        responses: {
+            /** @description the commit that removed the file (content null) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
         };
     };
     repoApplyDiffPatch: {
@@ -10559,6 +11172,136 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    GetBlob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description the blob's id */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the blob */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitBlobResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetSingleCommit: {
+        parameters: {
+            query?: {
+                /** @description include the changed files (default true) */
+                files?: boolean;
+                /** @description include the line stats (default true) */
+                stat?: boolean;
+                /** @description include the signature verification (default true) */
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description a commit id (full or abbreviated), a branch or a tag */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the commit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Commit"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoListAllGitRefs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the refs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reference"][] | components["schemas"]["Reference"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoListGitRefs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description the start of the ref names after `refs/`. It spans the rest of the path and may contain `/`: the router maps it to a wildcard, as Gitea's `/git/refs/*` */
+                ref: string;
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the matching ref, or the matching refs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reference"][] | components["schemas"]["Reference"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     GetAnnotatedTag: {
         parameters: {
             query?: never;
@@ -10582,6 +11325,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AnnotatedTag"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    GetTree: {
+        parameters: {
+            query?: {
+                /** @description page number of the entries (1-based) */
+                page?: number;
+                /** @description entries per page (default and maximum 1000) */
+                per_page?: number;
+                /** @description include the entries of subtrees */
+                recursive?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description a tree id, or a commit id, branch or tag */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tree */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitTreeResponse"];
                 };
             };
             400: components["responses"]["Error"];

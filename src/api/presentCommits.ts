@@ -11,7 +11,8 @@ import type { Auth } from './auth.js';
 
 type Ctx = { services: Services; auth: Auth; config: Config };
 
-export async function presentCommits(req: Ctx, loaded: LoadedRepo, rows: PullCommit[], opts: { files: boolean; verification: boolean }) {
+/** `stat: false` leaves the line stats out (null), as Gitea's `stat=false`. */
+export async function presentCommits(req: Ctx, loaded: LoadedRepo, rows: PullCommit[], opts: { files: boolean; verification: boolean; stat?: boolean }) {
   const commits = rows.map((r) => r.commit);
   const [accounts, verifications] = await Promise.all([
     req.services.users.byEmails(commits.flatMap((c) => [c.author.email, c.committer.email])),
@@ -23,7 +24,7 @@ export async function presentCommits(req: Ctx, loaded: LoadedRepo, rows: PullCom
     return user ? toUser(user, req.auth.actor, req.config) : null;
   };
   return rows.map((r) =>
-    toCommit(r.commit, r, urls, { author: account(r.commit.author.email), committer: account(r.commit.committer.email) }, {
+    toCommit(r.commit, opts.stat === false ? null : r, urls, { author: account(r.commit.author.email), committer: account(r.commit.committer.email) }, {
       files: opts.files,
       verification: verifications ? verifications.get(r.commit.id) : null,
     }),

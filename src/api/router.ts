@@ -47,11 +47,13 @@ function specificity(a: SpecOperation, b: SpecOperation): number {
   return sb.length - sa.length;
 }
 
-// Path parameters that span the rest of the path (Gitea's `*` routes): file paths with slashes.
-const restOfPath = new Set(['filepath', 'branch', 'head']);
+// Path parameters that span the rest of the path (Gitea's `*` routes): file paths, branch names and refs
+// with slashes. Only a last segment does: `commits/{ref}/statuses` keeps `ref` one segment.
+const restOfPath = new Set(['filepath', 'branch', 'head', 'basehead', 'archive', 'ref']);
 
 const toKoaPath = (p: string) =>
-  apiPrefix + p.replace(/\{([^}]+)\}/g, (_, name: string) => (restOfPath.has(name) ? `*${name}` : `:${name}`));
+  apiPrefix +
+  p.replace(/\{([^}]+)\}/g, (m: string, name: string, at: number) => (restOfPath.has(name) && at + m.length === p.length ? `*${name}` : `:${name}`));
 
 /** The request path rebuilt from the template with every value encoded, so a slash in a file path stays one parameter. */
 const validationPath = (op: SpecOperation, params: Record<string, string>) =>

@@ -98,7 +98,7 @@ export function toChangedFile(f: ChangedPath, headSha: string, urls: { html: str
  */
 export function toCommit(
   c: DescribedCommit,
-  stats: { additions: number; deletions: number },
+  stats: { additions: number; deletions: number } | null,
   urls: { html: string; api: string },
   accounts: { author: ApiUser | null; committer: ApiUser | null },
   opts: { files: boolean; verification?: CommitVerification | null },
@@ -128,6 +128,6 @@ export function toCommit(
     committer: accounts.committer,
     parents: c.parents.map((p) => meta(p, 'commits')),
     files,
-    stats: { total: stats.additions + stats.deletions, additions: stats.additions, deletions: stats.deletions },
+    stats: stats && { total: stats.additions + stats.deletions, additions: stats.additions, deletions: stats.deletions },
   };
 }

@@ -16,6 +16,8 @@ import { MilestoneService } from './issues/milestones.js';
 import { BranchService } from './git/branches.js';
 import { ContentService } from './git/contents.js';
 import { DiffPatchService } from './git/diffpatch.js';
+import { FileChangeService } from './git/fileChanges.js';
+import { GitDataService } from './git/gitData.js';
 import { TagService } from './git/gitTags.js';
 import { StatusService } from './git/statuses.js';
 import { GitTransportService } from './git/gitTransport.js';
@@ -76,6 +78,8 @@ export class Services {
   readonly collaborators: CollaboratorService;
   readonly branches: BranchService;
   readonly diffpatch: DiffPatchService;
+  readonly files: FileChangeService;
+  readonly gitData: GitDataService;
   readonly tags: TagService;
   readonly statuses: StatusService;
   readonly notifications: NotificationService;
@@ -136,6 +140,8 @@ export class Services {
     this.protections = new BranchProtectionService(deps);
     this.branches = new BranchService(deps, this.protections);
     this.diffpatch = new DiffPatchService(deps, this.branches);
+    this.files = new FileChangeService(deps, this.branches);
+    this.gitData = new GitDataService(this.branches);
     this.tags = new TagService(deps, this.branches);
     this.statuses = new StatusService(deps, this.branches);
     this.contents = new ContentService(this.branches);

@@ -279,6 +279,19 @@ import { repoUpdateTopics } from './repository/repoUpdateTopics.js';
 import { repoAddTopic } from './repository/repoAddTopic.js';
 import { repoDeleteTopic } from './repository/repoDeleteTopic.js';
 import { topicSearch } from './repository/topicSearch.js';
+// Files, commits and git data (#15)
+import { repoCreateFile } from './repository/repoCreateFile.js';
+import { repoUpdateFile } from './repository/repoUpdateFile.js';
+import { repoDeleteFile } from './repository/repoDeleteFile.js';
+import { repoChangeFiles } from './repository/repoChangeFiles.js';
+import { repoGetAllCommits } from './repository/repoGetAllCommits.js';
+import { repoGetSingleCommit } from './repository/repoGetSingleCommit.js';
+import { repoCompareDiff } from './repository/repoCompareDiff.js';
+import { repoListAllGitRefs } from './repository/repoListAllGitRefs.js';
+import { repoListGitRefs } from './repository/repoListGitRefs.js';
+import { GetTree } from './repository/GetTree.js';
+import { GetBlob } from './repository/GetBlob.js';
+import { repoGetArchive } from './repository/repoGetArchive.js';
 
 
 export const registry: Registry = {
@@ -576,4 +589,17 @@ export const registry: Registry = {
   repoAddTopic,
   repoDeleteTopic,
   topicSearch,
+  // Files, commits and git data (#15)
+  repoCreateFile,
+  repoUpdateFile,
+  repoDeleteFile,
+  repoChangeFiles,
+  repoGetAllCommits,
+  repoGetSingleCommit,
+  repoCompareDiff,
+  repoListAllGitRefs,
+  repoListGitRefs,
+  GetTree,
+  GetBlob,
+  repoGetArchive,
 };

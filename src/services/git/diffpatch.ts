@@ -9,10 +9,9 @@ import type { UserRow } from '../../db/schema/index.js';
 import type { BranchService } from './branches.js';
 import { requireCodeWriter } from './branches.js';
 import type { ServiceDeps } from '../context.js';
-import { signatureOf } from '../identity.js';
-import { Conflict, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
+import { checkTargetBranch, commitMessage, commitPeople } from './commitOptions.js';
+import { Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { withKeyLock } from '../locks.js';
-import { isValidRefName } from '../names.js';
 import type { LoadedRepo } from '../repos/repos.js';
 import type { DomainEvent } from '../events/types.js';
 
@@ -36,24 +35,14 @@ export class DiffPatchService {
     private readonly branches: BranchService,
   ) {}
 
-  private identity(actor: UserRow, given: { name?: string; email?: string } | undefined, fallback?: { name?: string; email?: string }): Signature {
-    const g = given?.name || given?.email ? given : fallback;
-    if (g && (g.name || g.email)) return { name: g.name || actor.fullName || actor.name, email: g.email || actor.email };
-    return signatureOf(actor, this.deps.config);
-  }
-
   async apply(loaded: LoadedRepo, actor: UserRow, input: DiffPatchInput): Promise<CommitData> {
     const { repo } = loaded;
     if (repo.isArchived || repo.isMirror) throw new RepoArchived('repo is not allowed to edit');
     requireCodeWriter(loaded);
     const base = input.branch || repo.defaultBranch;
     const target = input.newBranch || base;
-    for (const [field, name] of [['branch', base], ['new_branch', target]] as const) {
-      if (!isValidRefName(name)) throw new Invalid(`[${field}]: invalid branch name "${name}"`);
-    }
     // A protected target branch takes patches from those who may push to it (Gitea: 403).
-    const rule = await this.branches.protections.ruleFor(repo.id, target);
-    if (rule && !(await this.branches.protections.canPush(loaded, rule, actor))) throw new Forbidden(`branch protected [name: ${target}]`);
+    await checkTargetBranch(this.branches, loaded, actor, base, target);
     const dir = this.branches.dir(loaded);
     const baseTip = await refTarget(dir, `refs/heads/${base}`);
     if (!baseTip) throw new NotFound(`branch does not exist [name: ${base}]`);
@@ -61,18 +50,8 @@ export class DiffPatchService {
     if (newBranch && !input.forcePush && (await refTarget(dir, `refs/heads/${target}`))) {
       throw new Invalid(`branch already exists [name: ${target}]`);
     }
-    // Both identities default to each other, then to the caller (Gitea's rule).
-    const author = this.identity(actor, input.author, input.committer);
-    const committer = this.identity(actor, input.committer, input.author);
-    if (input.dates?.author) author.date = new Date(input.dates.author);
-    if (input.dates?.committer) committer.date = new Date(input.dates.committer);
-    // git counts seconds from 1970 and cannot record an earlier date.
-    for (const [field, who] of [['author', author], ['committer', committer]] as const) {
-      if (who.date && who.date.getTime() < 0) throw new Invalid(`[dates.${field}]: must not be before 1970-01-01`);
-    }
-    let message = input.message?.trim() ? input.message : 'apply-patch';
-    if (input.signoff) message = `${message.replace(/\n+$/, '')}\n\nSigned-off-by: ${committer.name} <${committer.email}>`;
-    if (!message.endsWith('\n')) message += '\n';
+    const { author, committer } = commitPeople(actor, this.deps.config, input);
+    const message = commitMessage(input, 'apply-patch', committer);
 
     return withKeyLock(`${dir}\0${target}`, () => this.commitWithRetries(dir, { base, baseTip, target, newBranch, input, message, author, committer, loaded, actor }));
   }
