@@ -97,7 +97,8 @@ export function specOperations(doc: OpenApiDocument): SpecOperation[] {
         },
         queryNames: new Set(params.filter((p) => p.in === 'query').map((p) => p.name)),
         bodyTypes: Object.keys(op.requestBody?.content ?? {}),
-        plainPath: params.some((p) => p.in === 'header' && p.required) ? undefined : plainPathParams(params),
+        // A required header or query parameter must reach the validator, which reports it missing.
+        plainPath: params.some((p) => (p.in === 'header' || p.in === 'query') && p.required) ? undefined : plainPathParams(params),
         integerParams: params
           .filter((p) => (p.in === 'path' || p.in === 'query') && isIntegerSchema(p.schema))
           .map((p) => ({ name: p.name, in: p.in })),

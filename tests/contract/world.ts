@@ -82,6 +82,9 @@ const orgFields = { full_name: '', description: '', email: '', website: '', loca
 /** What a fixture repository holds that path parameters refer to by id or sha. */
 interface RepoData {
   tagSha?: string;
+  /** The blob of README.md, and the current blob of edit-me.txt on main (the file update operation's target). */
+  blobSha?: string;
+  editSha?: string;
   commitSha?: string;
   commentId?: number;
   milestoneId?: number;
@@ -211,6 +214,8 @@ export class World {
   private owed: Array<{ specPath: string; method: string; path: Record<string, string>; body: unknown }> = [];
   /** Setup steps that failed (an operation not built yet, or broken): shown once. */
   readonly setupProblems: string[] = [];
+  /** Fresh file paths handed out to the file creation operation. */
+  private newPaths = 0;
 
   private constructor(
     readonly app: TestApp,
@@ -362,6 +367,13 @@ export class World {
       // Only main has the workflow (it was added after the other branches).
       ActionsDispatchWorkflow: { workflow_id: ['manual.yml', 'manual.yml', 'manual.yml', 'missing.yml'] },
       issueDeleteStopWatch: { owner: [user.username], repo: ['repo-a'], index: ['1'] },
+      repoCreateFile: { filepath: ['$new-path', '$new-path', 'README.md'] },
+      repoUpdateFile: { filepath: ['edit-me.txt', 'edit-me.txt', 'README.md'] },
+      repoDeleteFile: { filepath: ['edit-me.txt', 'README.md', 'nothing.txt'] },
+      repoCompareDiff: { basehead: ['main...feature', 'feature...main', 'main..topic', 'nope...main'] },
+      repoListGitRefs: { ref: ['heads/main', 'tags/v1', 'heads', 'nope'] },
+      GetBlob: { sha: ['$blob-sha', '$blob-sha', '$commit-sha'] },
+      repoGetArchive: { archive: ['main.zip', 'main.tar.gz', 'v1.zip', 'nope.zip'] },
     };
     const out: Record<string, string[]> = {};
     const segments = specPath.split('/');
@@ -422,6 +434,7 @@ export class World {
     const base = `/repos/${owner}/${name}`;
     const d = this.data(owner, name);
     await this.step('apply a patch', 'POST', `${base}/diffpatch`, { content: guidePatch, message: 'Add a guide' });
+    await this.restoreContents(owner, name);
     await this.restoreBranches(owner, name);
     const v1 = await this.step('create an annotated tag', 'POST', `${base}/tags`, { tag_name: 'v1', message: 'release 1' });
     const v0 = await this.step('create a lightweight tag', 'POST', `${base}/tags`, { tag_name: 'v0' });
@@ -482,6 +495,22 @@ export class World {
     await this.step('star a repository', 'PUT', `/user/starred/${owner}/${name}`);
     if (owner.toLowerCase() !== this.orgs.privateOrg.name.toLowerCase()) {
       await this.step('star a repository as the user', 'PUT', `/user/starred/${owner}/${name}`, undefined, this.users.user.username);
+    }
+  }
+
+  /** README.md, docs/guide.md and edit-me.txt on main (the file operations may delete or change them), and their blob shas. */
+  private async restoreContents(owner: string, name: string): Promise<void> {
+    const base = `/repos/${owner}/${name}/contents`;
+    const d = this.data(owner, name);
+    const files: Array<[string, string]> = [['README.md', `# ${name}\n`], ['docs/guide.md', '# Guide\nRead me first.\n'], ['edit-me.txt', 'edit me\n']];
+    for (const [file, text] of files) {
+      let got = await this.api('GET', `${base}/${file}?ref=main`);
+      if (got.status === 404) {
+        await this.step(`restore ${file}`, 'POST', `${base}/${file}`, { content: b64(text), branch: 'main', message: `Restore ${file}` });
+        got = await this.api('GET', `${base}/${file}?ref=main`);
+      }
+      if (file === 'README.md') d.blobSha = got.json?.sha;
+      if (file === 'edit-me.txt') d.editSha = got.json?.sha;
     }
   }
 
@@ -779,6 +808,7 @@ export class World {
         await this.restoreProject(path.org);
       }
       if (specPath === '/admin/actions/runners/{runner_id}' && method === 'delete') await this.restoreRunner();
+      if (specPath.startsWith('/repos/{owner}/{repo}/contents') && this.isFixtureRepo(owner, repo)) await this.restoreContents(owner, repo);
       if (specPath === '/orgs/{org}/labels/{id}' && method === 'delete' && path.org) await this.restoreOrgLabel(path.org);
       if (specPath === '/orgs/{org}/actions/runners/{runner_id}' && method === 'delete' && path.org) await this.restoreScopedRunner(path.org);
       if (specPath === '/repos/{owner}/{repo}/transfer') await this.restoreVictimTransfer(owner);
@@ -856,6 +886,8 @@ export class World {
       const value = {
         'token-id': this.spareIds.get(`${owner}/${arg}`) ?? this.spareIds.get(`${fallbackUser}/${arg}`),
         'tag-sha': d.tagSha,
+        'blob-sha': d.blobSha,
+        'new-path': `new/f${++this.newPaths}.txt`,
         'commit-sha': d.commitSha,
         'comment-id': d.commentId,
         'time-id': d.timeId,
@@ -909,9 +941,12 @@ export class World {
       headers: { ...auth.headers },
     };
     if (req.bodyKind === 'json') {
+      // The blob sha a file update must name is the file's current one, known only now.
+      const editSha = this.repoData.get(`${path.owner}/${path.repo}`.toLowerCase())?.editSha;
+      const body = editSha ? JSON.parse(JSON.stringify(req.body ?? null), (_, v) => (v === '$edit-sha' ? editSha : v)) : req.body;
       sent.headers['Content-Type'] = 'application/json';
-      sent.body = JSON.stringify(req.body);
-      sent.shown = req.body;
+      sent.body = JSON.stringify(body);
+      sent.shown = body;
     } else if (req.bodyKind === 'multipart') {
       const form = new FormData();
       for (const [k, v] of Object.entries(req.body as Record<string, unknown>)) {
@@ -988,6 +1023,24 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     },
     repoCreateTag: { properties: { tag_name: { pattern: plainName }, target: { enum: [null, 'main', 'feature'] } } },
     repoApplyDiffPatch: { properties: { branch: { enum: [null, 'main', 'feature'] }, new_branch: { enum: [null] } } },
+    repoCreateFile: { properties: { content: { const: b64('hello\n') }, branch: { enum: [null, 'main', 'feature'] }, new_branch: { const: null } } },
+    repoUpdateFile: {
+      properties: { content: { const: b64('edited\n') }, sha: { const: '$edit-sha' }, branch: { enum: [null, 'main'] }, new_branch: { const: null }, from_path: { const: null } },
+    },
+    repoDeleteFile: { properties: { sha: { const: '$edit-sha' }, branch: { enum: [null, 'main'] }, new_branch: { const: null } } },
+    repoChangeFiles: {
+      properties: {
+        files: {
+          type: 'array', minItems: 1, maxItems: 1,
+          items: {
+            type: 'object', required: ['operation', 'path', 'content'],
+            properties: { operation: { const: 'create' }, path: { pattern: '^new/[a-z]{1,12}\\.txt$' }, content: { const: b64('x\n') }, sha: { const: null }, from_path: { const: null } },
+          },
+        },
+        branch: { enum: [null, 'main'] },
+        new_branch: { const: null },
+      },
+    },
     repoTransfer: { properties: { new_owner: { enum: [limited.username, world.users.private.username] }, team_ids: { const: null } } },
     repoEdit: { properties: { name: { enum: [null, victimRepo] }, private: { type: 'boolean' }, archived: { type: 'boolean' } } },
     repoCreateWikiPage: { properties: { title: { pattern: plainName }, content_base64: { const: b64('# Page\n') } } },
