@@ -215,6 +215,11 @@ import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
 import { userTrackedTimes } from './repository/userTrackedTimes.js';
 import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
 import { userGetStopWatches } from './user/userGetStopWatches.js';
+// avatars
+import { userUpdateAvatar } from './user/userUpdateAvatar.js';
+import { userDeleteAvatar } from './user/userDeleteAvatar.js';
+import { orgUpdateAvatar } from './organization/orgUpdateAvatar.js';
+import { orgDeleteAvatar } from './organization/orgDeleteAvatar.js';
 
 
 export const registry: Registry = {
@@ -448,4 +453,9 @@ export const registry: Registry = {
   deleteAdminRunner,
   updateAdminRunner,
   listAdminWorkflowRuns,
+  // avatars
+  userUpdateAvatar,
+  userDeleteAvatar,
+  orgUpdateAvatar,
+  orgDeleteAvatar,
 };
