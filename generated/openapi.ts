@@ -644,6 +644,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update an organization's avatar
+         * @description Organization owners and site administrators (403 for other members; 404 for an unknown or invisible organization). The picture's rules and statuses are those of `POST /user/avatar`.
+         */
+        post: operations["orgUpdateAvatar"];
+        /**
+         * Delete an organization's avatar
+         * @description Organization owners and site administrators (403 for other members; 404 for an unknown or invisible organization). `avatar_url` serves the generated identicon again; 204 whether or not there was one.
+         */
+        delete: operations["orgDeleteAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/hooks": {
         parameters: {
             query?: never;
@@ -3560,6 +3587,30 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update the signed-in user's avatar
+         * @description `image` is the picture in standard base64: PNG, JPEG, GIF or WebP (told by its content, not a name), at most 1 MiB and 4096x4096 pixels, as Gitea's AVATAR_MAX_FILE_SIZE and AVATAR_MAX_WIDTH/HEIGHT defaults. Not base64 is 400 (as Gitea); more than 1 MiB is 413; not one of those image types, or larger than 4096 pixels either way, is 422 (Gitea answers 500). The picture is kept as sent and served at `avatar_url`. 204, as Gitea before 1.24 (which answers the picture with 200 or 201).
+         */
+        post: operations["userUpdateAvatar"];
+        /**
+         * Delete the signed-in user's avatar
+         * @description `avatar_url` serves the generated identicon again. 204 whether or not there was an uploaded avatar.
+         */
+        delete: operations["userDeleteAvatar"];
         options?: never;
         head?: never;
         patch?: never;
@@ -7031,6 +7082,11 @@ export interface components {
             /** @description add a `Signed-off-by` trailer by the committer at the end of the message */
             signoff?: boolean | null;
         };
+        /** @description a new avatar */
+        UpdateUserAvatarOption: {
+            /** @description the picture (PNG, JPEG, GIF or WebP) in standard base64 */
+            image: string;
+        };
         /** @description a user, an organization seen as a user, or a bot */
         User: {
             active: boolean;
@@ -8552,6 +8608,49 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
+        };
+    };
+    orgUpdateAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserAvatarOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgDeleteAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     orgListHooks: {
@@ -15696,6 +15795,41 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    userUpdateAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserAvatarOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userDeleteAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     userListEmails: {

@@ -10,6 +10,7 @@ import { buildRouter } from './api/router.js';
 import { loadSpec, type OpenApiDocument } from './api/spec.js';
 import type { Services } from './services/index.js';
 import { actionsMiddleware } from './transport/actions.js';
+import { buildAvatarRouter } from './web/avatars.js';
 
 export interface AppDeps {
   config: Config;
@@ -54,6 +55,8 @@ export async function buildApp({ config, services, log, doc = loadSpec() }: AppD
   app.use(router.allowedMethods());
   // Attachment downloads (browser_download_url), outside /api/v1.
   app.use(buildAttachmentRouter(services).routes());
+  // Avatars (avatar_url), outside /api/v1.
+  app.use(buildAvatarRouter(services).routes());
   // git clone/push over HTTP, outside /api/v1.
   app.use(buildGitRouter(services, log).routes());
   app.use(async (ctx) => {

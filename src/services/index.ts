@@ -49,6 +49,7 @@ import { TransferService } from './repos/transfers.js';
 import { UserService } from './users/users.js';
 import { EmailService } from './users/emails.js';
 import { UserAdminService } from './users/userAdmin.js';
+import { AvatarService } from './users/avatars.js';
 import { WikiService } from './repos/wiki.js';
 import { StopwatchService } from './times/stopwatches.js';
 import { KeyService } from './keys/keys.js';
@@ -121,6 +122,7 @@ export class Services {
   readonly forks: ForkService;
   readonly stars: StarService;
   readonly topics: TopicService;
+  readonly avatars: AvatarService;
   constructor(readonly deps: ServiceDeps) {
     this.users = new UserService(deps);
     this.issues = new IssueService(deps);
@@ -165,6 +167,7 @@ export class Services {
     this.projectColumns = new ProjectColumnService(deps, this.access);
     this.stopwatches = new StopwatchService(deps, this.access);
     this.userAdmin = new UserAdminService(deps, this.repos);
+    this.avatars = new AvatarService(deps);
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.actions = new ActionService(deps);
     this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions)));

@@ -13,6 +13,7 @@ import { basic, type TestApp, type TestUser } from '../helpers/harness.js';
 import { keyPair } from '../helpers/keys.js';
 import { detachedSignature, gpgPair, type GpgPair } from '../helpers/gpg.js';
 import { seedRuns } from '../helpers/actions.js';
+import { samplePng } from '../helpers/avatars.js';
 import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from './arbitraries.js';
 
 export const callers = [
@@ -1058,6 +1059,9 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     repoCreateBranchProtection: { properties: { rule_name: { pattern: '^rule-[a-z0-9]{1,8}$' }, branch_name: { const: null } }, required: ['rule_name'] },
     repoCreatePullReviewRequests: { properties: { reviewers: { type: 'array', maxItems: 1, items: { enum: [world.users.user.username] } }, team_reviewers: { const: null } } },
     repoDeletePullReviewRequests: { properties: { reviewers: { type: 'array', maxItems: 1, items: { enum: [world.users.user.username] } }, team_reviewers: { const: null } } },
+    // avatars: a random string is almost never base64 of a picture.
+    userUpdateAvatar: { properties: { image: { const: samplePng.toString('base64') } } },
+    orgUpdateAvatar: { properties: { image: { const: samplePng.toString('base64') } } },
   };
 }
 

@@ -292,6 +292,11 @@ import { repoListGitRefs } from './repository/repoListGitRefs.js';
 import { GetTree } from './repository/GetTree.js';
 import { GetBlob } from './repository/GetBlob.js';
 import { repoGetArchive } from './repository/repoGetArchive.js';
+// avatars
+import { userUpdateAvatar } from './user/userUpdateAvatar.js';
+import { userDeleteAvatar } from './user/userDeleteAvatar.js';
+import { orgUpdateAvatar } from './organization/orgUpdateAvatar.js';
+import { orgDeleteAvatar } from './organization/orgDeleteAvatar.js';
 
 
 export const registry: Registry = {
@@ -602,4 +607,9 @@ export const registry: Registry = {
   GetTree,
   GetBlob,
   repoGetArchive,
+  // avatars
+  userUpdateAvatar,
+  userDeleteAvatar,
+  orgUpdateAvatar,
+  orgDeleteAvatar,
 };
