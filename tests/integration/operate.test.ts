@@ -6,6 +6,7 @@ import Koa from 'koa';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadSpec } from '../../src/api/spec.js';
+import { loadConfig } from '../../src/config.js';
 import { buildOperateRouter } from '../../src/web/operate.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { hookBody, repoHook } from '../helpers/hooks.js';
@@ -170,6 +171,14 @@ test('/metrics answers 404 unless METRICS_ENABLED; without METRICS_TOKEN it is o
   assert.is(await serve({ enabled: false, token: undefined }), 404);
   assert.is(await serve({ enabled: false, token: 'x' }), 404);
   assert.is(await serve({ enabled: true, token: undefined }), 200);
+});
+
+test('config: LOG_FORMAT json or pretty, METRICS_* read as Gitea names them', () => {
+  assert.is(loadConfig({}).logFormat, 'json');
+  assert.is(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat, 'pretty');
+  assert.throws(() => loadConfig({ LOG_FORMAT: 'xml' }), /LOG_FORMAT/);
+  assert.equal(loadConfig({}).metrics, { enabled: false, token: undefined });
+  assert.equal(loadConfig({ METRICS_ENABLED: 'true', METRICS_TOKEN: 't' }).metrics, { enabled: true, token: 't' });
 });
 
 test.run();
