@@ -17,20 +17,26 @@ type CheckStatus = 'pass' | 'fail';
 interface ComponentStatus {
   status: CheckStatus;
   time: string;
-  output?: string;
 }
 
-/** Gitea's `/api/healthz` (the IETF health-check draft): each check's status and time, `output` only on failure. */
+/** Gitea's `/api/healthz` (the IETF health-check draft): each check's status and time; the reason of a failure is logged. */
 async function health(services: Services): Promise<{ status: CheckStatus; description: string; checks: Record<string, ComponentStatus[]> }> {
-  const run = async (check: () => Promise<void>): Promise<ComponentStatus[]> => {
+  // RFC 3339 in UTC to the second, as Gitea writes it.
+  const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const run = async (name: string, check: () => Promise<void>): Promise<ComponentStatus[]> => {
     try {
       await check();
-      return [{ status: 'pass', time: new Date().toISOString() }];
+      return [{ status: 'pass', time: now() }];
     } catch (err) {
-      return [{ status: 'fail', time: new Date().toISOString(), output: (err as Error).message }];
+      // As Gitea: the reason goes to the log, not to whoever asks (paths, hosts).
+      services.deps.log.error({ err, check: name }, 'health check failed');
+      return [{ status: 'fail', time: now() }];
     }
   };
-  const [db, dataDir] = await Promise.all([run(() => pingDatabase(services.deps)), run(() => checkDataDirWritable(services.deps))]);
+  const [db, dataDir] = await Promise.all([
+    run('database:ping', () => pingDatabase(services.deps)),
+    run('data-dir:write', () => checkDataDirWritable(services.deps)),
+  ]);
   const checks = { 'database:ping': db, 'data-dir:write': dataDir };
   const status = Object.values(checks).every((c) => c[0]!.status === 'pass') ? 'pass' : 'fail';
   return { status, description: 'anvil', checks };

@@ -36,7 +36,7 @@ test('GET /api/healthz: pass with each check in Gitea\'s shape and content type'
   assert.equal(Object.keys(body.checks).sort(), ['data-dir:write', 'database:ping']);
   for (const [name, [c]] of Object.entries(body.checks)) {
     assert.is(c!.status, 'pass', name);
-    assert.ok(!Number.isNaN(Date.parse(c!.time)), `${name} time`);
+    assert.match(c!.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, `${name} time`);
     assert.is(c!.output, undefined, `${name}: no output when passing`);
   }
 });
@@ -51,7 +51,7 @@ test('GET /api/healthz: 503 fail when the data folder cannot be written, pass ag
     const body = (await r.json()) as Health;
     assert.is(body.status, 'fail');
     assert.is(body.checks['data-dir:write']![0]!.status, 'fail');
-    assert.ok(body.checks['data-dir:write']![0]!.output, 'the failure says why');
+    assert.is(body.checks['data-dir:write']![0]!.output, undefined, 'the reason goes to the log, as in Gitea');
     assert.is(body.checks['database:ping']![0]!.status, 'pass');
   } finally {
     mkdirSync(app.config.dataDir, { recursive: true });
