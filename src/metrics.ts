@@ -1,5 +1,5 @@
 // Prometheus metrics (prom-client), one registry per process: the request and git histograms are fed
-// from below (app.ts, git/core.ts) at the cost of one observe() each; /metrics (src/web/metrics.ts)
+// from below (app.ts, git/core.ts) at the cost of one observe() each; /metrics (src/web/operate.ts)
 // reads them, and the gauges it fills at scrape time.
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
