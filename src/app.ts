@@ -11,24 +11,60 @@ import { loadSpec, type OpenApiDocument } from './api/spec.js';
 import type { Services } from './services/index.js';
 import { actionsMiddleware } from './transport/actions.js';
 import { buildAvatarRouter } from './web/avatars.js';
+import { requestDuration } from './metrics.js';
+import { buildOperateRouter } from './web/operate.js';
 
 export interface AppDeps {
   config: Config;
   services: Services;
   log: Logger;
   doc?: OpenApiDocument;
+  /** Requests in flight, for a shutdown that waits for them (main.ts). */
+  inFlight?: InFlight;
 }
 
-export async function buildApp({ config, services, log, doc = loadSpec() }: AppDeps): Promise<Koa> {
+/** Counts requests from arrival to the end of their middleware, so shutdown closes the database after the last. */
+export class InFlight {
+  active = 0;
+  /** Set when shutting down: answers carry `Connection: close`, so keep-alive clients go away. */
+  draining = false;
+  private waiters: Array<() => void> = [];
+
+  enter(): void {
+    this.active++;
+  }
+
+  leave(): void {
+    if (--this.active === 0) for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** Resolves when no request is in flight, or after `timeoutMs` (false then). */
+  idle(timeoutMs: number): Promise<boolean> {
+    if (this.active === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+}
+
+export async function buildApp({ config, services, log, doc = loadSpec(), inFlight = new InFlight() }: AppDeps): Promise<Koa> {
   const app = new Koa({ proxy: true });
   // What reaches Koa's own handler are connection failures after the answer began (a client that hangs
   // up mid-upload or mid-download): worth a log line, not Koa's console.error.
   app.on('error', (err: Error, ctx?: { method?: string; path?: string }) => log.warn({ err, method: ctx?.method, url: ctx?.path }, 'connection error'));
   const swaggerUrl = `${config.rootUrl}api/swagger`;
+  // Before buildRouter: the validator it builds may rewrite the document it is given.
+  const operate = buildOperateRouter(services, config, doc);
   const router = await buildRouter(doc, services, config);
 
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
+    inFlight.enter();
+    if (inFlight.draining) ctx.set('Connection', 'close');
     const id = ctx.get('X-Request-Id') || randomUUID();
     ctx.set('X-Request-Id', id);
     ctx.set('Access-Control-Expose-Headers', 'X-Total-Count, Link');
@@ -46,11 +82,21 @@ export async function buildApp({ config, services, log, doc = loadSpec() }: AppD
       writeError(ctx, status, message, swaggerUrl);
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info({ reqId: id, method: ctx.method, url: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      // The router names the operation (the spec's operationId, or a page's name in src/web) and the
+      // signed-in actor; anything else is `unmatched`, so the metric's labels stay a small set.
+      const operation: string = ctx.state.operationId ?? 'unmatched';
+      requestDuration.observe({ operation, status: ctx.status }, ms / 1000);
+      log.info(
+        { reqId: id, method: ctx.method, url: ctx.path, operationId: operation, status: ctx.status, ms: Math.round(ms * 10) / 10, actorId: ctx.state.actorId },
+        'request',
+      );
+      inFlight.leave();
     }
   });
   // The Actions runner protocol (Connect), outside /api/v1.
   app.use(actionsMiddleware(services));
+  // Health check, spec, docs page and metrics (src/web), before /api/v1 so its 405s leave them alone.
+  app.use(operate.routes());
   app.use(router.routes());
   app.use(router.allowedMethods());
   // Attachment downloads (browser_download_url), outside /api/v1.

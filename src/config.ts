@@ -9,6 +9,10 @@ export interface Config {
   /** Always ends with a slash, e.g. http://localhost:3000/ */
   rootUrl: string;
   logLevel: string;
+  /** LOG_FORMAT: `json` (one object a line, the default) or `pretty` (pino-pretty, for a person at a terminal). */
+  logFormat: 'json' | 'pretty';
+  /** Gitea's `[metrics]`: GET /metrics in Prometheus' format. */
+  metrics: MetricsConfig;
   admin: { username?: string; password?: string; email?: string };
   pageSize: { default: number; max: number };
   bodyLimitBytes: number;
@@ -28,6 +32,13 @@ export interface Config {
   actions: ActionsConfig;
   /** How often the auto-merge worker looks at scheduled merges (PULL_AUTO_MERGE_POLL_INTERVAL_MS); a status reported to this process wakes it at once. */
   autoMergePollMs: number;
+}
+
+export interface MetricsConfig {
+  /** METRICS_ENABLED=true serves /metrics; otherwise it answers 404. */
+  enabled: boolean;
+  /** METRICS_TOKEN: when set, /metrics wants `Authorization: Bearer <token>` (401 otherwise). */
+  token: string | undefined;
 }
 
 /** Gitea's `[actions]` section: workflow runs and the runner protocol. */
@@ -149,6 +160,12 @@ function bool(env: Env, name: string, dflt: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+function logFormat(env: Env): Config['logFormat'] {
+  const raw = (env.LOG_FORMAT || 'json').toLowerCase();
+  if (raw !== 'json' && raw !== 'pretty') throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${env.LOG_FORMAT}"`);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000);
   let rootUrl = env.ROOT_URL || `http://localhost:${port}/`;
@@ -166,6 +183,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     rootUrl,
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: logFormat(env),
+    metrics: { enabled: bool(env, 'METRICS_ENABLED', false), token: env.METRICS_TOKEN || undefined },
     admin: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD, email: env.ADMIN_EMAIL },
     pageSize: { default: Math.min(int(env, 'DEFAULT_PAGE_SIZE', 30, 1), pageMax), max: pageMax },
     bodyLimitBytes: int(env, 'MAX_BODY_SIZE', 10 * 1024 * 1024, 1024),

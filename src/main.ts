@@ -1,6 +1,6 @@
 // config → database → migrations → first admin → app → listen; graceful shutdown on SIGTERM/SIGINT.
 import type { Server } from 'node:http';
-import { buildApp } from './app.js';
+import { buildApp, InFlight } from './app.js';
 import { loadConfig } from './config.js';
 import { openDatabase, pgliteDir } from './db/client.js';
 import { lockDataDir } from './db/lock.js';
@@ -14,7 +14,7 @@ import { Services } from './services/index.js';
 import { startSshServer } from './transport/ssh.js';
 
 const config = loadConfig();
-const log = createLogger(config.logLevel);
+const log = createLogger(config.logLevel, config.logFormat);
 
 async function start() {
   const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir, 'the anvil server');
@@ -36,7 +36,8 @@ async function start() {
   if (config.actions.enabled && config.actions.workerEnabled) actionTriggers.start();
   const autoMerge = new AutoMergeWorker(services.deps, services.pulls, services.merges, services.access);
   autoMerge.start();
-  const app = await buildApp({ config, services, log });
+  const inFlight = new InFlight();
+  const app = await buildApp({ config, services, log, inFlight });
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((res, rej) => server.once('listening', res).once('error', rej));
   log.info({ port: config.port, rootUrl: config.rootUrl, database: database.engine }, 'anvil is listening');
@@ -49,13 +50,18 @@ async function start() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down: no new connections, finishing requests');
-    server.close();
+    log.info({ signal, inFlight: inFlight.active }, 'shutting down: no new connections, finishing requests');
+    // From now on answers say `Connection: close`: a keep-alive client's next request goes elsewhere.
+    inFlight.draining = true;
+    const closed = new Promise<void>((res) => server.close(() => res()));
     server.closeIdleConnections();
     // Requests in flight get time to finish; a stuck one does not hold the process forever.
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
-    await Promise.all([new Promise<void>((res) => server.once('close', () => res())), ssh?.close()]);
+    await Promise.all([closed, ssh?.close()]);
     clearTimeout(force);
+    // A connection can be gone while its request still runs (the client hung up, or was cut off above):
+    // the database stays open until the last handler is done with it.
+    if (!(await inFlight.idle(5_000))) log.warn({ inFlight: inFlight.active }, 'closing the database under requests still running');
     await scheduler.stop();
     await webhooks.stop();
     await actionTriggers.stop();

@@ -108,7 +108,9 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
   for (const op of ops) {
     const entry = (registry as Record<string, HandlerEntry<OperationId>>)[op.operationId]!;
     router[op.method as 'get'](toKoaPath(op.path), async (ctx) => {
+      ctx.state.operationId = op.operationId;
       const auth = await authenticate(ctx, services);
+      ctx.state.actorId = auth.actor?.id;
       authorize(auth, op.access);
       if (typeof entry !== 'function') {
         throw new NotImplemented(`${op.operationId} is not implemented yet (${entry.notImplemented})`);

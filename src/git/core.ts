@@ -7,6 +7,7 @@ import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { resolveEmbeddedGitDir, setupEnvironment } from 'dugite/build/lib/git-environment.js';
 import { spawnViaHelper, type GitChild } from './spawner.js';
+import { gitDuration, gitVerb } from '../metrics.js';
 
 export class GitError extends Error {
   constructor(
@@ -75,7 +76,10 @@ function start(cwd: string, args: string[], env?: Record<string, string>): GitCh
   const { env: full, gitLocation } = setupEnvironment({ ...gitEnvironment(), ...env });
   // dugite's map (typed as a record) is iterable as [name, value] pairs; the helper needs a plain object.
   const plain = Symbol.iterator in full ? Object.fromEntries(full as unknown as Iterable<[string, string | undefined]>) : full;
-  return spawnViaHelper({ file: gitLocation, args, cwd, env: plain });
+  const started = process.hrtime.bigint();
+  const child = spawnViaHelper({ file: gitLocation, args, cwd, env: plain });
+  child.once('close', () => gitDuration.observe({ command: gitVerb(args) }, Number(process.hrtime.bigint() - started) / 1e9));
+  return child;
 }
 
 const maxBuffer = 256 * 1024 * 1024;
