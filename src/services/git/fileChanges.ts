@@ -193,7 +193,7 @@ export class FileChangeService {
         const old = entries.get(f.from);
         if (!old && f.op !== 'upload') throw new NotFound(`file does not exist [path: ${f.from}]`);
         if (old?.type === 'tree') throw new Invalid(`a directory exists where you’re trying to change a file [path: ${f.from}]`);
-        if (f.sha !== undefined && f.sha !== (old?.id ?? '')) throw new Invalid(`sha does not match [given: ${f.sha}, expected: ${old?.id ?? ''}]`);
+        if (f.sha !== undefined && f.sha !== (old?.id ?? '')) throw new Conflict(`sha does not match [given: ${f.sha}, expected: ${old?.id ?? ''}]`);
         if (old?.mode === '100755') mode = old.mode;
         if (f.keep && f.op === 'rename' && old) {
           f.blob = old.id;

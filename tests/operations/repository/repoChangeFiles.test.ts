@@ -70,14 +70,17 @@ test('401, 403, 404, 423: callers who may not write', async () => {
   });
 });
 
-test('404 and 422: one bad file refuses the whole change', async () => {
+test('404, 409 and 422: one bad file refuses the whole change', async () => {
   const before = await disk.tip(dir, 'main');
   const good = { operation: 'create' as const, path: 'fine.txt', content: b64('f') };
   const missing = await change(repo, { files: [good, { operation: 'delete', path: 'none.txt' }] }, r.writer.auth);
   assert.is(missing.response.status, 404);
+  const stale = await change(repo, { files: [good, { operation: 'update', path: 'keep.txt', content: b64('x'), sha: 'f'.repeat(40) }] }, r.writer.auth);
+  assert.is(stale.response.status, 409);
+  assertSpec('repoChangeFiles', stale);
+  assert.match(messageOf(stale.error), /sha does not match/);
   const cases: Array<[Body['files'][number], RegExp]> = [
     [{ operation: 'create', path: 'keep.txt', content: b64('x') }, /already exists/],
-    [{ operation: 'update', path: 'keep.txt', content: b64('x'), sha: 'f'.repeat(40) }, /sha does not match/],
     [{ operation: 'create', path: '.git/hooks/x', content: b64('x') }, /malformed path/],
     [{ operation: 'create', path: 'b.txt', content: '***' }, /base64/],
   ];

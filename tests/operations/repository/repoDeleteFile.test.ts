@@ -56,13 +56,13 @@ test('401, 403, 404, 423: callers who may not write', async () => {
   });
 });
 
-test('404: no such file or branch; 422: a stale or missing sha, a directory', async () => {
+test('404: no such file or branch; 409: a stale sha; 422: a missing sha, a directory', async () => {
   const before = await disk.tip(dir, 'main');
   const sha = await blobOf('a.txt');
   assert.is((await remove(repo, 'none.txt', { sha }, r.writer.auth)).response.status, 404);
   assert.is((await remove(repo, 'a.txt', { sha, branch: 'nope' }, r.writer.auth)).response.status, 404);
   const stale = await remove(repo, 'a.txt', { sha: await blobOf('docs/c.md') }, r.writer.auth);
-  assert.is(stale.response.status, 422);
+  assert.is(stale.response.status, 409);
   assertSpec('repoDeleteFile', stale);
   assert.match(messageOf(stale.error), /sha does not match/);
   const folder = await remove(repo, 'docs', { sha: await blobOf('docs') }, r.writer.auth);

@@ -81,7 +81,7 @@ test('concurrency: 20 writers with the same sha — exactly one succeeds, the ot
   for (const [i, a] of answers.entries()) {
     assertSpec('repoUpdateFile', a);
     if (i === ok[0]) continue;
-    assert.is(a.response.status, 422, `request ${i}`);
+    assert.is(a.response.status, 409, `request ${i}`);
     assert.match(messageOf(a.error), /sha does not match/);
   }
   const winner = answers[ok[0]!]!.data!;
@@ -117,11 +117,19 @@ test('404: no file at the path, or at from_path; `branch` does not exist', async
   }
 });
 
-test('422: a stale or missing sha, a moved file onto an existing one, a directory', async () => {
+test('409: a stale sha changes nothing', async () => {
+  const before = await disk.tip(dir, 'main');
+  const res = await update(repo, 'a.txt', { content: b64('x'), sha: '0'.repeat(40) }, r.writer.auth);
+  assert.is(res.response.status, 409);
+  assertSpec('repoUpdateFile', res);
+  assert.match(messageOf(res.error), /sha does not match \[given: 0{40}, expected: [0-9a-f]{40}\]/);
+  assert.is(await disk.tip(dir, 'main'), before, 'nothing committed');
+});
+
+test('422: a missing sha, a moved file onto an existing one, a directory', async () => {
   const before = await disk.tip(dir, 'main');
   const sha = await blobOf('a.txt');
   const cases: Array<[string, Partial<Body>, RegExp]> = [
-    ['a.txt', { sha: '0'.repeat(40) }, /sha does not match \[given: 0{40}, expected: [0-9a-f]{40}\]/],
     ['run.sh', { from_path: 'a.txt' }, /repository file already exists \[path: run\.sh\]/],
     ['moved', { sha: await blobOf('moved') }, /a directory exists/],
   ];
