@@ -83,9 +83,9 @@ function runFile(job: string[]): Promise<Result> {
 
 const concurrency = Math.max(1, Math.min(Number(process.env.TEST_JOBS) || cpus().length, 4));
 // Each process pays seconds to load the app: the small files of the operation and unit folders run in
-// batches of BATCH (8) per process. Files that measure their own process (memory), spawn or kill
+// batches of BATCH (12) per process. Files that measure their own process (memory), spawn or kill
 // processes, or shard the contract run alone, and first (the longest ones start early).
-const batchSize = Math.max(1, Number(process.env.TEST_BATCH) || 8);
+const batchSize = Math.max(1, Number(process.env.TEST_BATCH) || 12);
 const batchable = (f: string) => /^tests\/(operations|unit)\//.test(f.replaceAll('\\', '/'));
 const queue: string[][] = files.filter((f) => !batchable(f)).map((f) => [f]);
 const small = files.filter(batchable);

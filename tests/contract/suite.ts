@@ -2,7 +2,7 @@
 // the spec and replays them over HTTP with every kind of caller. Each answer must be a status the spec
 // declares for the operation, never a 5xx, with a body that validates against that response (an empty
 // one where the response has no content), and an invalid request is never accepted. CONTRACT_RUNS sets the
-// runs per operation (60; an operation that has not succeeded by then gets CONTRACT_TOP_UP (140) more,
+// runs per operation (40; an operation that has not succeeded by then gets CONTRACT_TOP_UP (160) more,
 // so its success path is reached and checked), CONTRACT_SEED replays a failure, CONTRACT_OPS (a regular expression on the
 // operationId) picks operations, CONTRACT_SHARD=k/n runs every n-th operation (the contract-k.test.ts
 // files split the work so the test runner spreads it over both cores).
@@ -17,8 +17,8 @@ import type { GeneratedRequest } from './arbitraries.js';
 import { declaredFor, dereference, operationShape, responseValidators } from './openapi.js';
 import { callerArb, requestsFor, World, type SentRequest } from './world.js';
 
-const numRuns = Number(process.env.CONTRACT_RUNS ?? 60);
-const topUp = Number(process.env.CONTRACT_TOP_UP ?? 140);
+const numRuns = Number(process.env.CONTRACT_RUNS ?? 40);
+const topUp = Number(process.env.CONTRACT_TOP_UP ?? 160);
 const seed = process.env.CONTRACT_SEED === undefined ? undefined : Number(process.env.CONTRACT_SEED);
 
 const rawDoc = loadSpec();
