@@ -17,9 +17,21 @@ export interface CommitOptions {
   signoff?: boolean;
 }
 
+/**
+ * A name or e-mail as git will write it: git drops `<`, `>` and line breaks, and "crud" (blanks and
+ * `.,:;"'\\`) at either end, and refuses an identity left empty ("empty ident name not allowed").
+ * What would be empty counts as not given, so the caller's own identity stands in.
+ */
+function cleanIdent(value: string | undefined): string {
+  const crud = /^[\x00-\x20.,:;"'\\]+|[\x00-\x20.,:;"'\\]+$/g;
+  return (value ?? '').replace(/[<>\r\n]/g, '').replace(crud, '');
+}
+
 function identity(actor: UserRow, config: Config, given: { name?: string; email?: string } | undefined, fallback?: { name?: string; email?: string }): Signature {
-  const g = given?.name || given?.email ? given : fallback;
-  if (g && (g.name || g.email)) return { name: g.name || actor.fullName || actor.name, email: g.email || actor.email };
+  const clean = (p: { name?: string; email?: string } | undefined) => ({ name: cleanIdent(p?.name), email: cleanIdent(p?.email) });
+  const [a, b] = [clean(given), clean(fallback)];
+  const g = a.name || a.email ? a : b;
+  if (g.name || g.email) return { name: g.name || cleanIdent(actor.fullName) || actor.name, email: g.email || actor.email };
   return signatureOf(actor, config);
 }
 

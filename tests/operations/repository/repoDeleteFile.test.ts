@@ -24,7 +24,7 @@ test.after(async () => {
   await app.close();
 });
 
-const remove = (target: Repository, filepath: string, body: { sha: string; branch?: string; new_branch?: string; message?: string }, authorization?: string) =>
+const remove = (target: Repository, filepath: string, body: { sha: string; branch?: string; new_branch?: string; message?: string; committer?: { name?: string; email?: string } }, authorization?: string) =>
   app.client(authorization).DELETE('/repos/{owner}/{repo}/contents/{filepath}', { params: { path: { ...pathOf(target), filepath } }, body });
 const blobOf = async (path: string) => (await disk.run(dir, ['rev-parse', `main:${path}`])).trim();
 
@@ -46,6 +46,14 @@ test('200: onto a new branch; the base stays', async () => {
   await assertCommitted(dir, 'no-a', res.data!.commit.sha, before);
   assert.is(await disk.tip(dir, 'main'), before);
   assert.is(res.data!.commit.message, 'drop a\n');
+});
+
+test('200: a committer whose name and e-mail git would leave empty counts as not given: the caller commits', async () => {
+  for (const [i, committer] of [{ name: ' ' }, { name: '...' }, { name: '\n' }].entries()) {
+    const res = await remove(repo, 'a.txt', { sha: await blobOf('a.txt'), new_branch: `blank-${i}`, committer }, r.writer.auth);
+    assert.is(res.response.status, 200, JSON.stringify(res.error));
+    assert.is(res.data!.commit.committer.email, r.writer.email, JSON.stringify(committer));
+  }
 });
 
 test('401, 403, 404, 423: callers who may not write', async () => {
