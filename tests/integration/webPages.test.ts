@@ -54,8 +54,11 @@ test('walk: every html_url, zipball_url and tarball_url the API answers with ope
     api.GET('/repos/{owner}/{repo}/tags', { params: { path } }),
     api.GET('/orgs/{org}/projects/{id}', { params: { path: { org: w.org.username!, id: w.project.id } } }),
     app.client(w.other.auth).GET('/user/repos'),
+    api.GET('/notifications', { params: { query: { all: 'true' } } }),
   ]);
   const urls = new Set<string>([review.html_url!]);
+  const notifications = answers[answers.length - 1]!.data as Array<{ subject: { latest_comment_html_url: string } }>;
+  assert.ok(notifications.some((t) => /#issuecomment-\d+$/.test(t.subject.latest_comment_html_url)), 'a notification with its latest comment');
   answers.forEach((a, i) => {
     assert.ok(a.response.ok, `answer ${i}: ${a.response.status}`);
     webUrlsIn(a.data, urls);
@@ -162,6 +165,8 @@ test('issues and pull requests: escaped titles and labels, Markdown bodies and c
   const files = await getPage(app, `${repoPath()}/pulls/${w.pull.number}/files`);
   assert.is(files.status, 200);
   assert.match(files.body, /topic\.txt/);
+  // A review's line comment is where its html_url (`/files#issuecomment-N`) points.
+  assert.match(files.body, /<div class="comment" id="issuecomment-\d+">[\s\S]*<code>topic\.txt<\/code> line 1[\s\S]*<p>line note<\/p>/);
   const diff = await getPage(app, `${repoPath()}/pulls/${w.pull.number}.diff`);
   assert.is(diff.status, 200);
   assert.is(diff.type, 'text/plain; charset=utf-8');

@@ -3,6 +3,7 @@
 import type { components } from '../../../generated/openapi.js';
 import { presentComments, presentIssues, presentLoadedIssue } from '../../api/present.js';
 import { presentPull, presentReviews } from '../../api/presentPulls.js';
+import { toPullReviewComment } from '../../convert/review.js';
 import { canRead } from '../../permissions/repo.js';
 import { NotFound } from '../../services/errors.js';
 import type { LoadedRepo } from '../../services/repos/repos.js';
@@ -133,16 +134,23 @@ ${diffView(diff)}
 
 export async function pullFilesPage(req: PageReq, loaded: LoadedRepo, rawIndex: string): Promise<Page> {
   const index = indexOf(rawIndex);
-  const { pull, head } = await pullHeader(req, loaded, index);
-  const [{ files }, diff] = await Promise.all([
+  const { view, pull, head } = await pullHeader(req, loaded, index);
+  const [{ files }, diff, lineComments] = await Promise.all([
     req.services.pullChanges.files(loaded, index, {}),
     req.services.pullChanges.diffOrPatch(loaded, index, 'diff', false),
+    req.services.reviews.lineCommentsOf(view, req.auth.actor, commentsPerPage),
   ]);
+  const where = { owner: loaded.owner, repo: loaded.repo, issue: view.issue };
+  const notes = lineComments.map((r) => toPullReviewComment(r.comment, r.poster, where, req.auth.actor, req.config));
   const src = `${repoHref(req, loaded)}/src/commit/${pull.head.sha}`;
   const body = html`<main class="pull-files">
 ${head}
 <table class="list changed-files">${files.map((f) => html`<tr><td>${f.status}</td><td><a href="${src}/${encPath(f.path)}">${f.path}</a>${f.from ? html` <span class="muted">(from ${f.from})</span>` : ''}</td><td class="add">+${f.additions}</td><td class="del">-${f.deletions}</td></tr>`)}</table>
 ${diffView(diff)}
+${notes.length ? html`<h2>Review comments</h2><section class="comments review-comments">${notes.map((c) => html`<div class="comment" id="issuecomment-${c.id}">
+<div class="meta">${userLink(req, c.user)} on <code>${c.path}</code> line ${c.position || c.original_position} ${when(c.created_at)}</div>
+<div class="markdown">${markdown(c.body)}</div>
+</div>`)}</section>` : ''}
 </main>`;
   return {
     title: `Files · Pull request #${pull.number} - ${loaded.owner.name}/${loaded.repo.name}`,

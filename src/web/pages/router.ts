@@ -69,9 +69,9 @@ function repoRoute(rest: string[], raw: string[]): { name: string; scope: ScopeC
       if (n === 1) return { name: 'issues', scope: 'issue', run: (req, loaded) => issueList(req, loaded, 'issues') };
       return n === 2 ? { name: 'issue', scope: 'issue', run: (req, loaded) => issuePage(req, loaded, b!) } : undefined;
     case 'pulls':
-      if (n === 1) return { name: 'pulls', scope: 'issue', run: (req, loaded) => issueList(req, loaded, 'pulls') };
-      if (n === 2) return { name: 'pull', scope: 'issue', run: (req, loaded) => pullPage(req, loaded, b!) };
-      return n === 3 && c === 'files' ? { name: 'pull.files', scope: 'issue', run: (req, loaded) => pullFilesPage(req, loaded, b!) } : undefined;
+      if (n === 1) return { name: 'pulls', scope: 'repository', run: (req, loaded) => issueList(req, loaded, 'pulls') };
+      if (n === 2) return { name: 'pull', scope: 'repository', run: (req, loaded) => pullPage(req, loaded, b!) };
+      return n === 3 && c === 'files' ? { name: 'pull.files', scope: 'repository', run: (req, loaded) => pullFilesPage(req, loaded, b!) } : undefined;
     case 'wiki':
       if (n === 1) return { name: 'wiki', scope: 'repository', run: (req, loaded) => wikiPage(req, loaded, undefined, undefined) };
       // koa hands over decoded segments; the wiki reads the name as sent too (`+` and `%2B` differ).
