@@ -3,6 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../helpers/harness.js';
+import { seedRuns } from '../helpers/actions.js';
 import { userRepo } from '../helpers/repos.js';
 import { getPage, webUrlsIn, webWorld, xss, type WebWorld } from '../helpers/webPages.js';
 
@@ -32,6 +33,7 @@ test('walk: every html_url, zipball_url and tarball_url the API answers with ope
   const p = w.pull.number;
   const reviews = await api.GET('/repos/{owner}/{repo}/pulls/{index}/reviews', { params: { path: { ...path, index: p } } });
   const review = reviews.data![0]!;
+  const [seeded] = await seedRuns(app, { id: w.repo.id, owner: { id: w.owner.id } }, w.owner.id, [{ status: 'success', jobs: ['success', 'failure'] }]);
   const answers = await Promise.all([
     api.GET('/users/{username}', { params: { path: { username: w.owner.username } } }),
     api.GET('/orgs/{org}', { params: { path: { org: w.org.username! } } }),
@@ -54,6 +56,8 @@ test('walk: every html_url, zipball_url and tarball_url the API answers with ope
     api.GET('/repos/{owner}/{repo}/tags', { params: { path } }),
     api.GET('/orgs/{org}/projects/{id}', { params: { path: { org: w.org.username!, id: w.project.id } } }),
     app.client(w.other.auth).GET('/user/repos'),
+    api.GET('/repos/{owner}/{repo}/actions/runs/{run}', { params: { path: { ...path, run: seeded!.run.id } } }),
+    api.GET('/repos/{owner}/{repo}/actions/jobs/{job_id}', { params: { path: { ...path, job_id: seeded!.jobs[1]!.id } } }),
     api.GET('/notifications', { params: { query: { all: 'true' } } }),
   ]);
   const urls = new Set<string>([review.html_url!]);
@@ -65,7 +69,8 @@ test('walk: every html_url, zipball_url and tarball_url the API answers with ope
   });
   // Every shape: user, org, repo, issue, comment, pull, review, review comment, commit, file, folder, wiki, release, archive, project.
   const shapes = [/\/[^/]+$/, /\/issues\/\d+$/, /#issuecomment-\d+$/, /\/pulls\/\d+$/, /#pullrequestreview-\d+$/, /\/files#issuecomment-\d+$/, /\/commit\/[0-9a-f]{40}$/,
-    /\/src\/[^?]+\/README\.md$/, /\/src\/commit\/[0-9a-f]{40}\/topic\.txt$/, /\/wiki\/Home$/, /\/releases\/tag\/v1\.0$/, /\/archive\/v1\.0\.zip$/, /\/archive\/v1\.0\.tar\.gz$/, /\/-\/projects\/\d+$/];
+    /\/src\/[^?]+\/README\.md$/, /\/src\/commit\/[0-9a-f]{40}\/topic\.txt$/, /\/wiki\/Home$/, /\/releases\/tag\/v1\.0$/, /\/archive\/v1\.0\.zip$/, /\/archive\/v1\.0\.tar\.gz$/, /\/-\/projects\/\d+$/,
+    /\/actions\/runs\/\d+$/, /\/actions\/runs\/\d+\/jobs\/\d+$/];
   for (const shape of shapes) assert.ok([...urls].some((u) => shape.test(u)), `no URL like ${shape}: ${[...urls].join(' ')}`);
   for (const url of urls) {
     assert.ok(url.startsWith(app.config.rootUrl), url);
@@ -99,6 +104,9 @@ test('repository page: the README rendered safely, the file tree, branches and t
   assert.ok(page.body.includes(`href="${repoPath()}/src/tag/v1.0"`), 'the tag');
   const head = await getPage(app, repoPath(), undefined, 'HEAD');
   assert.is(head.status, 200);
+  const headArchive = await getPage(app, `${repoPath()}/archive/v1.0.zip`, undefined, 'HEAD');
+  assert.is(headArchive.status, 200);
+  assert.is(headArchive.type, 'application/zip');
   // An empty repository says so.
   const empty = await userRepo(app, w.owner);
   const emptyPage = await getPage(app, `/${w.owner.username}/${empty.name}`);
@@ -195,9 +203,13 @@ test('other pages: commit, wiki, releases, project, actions', async () => {
   assert.match(project.body, /<h1>Board &lt;1&gt;<\/h1>/);
   const actions = await getPage(app, `${repoPath()}/actions`);
   assert.is(actions.status, 200);
-  assert.match(actions.body, /No runs/);
-  assert.is((await getPage(app, `${repoPath()}/actions/runs/1`)).status, 404);
-  assert.is((await getPage(app, `${repoPath()}/actions/runs/1/jobs/1`)).status, 404);
+  // The walk seeded run 1 (jobs: success, failure).
+  assert.ok(actions.body.includes(`<a href="${repoPath()}/actions/runs/1">seeded run</a>`), actions.body);
+  const run = await getPage(app, `${repoPath()}/actions/runs/1`);
+  assert.is(run.status, 200);
+  assert.match(run.body, /<span class="state state-failure">failure<\/span><\/td><td><a href="[^"]+\/actions\/runs\/1\/jobs\/\d+">job 1<\/a>/);
+  assert.is((await getPage(app, `${repoPath()}/actions/runs/999`)).status, 404);
+  assert.is((await getPage(app, `${repoPath()}/actions/runs/1/jobs/999999`)).status, 404);
   const account = await getPage(app, `/${w.owner.username}`);
   assert.is(account.status, 200);
   assert.ok(account.body.includes(`href="/${w.owner.username}/${w.repo.name}"`));
