@@ -231,6 +231,18 @@ test('visibility: a private repository is 404 for anonymous and other users, ope
   const token = w.owner.auth.replace(/^token /, '');
   assert.is((await getPage(app, `${base}/src/branch/main/README.md?token=${token}`)).status, 200);
   assert.is((await getPage(app, base, 'Basic bm9ib2R5Ondyb25n')).status, 401, 'wrong credentials');
+  // A repository whose units are off: their pages are 404, as their API operations.
+  const bare = await userRepo(app, w.owner);
+  const edit = await app.client(w.owner.auth).PATCH('/repos/{owner}/{repo}', {
+    params: { path: { owner: w.owner.username, repo: bare.name } },
+    body: { has_issues: false, has_wiki: false, has_pull_requests: false, has_releases: false, has_actions: false },
+  });
+  assert.is(edit.response.status, 200);
+  const bareBase = `/${w.owner.username}/${bare.name}`;
+  assert.is((await getPage(app, bareBase)).status, 200);
+  for (const path of ['/issues', '/pulls', '/wiki', '/releases', '/actions']) {
+    assert.is((await getPage(app, `${bareBase}${path}`, w.owner.basic)).status, 404, `unit off: ${path}`);
+  }
   // A private user's page is 404 to anonymous, as in the API.
   const hidden = await app.user({ visibility: 'private' });
   assert.is((await getPage(app, `/${hidden.username}`)).status, 404);
