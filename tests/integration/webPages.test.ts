@@ -72,9 +72,9 @@ test('walk: every html_url, zipball_url and tarball_url the API answers with ope
     /\/src\/[^?]+\/README\.md$/, /\/src\/commit\/[0-9a-f]{40}\/topic\.txt$/, /\/wiki\/Home$/, /\/releases\/tag\/v1\.0$/, /\/archive\/v1\.0\.zip$/, /\/archive\/v1\.0\.tar\.gz$/, /\/-\/projects\/\d+$/,
     /\/actions\/runs\/\d+$/, /\/actions\/runs\/\d+\/jobs\/\d+$/];
   for (const shape of shapes) assert.ok([...urls].some((u) => shape.test(u)), `no URL like ${shape}: ${[...urls].join(' ')}`);
-  for (const url of urls) {
+  const pages = await Promise.all([...urls].map(async (url) => ({ url, page: await getPage(app, url.replace(/#.*$/, '')) })));
+  for (const { url, page } of pages) {
     assert.ok(url.startsWith(app.config.rootUrl), url);
-    const page = await getPage(app, url.replace(/#.*$/, ''));
     assert.is(page.status, 200, `${url}: ${page.status}`);
     if (/\/archive\//.test(url)) assert.match(page.type, /^application\/(zip|gzip)/, url);
     else {
