@@ -1,6 +1,13 @@
 // The pages behind every html_url: read-only HTML, rendered on the server, with the API's credentials and
 // visibility (what the caller may not read is an empty 404). Mounted after every other router, so it only
 // sees paths nothing else answered; reserved first segments (api, avatars, ...) are never an owner.
+//
+// The structure browser tests rely on stays stable: every page is one `<main>` whose first `<h1>` names
+// the object; a README is `article.markdown.readme`; a file tree is `table.files` (rows `tr.dir`,
+// `tr.file`, ...); a file is `table.code` with rows `tr#L{n}`; issue and pull request comments are
+// `div.comment#issuecomment-{id}` with their body in `div.markdown`; the issue's own body is
+// `div.issue-body > div.markdown`; labels are `span.label`; reviews `div.review#pullrequestreview-{id}`;
+// diffs `pre.diff` with one `div.add` / `div.del` / `div.ctx` / `div.hunk` / `div.file` per line.
 import type { Context, Middleware } from 'koa';
 import { authenticate, authorize } from '../../api/auth.js';
 import { errorAnswer } from '../../api/errors.js';
