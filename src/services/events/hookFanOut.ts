@@ -3,7 +3,7 @@
 // built only when some hook matches.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, or } from 'drizzle-orm';
 import { hookMessage } from '../../convert/hookMessages.js';
 import type { Db } from '../../db/client.js';
 import { hookDeliveries, hooks, type HookRow } from '../../db/schema/index.js';
@@ -46,23 +46,44 @@ async function copyDefaultHooks(tx: Db, repoId: number): Promise<void> {
   await tx.insert(hooks).values(defaults.map(({ id: _id, ...h }) => ({ ...h, repoId, createdAt: now, updatedAt: now })));
 }
 
+/**
+ * The active hooks that may hear of the repository's events (its own, its owner's, the system's), read
+ * once per transaction: a change that records several events (a new branch's create and push, a merge's
+ * push and close) asks once. Hooks are written outside event transactions, except the defaults copied
+ * into a new repository, which drop the transaction's copy.
+ */
+const hooksInTx = new WeakMap<Db, Map<string, Promise<HookRow[]>>>();
+function repoHooks(tx: Db, repoId: number, ownerId: number | undefined): Promise<HookRow[]> {
+  let perTx = hooksInTx.get(tx);
+  if (!perTx) hooksInTx.set(tx, (perTx = new Map()));
+  const key = `${repoId}:${ownerId ?? ''}`;
+  let rows = perTx.get(key);
+  if (!rows) {
+    rows = tx
+      .select()
+      .from(hooks)
+      .where(
+        and(
+          eq(hooks.active, true),
+          or(
+            eq(hooks.repoId, repoId),
+            ownerId !== undefined ? and(isNull(hooks.repoId), eq(hooks.ownerId, ownerId)) : undefined,
+            and(isNull(hooks.repoId), isNull(hooks.ownerId), eq(hooks.isSystem, true)),
+          ),
+        ),
+      );
+    perTx.set(key, rows);
+  }
+  return rows;
+}
+
 export async function deliverToHooks(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promise<void> {
   if (e.repoId === undefined) return;
-  if (e.type === 'repository' && e.action === 'created') await copyDefaultHooks(tx, e.repoId);
-  const candidates = await tx
-    .select()
-    .from(hooks)
-    .where(
-      and(
-        eq(hooks.active, true),
-        or(
-          eq(hooks.repoId, e.repoId),
-          e.ownerId !== undefined ? and(isNull(hooks.repoId), eq(hooks.ownerId, e.ownerId)) : undefined,
-          and(isNull(hooks.repoId), isNull(hooks.ownerId), eq(hooks.isSystem, true)),
-        ),
-        sql`${hooks.events} @> ${JSON.stringify([e.type])}::jsonb`,
-      ),
-    );
+  if (e.type === 'repository' && e.action === 'created') {
+    await copyDefaultHooks(tx, e.repoId);
+    hooksInTx.delete(tx);
+  }
+  const candidates = (await repoHooks(tx, e.repoId, e.ownerId)).filter((h) => h.events.includes(e.type));
   const branch = filteredBranch(e);
   const matching = candidates.filter((h) => branch === undefined || branchMatches(h.branchFilter, branch));
   // Packagist is told about pushes only (Gitea's rule).
