@@ -13,6 +13,7 @@ import { actionsMiddleware } from './transport/actions.js';
 import { buildAvatarRouter } from './web/avatars.js';
 import { requestDuration } from './metrics.js';
 import { buildOperateRouter } from './web/operate.js';
+import { buildPages } from './web/pages/router.js';
 
 export interface AppDeps {
   config: Config;
@@ -105,6 +106,8 @@ export async function buildApp({ config, services, log, doc = loadSpec(), inFlig
   app.use(buildAvatarRouter(services).routes());
   // git clone/push over HTTP, outside /api/v1.
   app.use(buildGitRouter(services, log).routes());
+  // The pages behind html_url (src/web/pages), last: they answer only what no router above did.
+  app.use(buildPages(services, config));
   app.use(async (ctx) => {
     // Nothing matched: an empty 404, as for anything the caller may not see.
     writeError(ctx, 404, '', swaggerUrl);

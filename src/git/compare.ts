@@ -47,6 +47,11 @@ export async function diffText(dir: string, from: string, to: string, binary: bo
   return (await git(dir, ['diff', '-M', '--no-ext-diff', '--no-textconv', ...(binary ? ['--binary'] : []), from, to, '--'])).stdout;
 }
 
+/** What commit `id` changed against its first parent (everything, for a root commit), as `git diff`. */
+export async function commitDiffText(dir: string, id: string): Promise<string> {
+  return (await git(dir, ['diff-tree', '-p', '-M', '-r', '--root', '--diff-merges=first-parent', '--no-commit-id', '--no-ext-diff', '--no-textconv', id, '--'])).stdout;
+}
+
 /** The commits of `from`..`to` as `git format-patch` mails, oldest first. */
 export async function patchText(dir: string, from: string, to: string, binary: boolean): Promise<string> {
   return (await git(dir, ['format-patch', '--no-signature', '--stdout', ...(binary ? ['--binary'] : ['--no-binary']), `${from}..${to}`])).stdout;

@@ -11,6 +11,9 @@ const reservedNames = new Set([
 ]);
 const reservedSuffixes = ['.keys', '.gpg', '.rss', '.atom', '.png'];
 
+/** Names no account can have, because the site's own paths use them (`/api`, `/avatars`, ...). */
+export const isReservedOwnerName = (name: string) => reservedNames.has(name.toLowerCase());
+
 /** Throws Invalid with Gitea-like messages when `name` cannot be a user or organization name. */
 export function checkOwnerName(name: string, field = 'username'): void {
   if (name.length === 0) throw new Invalid(`[${field}]: Required`);

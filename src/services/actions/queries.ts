@@ -43,7 +43,7 @@ export interface JobView {
   steps: ActionTaskStepRow[];
 }
 
-type RunFilter = { repoId?: number; runId?: number; event?: string; branch?: string; status?: string[]; actor?: string; headSha?: string; limit: number; offset: number };
+type RunFilter = { repoId?: number; runId?: number; runIndex?: number; event?: string; branch?: string; status?: string[]; actor?: string; headSha?: string; limit: number; offset: number };
 type JobFilter = { repoId?: number; runId?: number; jobId?: number; status?: string[]; order: 'asc' | 'desc'; limit: number; offset: number };
 
 /** The API's reads, on a connection or inside a transaction (webhook payloads are built in the event's). */
@@ -69,6 +69,7 @@ export async function findRuns(db: Db, opts: RunFilter): Promise<{ rows: RunView
   const conds: SQL[] = [];
   if (opts.repoId !== undefined) conds.push(eq(actionRuns.repoId, opts.repoId));
   if (opts.runId !== undefined) conds.push(eq(actionRuns.id, opts.runId));
+  if (opts.runIndex !== undefined) conds.push(eq(actionRuns.index, opts.runIndex));
   const states = statesOf(opts.status);
   if (states) conds.push(inArray(actionRuns.status, states));
   if (opts.event) conds.push(eq(actionRuns.event, opts.event));

@@ -54,6 +54,14 @@ export class RepoActionService {
     return rows[0];
   }
 
+  /** A run by its number in the repository (`run_number`, the web page's `/actions/runs/{n}`). */
+  async runByNumber(loaded: LoadedRepo, runNumber: number): Promise<RunView> {
+    requireReader(loaded);
+    const { rows } = await this.queries.listRuns({ repoId: loaded.repo.id, runIndex: runNumber, limit: 1, offset: 0 });
+    if (!rows[0]) throw new NotFound('run not found');
+    return rows[0];
+  }
+
   async runJobs(loaded: LoadedRepo, runId: number, opts: { status?: string[]; limit: number; offset: number }) {
     await this.run(loaded, runId);
     return this.queries.listJobs({ ...opts, repoId: loaded.repo.id, runId, order: 'asc' });

@@ -63,18 +63,32 @@ export class ContentService {
    * Gitea's legacy `{ref}/{filepath}` form, read when no `ref` is given: the shortest leading run of
    * segments that names a branch, else a tag, else a full commit id; undefined when none does.
    */
-  private async legacyRef(loaded: LoadedRepo, rawPath: string): Promise<{ ref: string; path: string } | undefined> {
+  private legacyRef(loaded: LoadedRepo, rawPath: string): Promise<{ ref: string; path: string } | undefined> {
+    return this.splitRef(loaded, 'any', rawPath);
+  }
+
+  /**
+   * A web path's `{ref}/{filepath}` split as Gitea's pages split it: for a branch or a tag the shortest
+   * leading run of segments that names one (`any`: a branch, else a tag, else a commit), for a commit a
+   * full or abbreviated id as the first segment; undefined when nothing matches (or the caller may not read the code).
+   */
+  async splitRef(loaded: LoadedRepo, kind: 'branch' | 'tag' | 'commit' | 'any', rawPath: string): Promise<{ ref: string; path: string } | undefined> {
     if (!canRead(loaded.perm, 'repo.code') || loaded.repo.isEmpty) return undefined; // locate answers 404
     const parts = rawPath.split('/');
-    const refs = new Set(await allRefNames(this.branches.dir(loaded)));
-    for (const kind of ['heads', 'tags']) {
-      for (let i = 1; i <= parts.length; i++) {
-        const ref = parts.slice(0, i).join('/');
-        if (refs.has(`refs/${kind}/${ref}`)) return { ref, path: parts.slice(i).join('/') };
+    if (kind !== 'commit') {
+      const refs = new Set(await allRefNames(this.branches.dir(loaded)));
+      const kinds = kind === 'branch' ? ['heads'] : kind === 'tag' ? ['tags'] : ['heads', 'tags'];
+      for (const k of kinds) {
+        for (let i = 1; i <= parts.length; i++) {
+          const ref = parts.slice(0, i).join('/');
+          if (refs.has(`refs/${k}/${ref}`)) return { ref: kind === 'tag' ? `refs/tags/${ref}` : ref, path: parts.slice(i).join('/') };
+        }
       }
+      if (kind !== 'any') return undefined;
     }
     const [head = '', ...rest] = parts;
-    return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(head) ? { ref: head, path: rest.join('/') } : undefined;
+    const pattern = kind === 'commit' ? /^[0-9a-f]{7,64}$/ : /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+    return pattern.test(head) ? { ref: head, path: rest.join('/') } : undefined;
   }
 
   /** A file's bytes; directories and submodules are 404. */

@@ -2,7 +2,7 @@
 // refs, trees, blobs and archives. Everything comes from git; nothing is written.
 import type { Readable } from 'node:stream';
 import { archiveStream, type ArchiveFormat } from '../../git/archive.js';
-import { changedFiles, commitLineStats, commitsBetween, type ChangedPath } from '../../git/compare.js';
+import { changedFiles, commitDiffText, commitLineStats, commitsBetween, type ChangedPath } from '../../git/compare.js';
 import { git } from '../../git/core.js';
 import { describeCommits } from '../../git/describe.js';
 import { allRefs, treeEntries, treeOf, type RefObject } from '../../git/gitData.js';
@@ -61,6 +61,12 @@ export class GitDataService {
     const id = loaded.repo.isEmpty ? undefined : await resolveCommit(dir, sha);
     if (!id) throw new NotFound();
     return (await this.rows(dir, [id], opts))[0]!;
+  }
+
+  /** One commit with its diff against its first parent (the commit page). */
+  async commitWithDiff(loaded: LoadedRepo, sha: string): Promise<{ row: PullCommit; diff: string }> {
+    const row = await this.commit(loaded, sha, { files: false, stat: true });
+    return { row, diff: await commitDiffText(this.dir(loaded), row.commit.id) };
   }
 
   async compare(loaded: LoadedRepo, basehead: string): Promise<{ total: number; rows: PullCommit[]; files: ChangedPath[]; head: string }> {

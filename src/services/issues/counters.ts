@@ -1,5 +1,6 @@
 // Counters recounted inside the transaction that changed what they count: always exact, whatever
-// ran before (a recount of indexed rows, not a +1 that could drift).
+// ran before (a recount of indexed rows, not a +1 that could drift). The two hot writes whose effect is
+// certain (creating an issue, recording a merge) shift the repository's counters instead (shiftRepoIssues).
 //
 // Concurrent writers (PostgreSQL, READ COMMITTED): each recount first locks the counter's row, then
 // counts in a new statement. A writer that waited for the lock therefore counts after the one before it
@@ -7,7 +8,7 @@
 // (Counting in the same statement as the lock would use a snapshot taken before the wait.) The lock is
 // FOR NO KEY UPDATE, which does not conflict with the key-share locks that inserting child rows takes,
 // and rows are locked in id order, so writers never deadlock on each other.
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { comments, issueLabels, issues, labels, milestones, repositories } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
@@ -15,6 +16,20 @@ import type { Db } from '../../db/client.js';
 async function lockForCount(tx: Db, table: PgTable, id: PgColumn, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   await tx.execute(sql`select ${id} from ${table} where ${inArray(id, ids)} order by ${id} for no key update`);
+}
+
+/**
+ * A change whose effect on the counts is known without reading them (an issue created; a pull request
+ * merged by the one writer whose compare-and-set took it): the repository's counters move by that much in
+ * one statement, which takes the row lock itself, so concurrent writers each add theirs and none is lost.
+ * It costs the same with a million issues as with one, where a recount scans them all.
+ */
+export async function shiftRepoIssues(tx: Db, repoId: number, s: { isPull: boolean; opened?: number; closed?: number }): Promise<void> {
+  const [all, closed] = s.isPull ? [repositories.numPulls, repositories.numClosedPulls] : [repositories.numIssues, repositories.numClosedIssues];
+  const set: Record<string, SQL> = {};
+  if (s.opened) set[s.isPull ? 'numPulls' : 'numIssues'] = sql`${all} + ${s.opened}`;
+  if (s.closed) set[s.isPull ? 'numClosedPulls' : 'numClosedIssues'] = sql`${closed} + ${s.closed}`;
+  if (Object.keys(set).length) await tx.update(repositories).set(set).where(eq(repositories.id, repoId));
 }
 
 export async function recountRepoIssues(tx: Db, repoId: number): Promise<void> {

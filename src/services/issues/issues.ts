@@ -12,7 +12,7 @@ import { inRepo, issueContent } from '../events/scope.js';
 import { canRead, canWrite, type RepoPermission } from '../../permissions/repo.js';
 import { AccessService, type RepoReach } from '../repos/access.js';
 import type { ServiceDeps } from '../context.js';
-import { recountLabels, recountMilestones, recountRepoIssues } from './counters.js';
+import { recountLabels, recountMilestones, recountRepoIssues, shiftRepoIssues } from './counters.js';
 import { endOfDay } from './dueDate.js';
 import { BadRequest, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RepoArchived } from '../errors.js';
 import { detailsFromColumns, prepareIssueDetailQueries, type IssueDetails } from './issueDetails.js';
@@ -187,7 +187,7 @@ export class IssueService {
         .returning();
       if (assignees.length) await tx.insert(issueAssignees).values(assignees.map((userId) => ({ issueId: row!.id, userId })));
       if (labelIds.length) await writeIssueLabels(tx, row!, actor.id, labelIds);
-      await recountRepoIssues(tx, loaded.repo.id);
+      await shiftRepoIssues(tx, loaded.repo.id, { isPull, opened: 1, closed: closed ? 1 : 0 });
       await recountMilestones(tx, [milestoneId]);
       await recountLabels(tx, labelIds);
       // A pull request's own event (pull_request opened) is recorded by the pull-request service.

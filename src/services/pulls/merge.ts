@@ -22,7 +22,7 @@ import type { BranchService } from '../git/branches.js';
 import type { BranchProtectionService } from '../git/branchProtections.js';
 import { requiredState } from '../git/statuses.js';
 import { signatureOf } from '../identity.js';
-import { recountRepoIssues } from '../issues/counters.js';
+import { shiftRepoIssues } from '../issues/counters.js';
 import { Conflict, Forbidden, NotAllowed, NotFound, RepoArchived } from '../errors.js';
 import { withKeyLock } from '../locks.js';
 import type { LoadedRepo } from '../repos/repos.js';
@@ -338,10 +338,13 @@ export class MergeService {
         .where(and(eq(pullRequests.id, pull.id), eq(pullRequests.merged, false)))
         .returning({ id: pullRequests.id });
       if (!row) return; // recorded already (a pending merge completed by another process)
-      await tx.update(issues).set({ isClosed: true, closedAt: now, updatedAt: now }).where(eq(issues.id, issue.id));
+      const closedNow = await tx.update(issues).set({ isClosed: true, closedAt: now, updatedAt: now })
+        .where(and(eq(issues.id, issue.id), eq(issues.isClosed, false))).returning({ id: issues.id });
+      if (!closedNow.length) await tx.update(issues).set({ updatedAt: now }).where(eq(issues.id, issue.id));
       await tx.delete(pullAutoMerges).where(eq(pullAutoMerges.pullId, pull.id));
       await tx.insert(comments).values({ issueId: issue.id, repoId: issue.repoId, posterId: actor.id, type: 'merge_pull', newValue: m.sha });
-      await recountRepoIssues(tx, issue.repoId);
+      // The closed count moves by one when this update closed the pull request (not when it was closed already).
+      if (closedNow.length) await shiftRepoIssues(tx, issue.repoId, { isPull: true, closed: 1 });
       for (const e of m.events) await recordEvent(this.deps, tx, e);
       await recordEvent(this.deps, tx, {
         type: 'pull_request', action: 'closed', issueId: issue.id, ...inRepo(loaded.repo, actor.id),

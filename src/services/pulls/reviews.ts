@@ -118,6 +118,22 @@ export class ReviewService {
     return { view, review, rows: rows.map((r) => ({ comment: r.comment, poster: r.poster ?? undefined })) };
   }
 
+  /** Every line comment of the reviews of `view` that `viewer` may see, oldest first (the pull request's files page): one query. */
+  async lineCommentsOf(view: PullView, viewer: UserRow | null, limit: number): Promise<Array<{ comment: PullReviewCommentRow; poster: UserRow | undefined }>> {
+    const rows = await this.deps.db
+      .select({ comment: pullReviewComments, poster: users })
+      .from(pullReviewComments)
+      .innerJoin(pullReviews, eq(pullReviews.id, pullReviewComments.reviewId))
+      .leftJoin(users, eq(users.id, pullReviewComments.posterId))
+      .where(and(
+        eq(pullReviews.issueId, view.issue.id),
+        viewer?.isAdmin ? undefined : or(ne(pullReviews.type, 'pending'), eq(pullReviews.reviewerId, viewer?.id ?? -1)),
+      ))
+      .orderBy(asc(pullReviewComments.id))
+      .limit(limit);
+    return rows.map((r) => ({ comment: r.comment, poster: r.poster ?? undefined }));
+  }
+
   private writable(loaded: LoadedRepo, view: PullView): void {
     if (loaded.repo.isArchived) throw new RepoArchived();
     if (view.issue.isClosed) throw new Invalid('the pull request is closed');
