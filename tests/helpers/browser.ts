@@ -23,6 +23,8 @@ export interface BrowserSession {
   page(): Promise<Page>;
   /** Writes `<name>.png` (the page's viewport, or one element) to the screenshot folder; answers its path. */
   screenshot(target: Page | Locator, name: string): Promise<string>;
+  /** The requests to other hosts that were blocked since the last look (and forgets them). */
+  takeOutside(): string[];
   /** Fails the test when a page tried to reach anything outside this machine (and forgets what it saw). */
   assertStayedLocal(): void;
   close(): Promise<void>;
@@ -73,6 +75,9 @@ export async function openBrowser(): Promise<BrowserSession> {
       await target.screenshot({ path });
       assert.ok(existsSync(path), `screenshot ${path} written`);
       return path;
+    },
+    takeOutside() {
+      return outside.splice(0);
     },
     assertStayedLocal() {
       const seen = outside.splice(0);

@@ -81,7 +81,7 @@ it('the repository page shows the rendered README and the file tree; a click ope
   const page = await openPage();
   const answer = await page.goto(`${app.url}/${owner.username}/${repo.name}`);
   assert.is(answer?.status(), 200);
-  assert.match(await page.locator('main h1').innerText(), `${owner.username}/${repo.name}`);
+  assert.match(await page.locator('main > h1').innerText(), `${owner.username}/${repo.name}`);
   const readme = page.locator('article.markdown.readme');
   assert.is((await readme.locator('h1').innerText()).trim(), 'Hello browser');
   assert.is(await readme.locator('h1 em').innerText(), 'browser', 'Markdown rendered');
@@ -92,7 +92,7 @@ it('the repository page shows the rendered README and the file tree; a click ope
 
   await page.locator('table.files a', { hasText: 'notes.txt' }).click();
   await page.waitForURL(/\/src\/branch\/[^/]+\/notes\.txt$/);
-  assert.is((await page.locator('main h1').innerText()).trim(), 'notes.txt');
+  assert.is((await page.locator('main > h1').innerText()).trim(), 'notes.txt');
   const text = await page.locator('main').innerText();
   assert.match(text, 'first line');
   assert.match(text, '<b>second</b> line', 'the file shown as text, not as HTML');
@@ -105,7 +105,7 @@ it('the issue page shows the title, labels and rendered comments; scripts in bod
   const page = await openPage();
   const answer = await page.goto(`${app.url}/${owner.username}/${repo.name}/issues/${issue.number}`);
   assert.is(answer?.status(), 200);
-  assert.match(await page.locator('main h1').innerText(), issue.title);
+  assert.match(await page.locator('main > h1').innerText(), issue.title);
   assert.equal((await page.locator('main span.label').allInnerTexts()).map((l) => l.trim()), [labelName]);
   const comment = page.locator(`div.comment#issuecomment-${commentId}`);
   assert.is(await comment.locator('div.markdown strong').innerText(), 'bold', 'the comment rendered as Markdown');
@@ -117,6 +117,16 @@ it('the issue page shows the title, labels and rendered comments; scripts in bod
   await browser.screenshot(page, 'issue-page');
   browser.assertStayedLocal();
   assert.equal(dialogs, [], 'no dialog opened');
+});
+
+it('the guard itself: a page that reaches for another host is caught and blocked', async () => {
+  const page = await browser.page();
+  const failed = new Promise<string>((res) => page.on('requestfailed', (r) => res(r.url())));
+  await page.setContent('<img src="https://example.com/pixel.png">');
+  assert.is(await failed, 'https://example.com/pixel.png', 'the request was blocked');
+  await page.context().close();
+  const seen = browser.takeOutside();
+  assert.ok(seen.length > 0 && seen.every((u) => u === 'https://example.com/pixel.png'), seen.join(', '));
 });
 
 test.run();
