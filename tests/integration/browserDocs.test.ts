@@ -28,8 +28,7 @@ function specOperations(): Array<{ operationId: string; tags: string[] }> {
 
 test.before(async () => {
   if (it === test) {
-    app = await startApp();
-    browser = await openBrowser();
+    [app, browser] = await Promise.all([startApp(), openBrowser()]);
     user = await actor(app);
   }
 });
@@ -39,14 +38,14 @@ test.after(async () => {
 });
 
 // Run in the page as source text: tsx would wrap functions written here in helpers the page lacks.
-// `scan(id)` scrolls down the page in half-screen steps (swagger-ui renders only the operations near the
+// `scan(id)` scrolls down the page a screen at a time (swagger-ui renders only the operations near the
 // viewport once there are this many: a window virtualizer), collecting the operation blocks and tags it
 // renders; with an id it stops at that block, scrolled to the top of the viewport.
 const scanScript = (id?: string) => `(async () => {
   const want = ${JSON.stringify(id ?? null)};
   const ops = new Set(), tags = new Set();
   const frames = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
-  for (let y = 0; y <= document.documentElement.scrollHeight; y += Math.floor(window.innerHeight / 2)) {
+  for (let y = 0; y <= document.documentElement.scrollHeight; y += window.innerHeight - 100) {
     window.scrollTo(0, y);
     await frames();
     if (want && document.getElementById(want)) {
