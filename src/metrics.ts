@@ -26,6 +26,40 @@ export const gitDuration = new Histogram({
   registers: [registry],
 });
 
+/** Seconds; queries mostly answer in well under a millisecond on a warm database. */
+const queryBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/** Labelled by engine and statement kind (`select|insert|update|delete|other`), never by the SQL text. */
+export const dbQueryDuration = new Histogram({
+  name: 'anvil_db_query_duration_seconds',
+  help: 'Time one database query took, from sending it to its rows, by engine and statement kind.',
+  labelNames: ['engine', 'statement'] as const,
+  buckets: queryBuckets,
+  registers: [registry],
+});
+
+export const dbPoolMax = new Gauge({
+  name: 'anvil_db_pool_max_connections',
+  help: 'Connections the database pool may open (PGlite: 1).',
+  labelNames: ['engine'] as const,
+  registers: [registry],
+});
+
+/** Queries sent and not yet answered, counted by src/db/queryMetrics.ts, read at scrape time. */
+export const dbInFlight = { pglite: 0, postgres: 0 };
+
+/** Connections in use, as near as can be known cheaply: the queries waiting for their answer. */
+export const dbQueriesInFlight = new Gauge({
+  name: 'anvil_db_queries_in_flight',
+  help: 'Database queries sent and not yet answered (at most the pool size run at once; the rest wait for a connection).',
+  labelNames: ['engine'] as const,
+  registers: [registry],
+  collect() {
+    this.set({ engine: 'pglite' }, dbInFlight.pglite);
+    this.set({ engine: 'postgres' }, dbInFlight.postgres);
+  },
+});
+
 export const webhookQueueDepth = new Gauge({
   name: 'anvil_webhook_deliveries_pending',
   help: 'Webhook deliveries waiting to be delivered (first attempt or a retry).',

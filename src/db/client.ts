@@ -9,7 +9,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/postgres-js';
 import { migrate as migratePg } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { dbPoolMax } from '../metrics.js';
 import { fromRoot } from '../paths.js';
+import { instrumentQueries } from './queryMetrics.js';
 import * as schema from './schema/index.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -57,9 +59,14 @@ export type DatabaseTarget =
   | { kind: 'pglite-dir'; dir: string }
   | { kind: 'pglite-image'; image: Blob };
 
+/** Connections one process may open to PostgreSQL. */
+const POOL_MAX = 10;
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  instrumentQueries();
   if (target.kind === 'postgres') {
-    const client = postgres(target.url, { max: 10, onnotice: () => {} });
+    const client = postgres(target.url, { max: POOL_MAX, onnotice: () => {} });
+    dbPoolMax.set({ engine: 'postgres' }, POOL_MAX);
     const localLock = localTryLock();
     const db = drizzlePg(client, { schema, logger: !!process.env.ANVIL_SQL_LOG }) as unknown as Db;
     return {
@@ -120,6 +127,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     pg = await PGlite.create({ loadDataDir: target.image, startParams });
   }
   const db = drizzlePglite(pg, { schema, logger: !!process.env.ANVIL_SQL_LOG }) as unknown as Db;
+  dbPoolMax.set({ engine: 'pglite' }, 1);
   return {
     db,
     engine: 'pglite',

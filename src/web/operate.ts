@@ -83,12 +83,14 @@ function docsPage(version: string): string {
 }
 
 // The spec declares every way to sign in (Basic, `Authorization: token ...`, Bearer): "Authorize" takes
-// one, remembered across reloads, and "Try it out" sends it.
+// one, remembered across reloads, and "Try it out" sends it. No validator: its badge would load an image
+// from swagger.io on any public ROOT_URL, and the page loads nothing from outside.
 const initScript = `window.ui = SwaggerUIBundle({
   url: '../swagger.v1.json',
   dom_id: '#swagger-ui',
   deepLinking: true,
   persistAuthorization: true,
+  validatorUrl: null,
   presets: [SwaggerUIBundle.presets.apis],
   layout: 'BaseLayout',
 });

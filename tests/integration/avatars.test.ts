@@ -1,9 +1,12 @@
 // GET /avatars/{id}: the picture behind avatar_url, public, cached by ETag; an identicon until an upload.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { b64, getAvatar, pngSize, samplePng } from '../helpers/avatars.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { createOrg } from '../helpers/orgs.js';
+import { siteAdmin, userRepo } from '../helpers/repos.js';
 
 let app: TestApp;
 test.before(async () => {
@@ -65,6 +68,65 @@ test('caching: ETag and Cache-Control; If-None-Match is 304; an upload changes t
   const back = await getAvatar(app, me.id, { 'If-None-Match': etag });
   assert.is(back.res.status, 304);
   assert.ok((await getAvatar(app, me.id)).bytes.equals(first.bytes));
+});
+
+const avatarFile = (id: number) => join(app.config.dataDir, 'avatars', String(id));
+
+test('deleting a user or an organization removes its uploaded picture; a refused delete keeps it', async () => {
+  const admin = await siteAdmin(app);
+  const gone = await app.user();
+  const goneAuth = await app.token(gone);
+  assert.is((await app.client(goneAuth).POST('/user/avatar', { body: { image: b64(samplePng) } })).response.status, 204);
+  const org = await createOrg(app, gone);
+  assert.is((await app.client(goneAuth).POST('/orgs/{org}/avatar', { params: { path: { org: org.username! } }, body: { image: b64(samplePng) } })).response.status, 204);
+  assert.ok(existsSync(avatarFile(gone.id)) && existsSync(avatarFile(org.id)), 'both uploaded');
+
+  assert.is((await app.client(goneAuth).DELETE('/orgs/{org}', { params: { path: { org: org.username! } } })).response.status, 204);
+  assert.not.ok(existsSync(avatarFile(org.id)), 'the organization\'s picture went with it');
+  assert.is((await getAvatar(app, org.id)).res.status, 404);
+
+  // Refused (the user still owns a repository): nothing is deleted, the picture stays.
+  const repo = await userRepo(app, { ...gone, auth: goneAuth });
+  const refused = await app.client(admin.auth).DELETE('/admin/users/{username}', { params: { path: { username: gone.username } } });
+  assert.is(refused.response.status, 422);
+  assert.ok(existsSync(avatarFile(gone.id)), 'kept after a refused delete');
+  assert.is((await app.client(goneAuth).DELETE('/repos/{owner}/{repo}', { params: { path: { owner: gone.username, repo: repo.name } } })).response.status, 204);
+  assert.is((await app.client(admin.auth).DELETE('/admin/users/{username}', { params: { path: { username: gone.username } } })).response.status, 204);
+  assert.not.ok(existsSync(avatarFile(gone.id)), 'the user\'s picture went with them');
+  assert.is((await getAvatar(app, gone.id)).res.status, 404);
+});
+
+test('purge: the organizations a user was the last owner of lose their pictures too', async () => {
+  const admin = await siteAdmin(app);
+  const owner = await app.user();
+  const auth = await app.token(owner);
+  const org = await createOrg(app, owner);
+  assert.is((await app.client(auth).POST('/orgs/{org}/avatar', { params: { path: { org: org.username! } }, body: { image: b64(samplePng) } })).response.status, 204);
+  assert.is((await app.client(auth).POST('/user/avatar', { body: { image: b64(samplePng) } })).response.status, 204);
+  const res = await app.client(admin.auth).DELETE('/admin/users/{username}', { params: { path: { username: owner.username }, query: { purge: true } } });
+  assert.is(res.response.status, 204);
+  assert.not.ok(existsSync(avatarFile(owner.id)), 'user');
+  assert.not.ok(existsSync(avatarFile(org.id)), 'organization');
+});
+
+test('a picture that cannot be removed is logged; the delete still succeeds', async () => {
+  const admin = await siteAdmin(app);
+  const user = await app.user();
+  // A folder where the picture should be: rm without `recursive` refuses it.
+  mkdirSync(avatarFile(user.id), { recursive: true });
+  writeFileSync(join(avatarFile(user.id), 'x'), 'x');
+  const log = app.services.deps.log;
+  const warned: unknown[] = [];
+  const warn = log.warn;
+  log.warn = ((obj: unknown) => void warned.push(obj)) as typeof log.warn;
+  try {
+    const res = await app.client(admin.auth).DELETE('/admin/users/{username}', { params: { path: { username: user.username } } });
+    assert.is(res.response.status, 204);
+  } finally {
+    log.warn = warn;
+  }
+  assert.is((await app.services.users.byId(user.id)), undefined, 'the account is gone');
+  assert.equal((warned as Array<{ accountId?: number }>).map((w) => w.accountId), [user.id]);
 });
 
 test.run();

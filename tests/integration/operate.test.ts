@@ -142,6 +142,25 @@ test('GET /metrics: request durations by operationId and status, git commands, p
   assert.not.match(text, repo.name);
 });
 
+test('GET /metrics: database query durations by engine and statement kind, and the pool', async () => {
+  const engine = process.env.ANVIL_TEST_PG_URL ? 'postgres' : 'pglite';
+  const count = (text: string, statement: string) =>
+    sample(text, 'anvil_db_query_duration_seconds_count', `{engine="${engine}",statement="${statement}"}`) ?? 0;
+  const before = await scrape();
+  const repo = await userRepo(app, owner);
+  assert.is((await app.client(owner.auth).GET('/repos/{owner}/{repo}', { params: { path: pathOf(repo) } })).response.status, 200);
+  const after = await scrape();
+  assert.ok(count(after, 'select') > count(before, 'select'), 'selects counted');
+  assert.ok(count(after, 'insert') > count(before, 'insert'), 'the repository\'s insert counted');
+  assert.match(after, new RegExp(`^anvil_db_query_duration_seconds_bucket\\{le="0\\.001",engine="${engine}",statement="select"\\} \\d+$`, 'm'));
+  assert.ok((sample(after, 'anvil_db_query_duration_seconds_sum', `{engine="${engine}",statement="select"}`) ?? 0) > 0, 'time summed');
+  assert.is(sample(after, 'anvil_db_pool_max_connections', `{engine="${engine}"}`), engine === 'pglite' ? 1 : 10);
+  // Counted up and down around each query: never negative.
+  assert.ok((sample(after, 'anvil_db_queries_in_flight', `{engine="${engine}"}`) ?? -1) >= 0, 'queries in flight');
+  // Labels are the engine and the statement kind: never SQL text, tables or values.
+  assert.not.match(after.split('\n').filter((l) => l.startsWith('anvil_db_')).join('\n'), /from|"users"|repositor/i);
+});
+
 test('GET /metrics: the webhook queue depth and the age of its oldest pending delivery', async () => {
   const before = await scrape();
   assert.is(sample(before, 'anvil_webhook_deliveries_pending'), 0);

@@ -16,6 +16,7 @@ import { isAttachmentUuid } from '../../storage/attachments.js';
 import type { ServiceDeps } from '../context.js';
 import type { HookService } from '../events/hooks.js';
 import type { RepoService } from '../repos/repos.js';
+import { discardAvatar } from '../users/avatars.js';
 import { rowsOf } from '../../db/raw.js';
 
 interface RepoRef {
@@ -193,8 +194,10 @@ export class MaintenanceService {
           if (owns || member) return false;
           return (await tx.delete(users).where(and(eq(users.id, u.id), eq(users.isActive, false))).returning({ id: users.id })).length > 0;
         });
-        if (gone) deleted++;
-        else kept.push(u.name);
+        if (gone) {
+          deleted++;
+          await discardAvatar(this.deps, u.id);
+        } else kept.push(u.name);
       } catch (err) {
         // Something of theirs refers to them (a foreign key): they stay.
         kept.push(u.name);

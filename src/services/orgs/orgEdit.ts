@@ -8,6 +8,7 @@ import type { OrgViewer } from '../../permissions/org.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, Invalid, NotFound } from '../errors.js';
 import { checkEmail } from '../names.js';
+import { discardAvatar } from '../users/avatars.js';
 
 export interface EditOrgInput {
   fullName?: string;
@@ -60,4 +61,5 @@ export async function deleteOrganization(deps: ServiceDeps, org: UserRow, viewer
     await tx.delete(activityTallies).where(eq(activityTallies.ownerId, org.id));
     await tx.delete(users).where(eq(users.id, org.id));
   });
+  await discardAvatar(deps, org.id);
 }

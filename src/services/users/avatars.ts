@@ -24,6 +24,19 @@ export interface AvatarImage {
 
 const etagOf = (bytes: Buffer) => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
 
+/**
+ * Removes the uploaded picture of an account whose row is gone (deleted and committed: a rolled-back
+ * delete keeps its picture). A file that cannot be removed is logged and left, never failing the delete:
+ * the account is gone either way, and nothing serves the picture of an unknown id.
+ */
+export async function discardAvatar(deps: ServiceDeps, accountId: number): Promise<void> {
+  try {
+    await new AvatarStorage(deps.config.dataDir).remove(accountId);
+  } catch (err) {
+    deps.log.warn({ err, accountId }, 'could not remove the uploaded avatar of a deleted account');
+  }
+}
+
 export class AvatarService {
   readonly storage: AvatarStorage;
 

@@ -8,6 +8,7 @@ import { BadRequest, Invalid, isUniqueViolation } from '../errors.js';
 import { containsPattern } from '../like.js';
 import { checkEmail } from '../names.js';
 import type { RepoService } from '../repos/repos.js';
+import { discardAvatar } from './avatars.js';
 import { hashPassword } from './passwords.js';
 
 export interface EditUserInput {
@@ -156,6 +157,7 @@ export class UserAdminService {
             await tx.delete(hooks).where(eq(hooks.ownerId, m.orgId));
             await tx.delete(users).where(eq(users.id, m.orgId));
           });
+          await discardAvatar(this.deps, m.orgId);
         }
       }
     }
@@ -168,6 +170,7 @@ export class UserAdminService {
         .where(sql`${repositories.id} in (select ${stars.repoId} from ${stars} where ${stars.userId} = ${target.id})`);
       await tx.delete(users).where(eq(users.id, target.id));
     });
+    await discardAvatar(this.deps, target.id);
   }
 
   private async deleteRepo(owner: string, name: string, actor: UserRow): Promise<void> {
