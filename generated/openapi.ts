@@ -2631,7 +2631,7 @@ export interface paths {
         };
         /**
          * Get a pull request by base and head
-         * @description Anyone who can read the repository's code and pull requests. The most recent pull request (open or not) from branch `head` (also written `<owner>:<branch>` naming this repository's owner) to branch `base`. 404 when there is none, or as for a pull request.
+         * @description Anyone who can read the repository's code and pull requests. The most recent pull request (open or not) from branch `head` to branch `base`; `head` may also be written `<owner>:<branch>` or `<owner>/<repo>:<branch>`, naming this repository, `<owner>`'s fork of it or its parent (a pull request from a fork). 404 when there is none, or as for a pull request.
          */
         get: operations["repoGetPullRequestByBaseHead"];
         put?: never;
@@ -13510,7 +13510,7 @@ export interface operations {
             path: {
                 /** @description the base branch */
                 base: string;
-                /** @description the head branch (`branch` or `owner:branch`); may contain slashes */
+                /** @description the head branch (`branch`, `owner:branch` or `owner/repo:branch`); may contain slashes */
                 head: string;
                 /** @description owner of the repository */
                 owner: components["parameters"]["Owner"];

@@ -3,6 +3,7 @@
 // from the parent), following pushes to the fork's branch, merged from the parent alone, the fork's branch
 // deleted after the merge only for someone who may write the fork, updated with the base only by the fork's
 // writers or (allow_maintainer_edit) the base's; a deleted fork closes its open pull requests.
+import { and, eq } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../helpers/harness.js';
@@ -12,6 +13,8 @@ import { fork } from '../helpers/forks.js';
 import { addFile, getPull, mergePull, patch, type PullRequest } from '../helpers/pulls.js';
 import { actor, addCollaborator, messageOf, pathOf, type Actor, type Repository } from '../helpers/repos.js';
 import { assertSpec } from '../helpers/spec-check.js';
+import { hookBody, repoHook } from '../helpers/hooks.js';
+import { hookDeliveries } from '../../src/db/schema/index.js';
 
 let app: TestApp;
 let r: Roles;
@@ -19,6 +22,7 @@ let contrib: Actor;
 let parent: Repository & { path: { owner: string; repo: string } };
 let forked: Repository & { path: { owner: string; repo: string } };
 let git: ReturnType<typeof gitWorkspace>;
+let hookId: number;
 
 const withPath = (repo: Repository) => ({ ...repo, path: pathOf(repo) });
 
@@ -45,6 +49,8 @@ test.before(async () => {
   await addCollaborator(app, parent, r.writer, 'write');
   await addCollaborator(app, parent, r.reader, 'read');
   forked = withPath(await fork(app, contrib, parent.path));
+  // Its deliveries are recorded with the events (no worker sends them here).
+  hookId = (await repoHook(app, r.owner.auth, parent.path, hookBody('http://127.0.0.1:9/hook', { events: ['pull_request'] }))).id;
   git = gitWorkspace(app);
 });
 test.after(async () => {
@@ -62,6 +68,10 @@ test('201: head owner:branch names the fork; head.repo is the fork, the parent h
   assert.equal([pr.base.repo_id, pr.base.repo?.full_name, pr.base.label], [parent.id, parent.full_name, 'main']);
   assert.equal([pr.additions, pr.changed_files, pr.mergeable], [1, 1, true]);
   assert.is(await disk.rev(dirOf(app, parent), `refs/pull/${pr.number}/head`), tip);
+  const [delivery] = await app.services.deps.db.select().from(hookDeliveries)
+    .where(and(eq(hookDeliveries.hookId, hookId), eq(hookDeliveries.eventType, 'pull_request')));
+  const payload = JSON.parse(delivery!.payload) as { action: string; pull_request: PullRequest };
+  assert.equal([payload.action, payload.pull_request.head.repo?.full_name, payload.pull_request.head.label], ['opened', forked.full_name, `${contrib.username}:feature`]);
   // A plain git client fetches the pull request from the parent alone.
   const dir = await git.clone(git.remote(r.reader, parent.path.owner, parent.path.repo));
   await git.must(['fetch', '-q', 'origin', `refs/pull/${pr.number}/head`], dir);
@@ -192,6 +202,12 @@ test('deleting the fork closes its open pull requests; they still read, head rep
   );
   const files = await app.client(r.reader.auth).GET('/repos/{owner}/{repo}/pulls/{index}/files', { params: { path: { ...parent.path, index } } });
   assert.equal(files.data!.map((f) => f.filename), ['bye.txt'], 'the diff still comes from refs/pull/N/head');
+
+  // The parent's deletion leaves its forks whole.
+  assert.is((await app.client(r.owner.auth).DELETE('/repos/{owner}/{repo}', { params: { path: parent.path } })).response.status, 204);
+  const left = await app.client(contrib.auth).GET('/repos/{owner}/{repo}', { params: { path: forked.path } });
+  assert.is(left.response.status, 200);
+  assert.ok(await disk.tip(dirOf(app, forked), 'feature'), 'the fork keeps its branches');
 });
 
 test.run();
