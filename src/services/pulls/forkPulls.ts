@@ -1,13 +1,11 @@
 // Pull requests whose head is a branch of another repository: a fork of the base, or the base's parent
 // (Gitea's parseCompareInfo accepts those two, not sibling forks). The head's commits are fetched into
 // the base repository as refs/pull/N/head, so merging, diffs, files and commits work from the base alone;
-// a push to the head's repository fetches the new tip there again (syncForkHeads). Deleting the head's
+// a push to the head's repository fetches the new tip there again (pullSync.ts). Deleting the head's
 // repository closes its open pull requests elsewhere, as Gitea's CloseRepoBranchesPulls does.
 import { and, eq, inArray, ne, or } from 'drizzle-orm';
 import { comments, issueLabels, issues, pullAutoMerges, pullRequests, repositories, users, type PullRequestRow, type UserRow } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
-import { fetchLocal } from '../../git/fetch.js';
-import { refTarget } from '../../git/refs.js';
 import { canRead } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { NotFound } from '../errors.js';
@@ -15,7 +13,7 @@ import { recordEvent } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
 import { recountLabels, recountMilestones, recountRepoIssues } from '../issues/counters.js';
 import type { LoadedRepo } from '../repos/repos.js';
-import { fromOtherRepo, headRefOf, type PullService } from './pulls.js';
+import { fromOtherRepo, type PullService } from './pulls.js';
 
 /**
  * The head of a new pull request (or of a look-up by branches): `branch` of the base repository, or
@@ -51,35 +49,6 @@ export async function resolveHead(
 export async function headRepoOf(pulls: PullService, loaded: LoadedRepo, pull: PullRequestRow, actor: UserRow | null): Promise<LoadedRepo | undefined> {
   if (!fromOtherRepo(pull)) return loaded;
   return (await pulls.access.reposById([pull.headRepoId], actor)).get(pull.headRepoId);
-}
-
-/**
- * After the branches of repository `repoId` (at `dir`) changed: each open pull request of another
- * repository whose head is one of its branches fetches the branch's tip into its refs/pull/N/head, then
- * its statistics follow (and a moved head is a pull_request_sync in the base repository). A head branch
- * that is gone leaves its pull request at the last head it had.
- */
-export async function syncForkHeads(pulls: PullService, repoId: number, dir: string, actorId?: number): Promise<void> {
-  const rows = await pulls.deps.db
-    .select({ pull: pullRequests, index: issues.index, repo: repositories, owner: users })
-    .from(pullRequests)
-    .innerJoin(issues, eq(issues.id, pullRequests.issueId))
-    .innerJoin(repositories, eq(repositories.id, pullRequests.repoId))
-    .innerJoin(users, eq(users.id, repositories.ownerId))
-    .where(and(eq(pullRequests.headRepoId, repoId), ne(pullRequests.repoId, repoId), eq(pullRequests.merged, false), eq(issues.isClosed, false)));
-  for (const { pull, index, repo, owner } of rows) {
-    const base = { repo, owner };
-    const baseDir = pulls.dir(base);
-    const ref = headRefOf(pull, index);
-    try {
-      await fetchLocal(baseDir, dir, [`+refs/heads/${pull.headBranch}:${ref}`]);
-    } catch (err) {
-      pulls.deps.log.info({ err: (err as Error).message, pull: pull.id }, 'head branch of a pull request from another repository not fetched');
-      continue;
-    }
-    const [headTip, tips] = await Promise.all([refTarget(baseDir, ref), pulls.tips(base, [pull.baseBranch])]);
-    await pulls.syncOne(baseDir, pull, index, { baseTip: tips.get(pull.baseBranch), headTip }, actorId);
-  }
 }
 
 /**

@@ -27,7 +27,8 @@ import { isValidRefName } from '../names.js';
 import { commitState } from '../git/statuses.js';
 import { editPull, isWorkInProgress, type EditPullInput } from './pullEdit.js';
 import type { LoadedRepo } from '../repos/repos.js';
-import { resolveHead, syncForkHeads } from './forkPulls.js';
+import { resolveHead } from './forkPulls.js';
+import { resyncRepo } from './pullSync.js';
 
 export { isWorkInProgress, type EditPullInput };
 
@@ -142,50 +143,9 @@ export class PullService {
     return statsOf(baseTip, headTip, await compareCommits(this.dir(loaded), baseTip, headTip));
   }
 
-  /**
-   * Brings the stored statistics of the repository's open pull requests up to date after its branches
-   * changed (push, diff patch, branch creation or deletion): one git call for the tips, and a
-   * comparison only for pull requests whose tips moved.
-   */
-  async resyncRepo(repoId: number, dir: string, actorId?: number): Promise<void> {
-    const { db } = this.deps;
-    const open = await db
-      .select({ pull: pullRequests, index: issues.index })
-      .from(pullRequests)
-      .innerJoin(issues, eq(issues.id, pullRequests.issueId))
-      .where(and(eq(pullRequests.repoId, repoId), eq(pullRequests.merged, false), eq(issues.isClosed, false)));
-    if (open.length) {
-      const tips = await branchTipsOf(dir, [...new Set(open.flatMap(({ pull }) => [pull.baseBranch, pull.headBranch]))].filter(isValidRefName));
-      for (const { pull, index } of open) {
-        // A head in another repository is read from its refs/pull/N/head (kept by syncForkHeads).
-        const headTip = fromOtherRepo(pull) ? await refTarget(dir, headRefOf(pull, index)) : tips.get(pull.headBranch);
-        await this.syncOne(dir, pull, index, { baseTip: tips.get(pull.baseBranch), headTip }, actorId);
-      }
-    }
-    // Pull requests of other repositories whose head is a branch of this one.
-    await syncForkHeads(this, repoId, dir, actorId);
-  }
-
-  /**
-   * Stores a pull request's statistics for the tips given when they moved, with the pull_request_sync
-   * event of a moved head; `dir` is the base repository's. A head in this repository also moves refs/pull/N/head.
-   */
-  async syncOne(dir: string, pull: PullRequestRow, index: number, { baseTip, headTip }: PullEnds, actorId?: number): Promise<void> {
-    const { db } = this.deps;
-    if (!baseTip || !headTip || (baseTip === pull.baseSha && headTip === pull.headSha)) return;
-    if (headTip !== pull.headSha && !fromOtherRepo(pull)) await this.keepHeadRef(dir, index, headTip);
-    const stats = statsOf(baseTip, headTip, await compareCommits(dir, baseTip, headTip));
-    await withTx(db, async (tx) => {
-      // Only the row still at the tips we compared from is updated (a concurrent resync may have won).
-      const moved = await tx.update(pullRequests).set(stats)
-        .where(and(eq(pullRequests.id, pull.id), eq(pullRequests.merged, false), eq(pullRequests.headSha, pull.headSha), eq(pullRequests.baseSha, pull.baseSha)))
-        .returning({ id: pullRequests.id });
-      // New commits on the head branch are a synchronize (Gitea's pull_request_sync); a moved base is not.
-      if (moved.length && headTip !== pull.headSha && actorId !== undefined) {
-        const repo = await this.repoRow(tx, pull.repoId);
-        await recordEvent(this.deps, tx, { type: 'pull_request_sync', action: 'synchronized', issueId: pull.issueId, before: pull.headSha, after: headTip, ...inRepo(repo, actorId) });
-      }
-    });
+  /** After a repository's branches changed: its pull requests' statistics, and those whose head it holds (pullSync.ts). */
+  resyncRepo(repoId: number, dir: string, actorId?: number): Promise<void> {
+    return resyncRepo(this, repoId, dir, actorId);
   }
 
   /** 409 when another open, unmerged pull request goes from `head` to `base`. */
