@@ -2613,7 +2613,7 @@ export interface paths {
         put?: never;
         /**
          * Create a pull request
-         * @description Signed-in callers who can read the repository's code and pull requests (404 otherwise); the caller becomes the poster. `head` and `base` are branches of this repository; `head` may also be written `<owner>:<branch>` naming this repository's owner (Gitea's fork syntax). Pull requests from another repository (forks) are not supported yet and answer 422. The pull request takes the next number of the repository's counter, shared with issues; its `merge_base`, `mergeable` and diff statistics are computed from git when it is created and stored. `labels` are ids of the repository's (or its organization's) labels, unknown ids are dropped silently; `assignee`/`assignees` are usernames; as in Gitea, the poster may set labels, milestone and assignees without write access. `due_date` is stored as given. The repository's `open_pr_counter` goes up by one. Errors: 403 when the caller is blocked by the repository owner, or the token lacks `write:repository`; 404 when the repository is not visible, `base` or `head` is not a branch of it, or `milestone` is not a milestone of this repository (as Gitea); 409 when an open pull request from the same head to the same base already exists (Renovate relies on it); 422 when `head`, `base` or `title` is missing or empty, `head` equals `base` (`Invalid PullRequest: There are no changes between the head and the base`), `head` has no commits that `base` lacks, an assignee does not exist or cannot be assigned (no write access to pull requests), or `head` names another repository; 423 when the repository is archived.
+         * @description Signed-in callers who can read the repository's code and pull requests (404 otherwise); the caller becomes the poster. `base` is a branch of this repository; `head` a branch of it, or (Gitea's fork syntax) `<owner>:<branch>` / `<owner>/<repo>:<branch>` naming a branch of `<owner>`'s fork of this repository, or of its parent: the caller must be able to read that repository's code. The head's commits are fetched into this repository as `refs/pull/<index>/head` and follow pushes to the branch; `head.repo` is the fork and `head.label` `<owner>:<branch>`. The pull request takes the next number of the repository's counter, shared with issues; its `merge_base`, `mergeable` and diff statistics are computed from git when it is created and stored. `labels` are ids of the repository's (or its organization's) labels, unknown ids are dropped silently; `assignee`/`assignees` are usernames; as in Gitea, the poster may set labels, milestone and assignees without write access. `due_date` is stored as given. The repository's `open_pr_counter` goes up by one. Errors: 403 when the caller is blocked by the repository owner, or the token lacks `write:repository`; 404 when the repository is not visible, `base` or `head` is not a branch of it, `head`'s owner or repository does not exist, is not this repository, a fork of it or its parent, or its code is not readable by the caller (as Gitea), or `milestone` is not a milestone of this repository (as Gitea); 409 when an open pull request from the same head to the same base already exists (Renovate relies on it); 422 when `head`, `base` or `title` is missing or empty, `head` equals `base` (`Invalid PullRequest: There are no changes between the head and the base`), `head` has no commits that `base` lacks, an assignee does not exist or cannot be assigned (no write access to pull requests), or `head` shares no history with `base`; 423 when the repository is archived.
          */
         post: operations["repoCreatePullRequest"];
         delete?: never;
@@ -2631,7 +2631,7 @@ export interface paths {
         };
         /**
          * Get a pull request by base and head
-         * @description Anyone who can read the repository's code and pull requests. The most recent pull request (open or not) from branch `head` (also written `<owner>:<branch>` naming this repository's owner) to branch `base`. 404 when there is none, or as for a pull request.
+         * @description Anyone who can read the repository's code and pull requests. The most recent pull request (open or not) from branch `head` to branch `base`; `head` may also be written `<owner>:<branch>` or `<owner>/<repo>:<branch>`, naming this repository, `<owner>`'s fork of it or its parent (a pull request from a fork). 404 when there is none, or as for a pull request.
          */
         get: operations["repoGetPullRequestByBaseHead"];
         put?: never;
@@ -5174,7 +5174,7 @@ export interface components {
              * @description deadline, stored as given
              */
             due_date?: string | null;
-            /** @description the branch to merge (`branch`, or `<owner>:branch` naming this repository's owner) */
+            /** @description the branch to merge: `branch` of this repository, or `<owner>:<branch>` / `<owner>/<repo>:<branch>` naming this repository, the owner's fork of it, or its parent */
             head: string;
             /** @description ids of the labels (unknown ids are ignored) */
             labels?: number[] | null;
@@ -13510,7 +13510,7 @@ export interface operations {
             path: {
                 /** @description the base branch */
                 base: string;
-                /** @description the head branch (`branch` or `owner:branch`); may contain slashes */
+                /** @description the head branch (`branch`, `owner:branch` or `owner/repo:branch`); may contain slashes */
                 head: string;
                 /** @description owner of the repository */
                 owner: components["parameters"]["Owner"];

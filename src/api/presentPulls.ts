@@ -13,15 +13,17 @@ type Ctx = { services: Services; auth: Auth; config: Config };
 
 /** `repo` replaces the loaded row after a change that moved its counters. */
 export async function presentPulls(req: Ctx, loaded: LoadedRepo, views: PullView[], repo?: RepoRow) {
-  const [{ details, mergers }, requested] = await Promise.all([
+  const viewer = req.auth.actor;
+  const [{ details, mergers }, requested, heads] = await Promise.all([
     req.services.pulls.details(views),
     req.services.reviews.requested(views.map((v) => v.issue.id)),
+    req.services.pulls.headRepos(views, viewer),
   ]);
   const target = { ...loaded, repo: repo ?? loaded.repo };
-  const viewer = req.auth.actor;
   return views.map((v) => {
     const people = requestedReviewers(requested, v.issue.id, viewer, req.config);
-    return toPullRequest(v.issue, v.pull, details.get(v.issue.id)!, target, viewer, req.config, v.pull.mergedById ? mergers.get(v.pull.mergedById) : undefined, people);
+    const head = v.pull.headRepoId === v.pull.repoId ? undefined : (heads.get(v.pull.headRepoId) ?? null);
+    return toPullRequest(v.issue, v.pull, details.get(v.issue.id)!, target, viewer, req.config, v.pull.mergedById ? mergers.get(v.pull.mergedById) : undefined, people, head);
   });
 }
 

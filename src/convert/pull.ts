@@ -27,9 +27,18 @@ export function requestedReviewers(requested: ReviewRequestsOfPulls, issueId: nu
   };
 }
 
+/** A repository with its owner and the caller's permission on it. */
+export interface PullSide {
+  owner: UserRow;
+  repo: RepoRow;
+  perm: RepoPermission;
+}
+
 /**
- * The full PullRequest of the reference. Head and base are branches of `repo`, shown with the caller's
- * permission (`perm`); the statistics are the stored ones.
+ * The full PullRequest of the reference. The base is a branch of `target.repo`, shown with the caller's
+ * permission; the head a branch of the same repository (`head` undefined), of another one (a fork: its
+ * label is `owner:branch`), or of a deleted one (`head` null: repo null, repo_id -1, ref refs/pull/N/head).
+ * The statistics are the stored ones.
  */
 export function toPullRequest(
   issue: IssueRow,
@@ -40,11 +49,20 @@ export function toPullRequest(
   config: Config,
   mergedBy?: UserRow,
   requested: { users: Schemas['User'][]; teams: Schemas['Team'][] } = { users: [], teams: [] },
+  head?: PullSide | null,
 ): Schemas['PullRequest'] {
   const { owner, repo } = target;
   const urls = issueUrls(config, owner, repo, issue);
   const repository = toRepository(repo, owner, target.perm, viewer, config);
   const branch = (name: string, sha: string): Schemas['PRBranchInfo'] => ({ label: name, ref: name, sha, repo_id: repo.id, repo: repository });
+  const headInfo = (): Schemas['PRBranchInfo'] => {
+    if (head === undefined || head?.repo.id === repo.id) return branch(pull.headBranch, pull.headSha);
+    if (head === null) return { label: pull.headBranch, ref: `refs/pull/${issue.index}/head`, sha: pull.headSha, repo_id: -1, repo: null };
+    return {
+      label: `${head.owner.name}:${pull.headBranch}`, ref: pull.headBranch, sha: pull.headSha, repo_id: head.repo.id,
+      repo: toRepository(head.repo, head.owner, head.perm, viewer, config),
+    };
+  };
   const assignees = d.assignees.map((u) => toUser(u, viewer, config));
   const draft = draftTitle(issue.title);
   return {
@@ -78,7 +96,7 @@ export function toPullRequest(
     merged_by: mergedBy ? toUser(mergedBy, viewer, config) : null,
     allow_maintainer_edit: pull.allowMaintainerEdit,
     base: branch(pull.baseBranch, pull.baseSha),
-    head: branch(pull.headBranch, pull.headSha),
+    head: headInfo(),
     merge_base: pull.mergeBase,
     due_date: isoOrNull(issue.dueDate),
     created_at: iso(issue.createdAt),

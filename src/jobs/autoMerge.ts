@@ -44,8 +44,8 @@ export class AutoMergeWorker extends PollingWorker {
         const [doer] = await db.select().from(users).where(eq(users.id, auto.doerId));
         if (!owner || !doer) continue;
         const target = { repo, owner };
-        const tips = await this.pulls.tips(target, [pull.baseBranch, pull.headBranch]);
-        const key = `${tips.get(pull.baseBranch)}:${tips.get(pull.headBranch)}`;
+        const ends = await this.pulls.ends(target, { pull, issue });
+        const key = `${ends.baseTip}:${ends.headTip}`;
         if (this.failed.get(pull.id) === key || !(await this.merges.ready(target, { pull, issue }))) continue;
         const perm = await this.access.repoPermission(repo, owner, doer);
         try {

@@ -178,6 +178,12 @@ export const pullRequests = pgTable(
       .notNull()
       .references(() => issues.id, { onDelete: 'cascade' }),
     repoId: repoRef(),
+    /**
+     * The repository of the head branch: repo_id itself, or a fork of it (or its parent). Not a foreign
+     * key: a deleted head repository leaves its id, as Gitea keeps HeadRepoID, and the pull request is
+     * then shown with a head repository of null.
+     */
+    headRepoId: bigint('head_repo_id', { mode: 'number' }).notNull(),
     headBranch: text('head_branch').notNull(),
     baseBranch: text('base_branch').notNull(),
     /** Branch tips and the diff statistics, computed when the pull request or its branches change. */
@@ -201,7 +207,10 @@ export const pullRequests = pgTable(
      */
     mergePending: jsonb('merge_pending').$type<MergePending>(),
   },
-  (t) => [uniqueIndex('pull_requests_issue_key').on(t.issueId), index('pull_requests_branches_idx').on(t.repoId, t.headBranch, t.baseBranch)],
+  (t) => [uniqueIndex('pull_requests_issue_key').on(t.issueId), index('pull_requests_branches_idx').on(t.repoId, t.headBranch, t.baseBranch),
+    // The pull requests whose head is a branch of a given repository (a push to a fork syncs them).
+    index('pull_requests_head_idx').on(t.headRepoId, t.headBranch),
+  ],
 );
 
 export type IssueRow = typeof issues.$inferSelect;

@@ -49,6 +49,14 @@ function repoJson(repo: RepoRow, owner: UserRow, config: Config): Schemas['Repos
   return toRepository(repo, owner, ownerPerm(repo), owner, config);
 }
 
+/** A pull request's head repository when it is another one (a fork), as its owner sees it; null when it was deleted. */
+async function headSide(tx: Db, pull: { repoId: number; headRepoId: number }) {
+  if (pull.headRepoId === pull.repoId) return undefined;
+  const [row] = await tx.select({ repo: repositories, owner: users }).from(repositories)
+    .innerJoin(users, eq(users.id, repositories.ownerId)).where(eq(repositories.id, pull.headRepoId));
+  return row ? { ...row, perm: ownerPerm(row.repo) } : null;
+}
+
 const zeroSha = (sha: string) => /^0+$/.test(sha);
 
 export async function buildPayload(tx: Db, e: RecordedEvent, config: Config): Promise<BuiltPayload | undefined> {
@@ -180,7 +188,10 @@ export async function buildPayload(tx: Db, e: RecordedEvent, config: Config): Pr
   const [merger] = mergerId ? await tx.select().from(users).where(eq(users.id, mergerId)) : [];
   const requested = issue.isPull ? await openReviewRequests(tx, [issue.id]) : undefined;
   const pull = issue.isPull && details.pull
-    ? toPullRequest(issue, details.pull, details, { owner, repo, perm: ownerPerm(repo) }, owner, config, merger, requestedReviewers(requested!, issue.id, owner, config))
+    ? toPullRequest(
+      issue, details.pull, details, { owner, repo, perm: ownerPerm(repo) }, owner, config, merger, requestedReviewers(requested!, issue.id, owner, config),
+      await headSide(tx, details.pull),
+    )
     : undefined;
   const kind = issue.isPull ? 'pull request' : 'issue';
   const subject = issue.isPull

@@ -2,7 +2,7 @@
 // every counter recounted in the same transaction.
 import { and, count, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
-  comments, contentHistory, issueAssignees, issueLabels, issueMentions, issues, labels, milestones, users,
+  comments, contentHistory, issueAssignees, issueLabels, issueMentions, issues, labels, milestones, pullAutoMerges, pullRequests, users,
   type IssueRow, type UserRow,
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
@@ -324,6 +324,10 @@ export class IssueService {
         set.isClosed = input.state === 'closed';
         set.closedAt = set.isClosed ? now : null;
         await tx.insert(comments).values({ issueId: current.id, repoId: current.repoId, posterId: actor.id, type: set.isClosed ? 'close' : 'reopen' });
+        // A closed pull request's scheduled merge goes with the close (Gitea removes it), so GET/DELETE .../merge no longer see it.
+        if (set.isClosed && current.isPull) {
+          await tx.delete(pullAutoMerges).where(inArray(pullAutoMerges.pullId, tx.select({ id: pullRequests.id }).from(pullRequests).where(eq(pullRequests.issueId, current.id))));
+        }
       }
       const [row] = await tx.update(issues).set(set).where(eq(issues.id, current.id)).returning();
       if (stateChanged) {

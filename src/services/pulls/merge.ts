@@ -14,7 +14,7 @@ import { GitError } from '../../git/core.js';
 import { commitTree, commitsToReplay, isAncestor, MergeConflict, mergeTree, replay, treeOf } from '../../git/merge.js';
 import { objectType } from '../../git/objects.js';
 import { moveRef, refTarget } from '../../git/refs.js';
-import { isRepoAdmin } from '../../permissions/repo.js';
+import { canWrite, isRepoAdmin } from '../../permissions/repo.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
 import type { DomainEvent } from '../events/types.js';
@@ -26,8 +26,9 @@ import { shiftRepoIssues } from '../issues/counters.js';
 import { Conflict, Forbidden, NotAllowed, NotFound, RepoArchived } from '../errors.js';
 import { withKeyLock } from '../locks.js';
 import type { LoadedRepo } from '../repos/repos.js';
+import { headRepoOf } from './forkPulls.js';
 import { isWorkInProgress } from './pullEdit.js';
-import type { PullService, PullView } from './pulls.js';
+import { fromOtherRepo, headRefOf, type PullService, type PullView } from './pulls.js';
 
 /** Gitea's `Do` values. */
 export type MergeStyle = 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only' | 'manually-merged';
@@ -118,9 +119,9 @@ export class MergeService {
   private async blocker(loaded: Target, view: PullView, rule: BranchProtectionRow): Promise<string | undefined> {
     const { db } = this.deps;
     const dir = this.pulls.dir(loaded);
-    const tips = await this.pulls.tips(loaded, [view.pull.baseBranch, view.pull.headBranch]);
-    const headTip = tips.get(view.pull.headBranch) ?? view.pull.headSha;
-    const baseTip = tips.get(view.pull.baseBranch);
+    const ends = await this.pulls.ends(loaded, view);
+    const headTip = ends.headTip ?? view.pull.headSha;
+    const baseTip = ends.baseTip;
     const reviews = await db.select().from(pullReviews).where(eq(pullReviews.issueId, view.issue.id)).orderBy(asc(pullReviews.id));
     return this.protections.mergeBlocker(rule, {
       headSha: headTip,
@@ -139,10 +140,10 @@ export class MergeService {
     const contexts = rule?.settings.enableStatusCheck ? rule.settings.statusCheckContexts : [];
     let state: string;
     if (contexts.length) {
-      const tip = (await this.pulls.tips(loaded, [view.pull.headBranch])).get(view.pull.headBranch);
+      const tip = (await this.pulls.ends(loaded, view)).headTip;
       state = tip ? await requiredState(this.deps.db, loaded.repo.id, tip, contexts) : '';
     } else {
-      state = await this.pulls.headState(loaded, view.pull);
+      state = await this.pulls.headState(loaded, view);
     }
     if (!checksPassed(state)) return false;
     return !rule || !(await this.blocker(loaded, view, rule));
@@ -237,7 +238,8 @@ export class MergeService {
         await this.record(loaded, view, actor, { sha, auto: false, events: [] });
         done = true;
       } else {
-        const headTip = await refTarget(dir, `refs/heads/${pull.headBranch}`);
+        // A fork's head: the commits fetched into refs/pull/N/head.
+        const headTip = await refTarget(dir, headRefOf(pull, issue.index));
         if (!headTip) throw new Conflict(`head branch does not exist [name: ${pull.headBranch}]`);
         if (input.headCommitId && input.headCommitId !== headTip) throw new Conflict('head out of date');
         const committer = signatureOf(actor, this.deps.config);
@@ -377,20 +379,29 @@ export class MergeService {
     return true;
   }
 
-  /** delete_branch_after_merge: the head branch goes unless it is the default or another open pull request uses it. */
+  /**
+   * delete_branch_after_merge: the head branch goes unless it is the default or another open pull request
+   * uses it. A branch of another repository (a fork) goes only when the merger may write that repository
+   * (Gitea's CanDeleteBranch); otherwise it stays, and the merge stands.
+   */
   private async deleteHead(loaded: LoadedRepo, view: PullView, actor: UserRow): Promise<void> {
     const { pull, issue } = view;
-    if (pull.headBranch === loaded.repo.defaultBranch) return;
+    const head = await headRepoOf(this.pulls, loaded, pull, actor);
+    if (!head || (fromOtherRepo(pull) && !canWrite(head.perm, 'repo.code'))) return;
+    if (pull.headBranch === head.repo.defaultBranch) return;
     const [other] = await this.deps.db.select({ id: pullRequests.id }).from(pullRequests)
       .innerJoin(issues, eq(issues.id, pullRequests.issueId))
       .where(and(
-        eq(pullRequests.repoId, loaded.repo.id), eq(pullRequests.merged, false), eq(issues.isClosed, false),
-        or(eq(pullRequests.headBranch, pull.headBranch), eq(pullRequests.baseBranch, pull.headBranch)),
+        eq(pullRequests.merged, false), eq(issues.isClosed, false),
+        or(
+          and(eq(pullRequests.headRepoId, head.repo.id), eq(pullRequests.headBranch, pull.headBranch)),
+          and(eq(pullRequests.repoId, head.repo.id), eq(pullRequests.baseBranch, pull.headBranch)),
+        ),
       ))
       .limit(1);
     if (other) return;
     try {
-      await this.branches.delete(loaded, actor, pull.headBranch);
+      await this.branches.delete(head, actor, pull.headBranch);
     } catch (err) {
       // Deleted meanwhile, or protected: it stays.
       if (err instanceof NotFound || err instanceof Forbidden) return;

@@ -6,6 +6,7 @@ import { changedFiles, commitLineStats, commitsBetween, diffText, patchText, typ
 import { GitError } from '../../git/core.js';
 import { describeCommits, type DescribedCommit } from '../../git/describe.js';
 import { commitTree, commitsToReplay, isAncestor, MergeConflict, mergeTree, replay } from '../../git/merge.js';
+import { fetchLocal } from '../../git/fetch.js';
 import { moveRef, refTarget } from '../../git/refs.js';
 import type { UserRow } from '../../db/schema/index.js';
 import { canWrite } from '../../permissions/repo.js';
@@ -14,7 +15,8 @@ import { signatureOf } from '../identity.js';
 import { Conflict, Forbidden, Invalid, RepoArchived } from '../errors.js';
 import { withKeyLock } from '../locks.js';
 import type { LoadedRepo } from '../repos/repos.js';
-import type { PullService, PullView } from './pulls.js';
+import { headRepoOf } from './forkPulls.js';
+import { fromOtherRepo, type PullService, type PullView } from './pulls.js';
 
 export interface PullCommit {
   commit: DescribedCommit;
@@ -80,19 +82,28 @@ export class PullChangeService {
     if (pull.merged) throw new Invalid('the pull request is merged');
     if (view.issue.isClosed) throw new Invalid('the pull request is closed');
     if (loaded.repo.isArchived) throw new RepoArchived();
-    if (!canWrite(loaded.perm, 'repo.code')) throw new Forbidden('user may not push to the head branch');
+    // The head branch may be another repository's (a fork): it is written there.
+    const head = await headRepoOf(this.pulls, loaded, pull, actor);
+    if (!head) throw new Invalid('the head repository of the pull request was deleted');
+    if (head.repo.isArchived) throw new RepoArchived();
+    // A fork's branch: its writers, or the base's writers when the poster allows maintainers to edit (Gitea's IsUserAllowedToUpdate).
+    const mayPush = canWrite(head.perm, 'repo.code') || (fromOtherRepo(pull) && pull.allowMaintainerEdit && canWrite(loaded.perm, 'repo.code'));
+    if (!mayPush) throw new Forbidden('user may not push to the head branch');
     if (style === 'rebase' && !loaded.repo.allowRebaseUpdate) throw new Forbidden('updating by rebase is not allowed in this repository');
     // A protected head branch: pushing needs the rule's permission, a rebase (a force push) its force permission.
     const { protections } = this.branches;
-    const rule = await protections.ruleFor(loaded.repo.id, pull.headBranch);
-    if (rule && !(await (style === 'rebase' ? protections.canForcePush(loaded, rule, actor) : protections.canPush(loaded, rule, actor)))) {
+    const rule = await protections.ruleFor(head.repo.id, pull.headBranch);
+    if (rule && !(await (style === 'rebase' ? protections.canForcePush(head, rule, actor) : protections.canPush(head, rule, actor)))) {
       throw new Forbidden(`branch protected [name: ${pull.headBranch}]`);
     }
-    const dir = this.pulls.dir(loaded);
+    const dir = this.pulls.dir(head);
+    const baseDir = this.pulls.dir(loaded);
     const headRef = `refs/heads/${pull.headBranch}`;
     const moved = await withKeyLock(`${dir}\0${pull.headBranch}`, async () => {
-      const [headTip, baseTip] = await Promise.all([refTarget(dir, headRef), refTarget(dir, `refs/heads/${pull.baseBranch}`)]);
+      const [headTip, baseTip] = await Promise.all([refTarget(dir, headRef), refTarget(baseDir, `refs/heads/${pull.baseBranch}`)]);
       if (!headTip || !baseTip) throw new Conflict('a branch of the pull request does not exist');
+      // The base's new commits come into the fork first.
+      if (dir !== baseDir) await fetchLocal(dir, baseDir, [baseTip]);
       if (await isAncestor(dir, baseTip, headTip)) return undefined; // nothing to bring
       const who = signatureOf(actor, this.deps.config);
       let next: string;
@@ -113,7 +124,7 @@ export class PullChangeService {
       return { before: headTip, after: next, known: [headTip, baseTip] };
     });
     if (!moved) return;
-    await this.branches.refsChanged(loaded, actor.id, [{ ref: headRef, before: moved.before, after: moved.after }], moved.known);
+    await this.branches.refsChanged(head, actor.id, [{ ref: headRef, before: moved.before, after: moved.after }], moved.known);
   }
 
   private get deps() {

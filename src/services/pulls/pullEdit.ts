@@ -5,7 +5,7 @@ import { comments, issueCounters, pullRequests, type PullRequestRow, type UserRo
 import { withTx } from '../../db/tx.js';
 import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed } from '../errors.js';
 import { canWriteIssue, type EditIssueInput } from '../issues/issues.js';
-import type { ChangedPull, PullService } from './pulls.js';
+import { fromOtherRepo, type ChangedPull, type PullService } from './pulls.js';
 import type { LoadedRepo } from '../repos/repos.js';
 
 /** Gitea's work-in-progress title prefixes: such a pull request is a draft and not mergeable. */
@@ -29,20 +29,20 @@ export async function editPull(pulls: PullService, loaded: LoadedRepo, index: nu
   const newBase = input.base && input.base !== pull.baseBranch ? input.base : undefined;
   if (newBase && pull.merged) throw new Conflict('the pull request is already merged: its base cannot change');
   const base = newBase ?? pull.baseBranch;
-  const tips = pull.merged ? new Map<string, string>() : await pulls.tips(loaded, [base, pull.headBranch]);
+  const ends = pull.merged ? {} : await pulls.ends(loaded, { issue, pull }, base);
   if (newBase) {
-    if (!tips.has(newBase)) throw new NotFound(`new base '${newBase}' not exist`);
+    if (!ends.baseTip) throw new NotFound(`new base '${newBase}' not exist`);
     const closed = input.state !== undefined ? input.state === 'closed' : issue.isClosed;
     if (closed) throw new Invalid(`the pull request is closed: its base cannot change [id: ${issue.id}]`);
-    if (newBase === pull.headBranch) throw new Invalid(`the head and the new base are the same branch [name: ${newBase}]`);
+    if (newBase === pull.headBranch && !fromOtherRepo(pull)) throw new Invalid(`the head and the new base are the same branch [name: ${newBase}]`);
   }
-  const stats = await pulls.resync(loaded, pull, tips, base);
+  const stats = await pulls.resync(loaded, pull, ends, base);
 
   return withTx(pulls.deps.db, async (tx) => {
     if (newBase) {
       // The counter row serialises this check with pull request creations (they lock it too).
       await tx.select().from(issueCounters).where(eq(issueCounters.repoId, loaded.repo.id)).for('update');
-      await pulls.requireNoOpenPull(tx, loaded.repo.id, pull.headBranch, newBase, pull.id);
+      await pulls.requireNoOpenPull(tx, loaded.repo.id, pull.headRepoId, pull.headBranch, newBase, pull.id);
     }
     const edited = await pulls.issues.edit(
       loaded, issue, actor,
@@ -52,7 +52,7 @@ export async function editPull(pulls: PullService, loaded: LoadedRepo, index: nu
     const set: Partial<PullRequestRow> = { ...stats, isDraft: isWorkInProgress(edited.title) };
     if (newBase) {
       set.baseBranch = newBase;
-      set.baseSha = tips.get(newBase)!;
+      set.baseSha = ends.baseTip!;
       await tx.insert(comments).values({
         issueId: issue.id, repoId: issue.repoId, posterId: actor.id, type: 'change_target_branch', oldValue: pull.baseBranch, newValue: newBase,
       });

@@ -1,7 +1,8 @@
-// Pull requests between two branches of one repository: creation, look-up and lists. The issue side
-// (number, title, labels, ...) lives in the issues table; the branch side, with the diff statistics
-// computed from git when the pull request or its branches change, in pull_requests. Git runs before
-// any transaction opens (PGlite has one connection).
+// Pull requests: creation, look-up and lists. The issue side (number, title, labels, ...) lives in the
+// issues table; the branch side, with the diff statistics computed from git when the pull request or its
+// branches change, in pull_requests. The head is a branch of the base repository or of a fork of it
+// (forkPulls.ts); either way the base repository holds the head commit as refs/pull/N/head, and reads
+// the head from there for a fork. Git runs before any transaction opens (PGlite has one connection).
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import {
   issueAssignees, issueLabels, issues, milestones, pullRequests, repositories, users,
@@ -13,7 +14,8 @@ import { recordEvent } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
 import { compareCommits, type Comparison } from '../../git/compare.js';
 import { repoDir } from '../../git/paths.js';
-import { branchTipsOf, setRef } from '../../git/refs.js';
+import { fetchLocal } from '../../git/fetch.js';
+import { branchTipsOf, refTarget, setRef } from '../../git/refs.js';
 import { canRead, canWrite } from '../../permissions/repo.js';
 import type { AccessService } from '../repos/access.js';
 import type { ServiceDeps } from '../context.js';
@@ -25,6 +27,8 @@ import { isValidRefName } from '../names.js';
 import { commitState } from '../git/statuses.js';
 import { editPull, isWorkInProgress, type EditPullInput } from './pullEdit.js';
 import type { LoadedRepo } from '../repos/repos.js';
+import { resolveHead } from './forkPulls.js';
+import { resyncRepo } from './pullSync.js';
 
 export { isWorkInProgress, type EditPullInput };
 
@@ -66,6 +70,18 @@ const orders: Record<string, SQL[]> = {
 };
 const newestFirst = [desc(issues.createdAt), desc(issues.id)];
 
+/** The two tips a pull request compares, as the base repository has them (absent: the branch is gone). */
+export interface PullEnds {
+  baseTip?: string;
+  headTip?: string;
+}
+
+/** Whether the head branch is in another repository than the base (a fork, or the base's parent). */
+export const fromOtherRepo = (pull: Pick<PullRequestRow, 'repoId' | 'headRepoId'>) => pull.headRepoId !== pull.repoId;
+
+/** The ref of the base repository that holds the head: the branch itself, or refs/pull/N/head fetched from the other repository. */
+export const headRefOf = (pull: PullRequestRow, index: number) => (fromOtherRepo(pull) ? `refs/pull/${index}/head` : `refs/heads/${pull.headBranch}`);
+
 /** The stored statistics for a comparison of `baseTip` and `headTip`. */
 export const statsOf = (baseTip: string, headTip: string, c: Comparison) => ({
   baseSha: baseTip,
@@ -81,7 +97,7 @@ export class PullService {
   constructor(
     readonly deps: ServiceDeps,
     readonly issues: IssueService,
-    private readonly access: AccessService,
+    readonly access: AccessService,
   ) {}
 
   dir(loaded: Pick<LoadedRepo, 'repo' | 'owner'>): string {
@@ -89,9 +105,20 @@ export class PullService {
   }
 
   /** The combined state of the head tip's commit statuses ('' when it has none, or the head is gone). */
-  async headState(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, pull: PullRequestRow): Promise<string> {
-    const tip = (await this.tips(loaded, [pull.headBranch])).get(pull.headBranch);
+  async headState(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, view: PullView): Promise<string> {
+    const tip = (await this.ends(loaded, view)).headTip;
     return tip ? commitState(this.deps.db, loaded.repo.id, tip) : '';
+  }
+
+  /** The tips of the base branch (`base`: another one, for a change of base) and of the head, in the base repository. */
+  async ends(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, view: PullView, base = view.pull.baseBranch): Promise<PullEnds> {
+    const { pull, issue } = view;
+    if (!fromOtherRepo(pull)) {
+      const tips = await this.tips(loaded, [base, pull.headBranch]);
+      return { baseTip: tips.get(base), headTip: tips.get(pull.headBranch) };
+    }
+    const [tips, headTip] = await Promise.all([this.tips(loaded, [base]), refTarget(this.dir(loaded), headRefOf(pull, issue.index))]);
+    return { baseTip: tips.get(base), headTip };
   }
 
   /** Pull requests need both the code and the pull request unit (Gitea's mustAllowPulls + reqRepoReader(code)). */
@@ -110,61 +137,30 @@ export class PullService {
   }
 
   /** The statistics to store when a tip moved (or the base changed); undefined when they stand or a branch is gone. */
-  async resync(loaded: LoadedRepo, pull: PullRequestRow, tips: Map<string, string>, base = pull.baseBranch) {
-    const baseTip = tips.get(base);
-    const headTip = tips.get(pull.headBranch);
+  async resync(loaded: LoadedRepo, pull: PullRequestRow, { baseTip, headTip }: PullEnds, base = pull.baseBranch) {
     if (pull.merged || !baseTip || !headTip) return undefined;
     if (base === pull.baseBranch && baseTip === pull.baseSha && headTip === pull.headSha) return undefined;
     return statsOf(baseTip, headTip, await compareCommits(this.dir(loaded), baseTip, headTip));
   }
 
-  /**
-   * Brings the stored statistics of the repository's open pull requests up to date after its branches
-   * changed (push, diff patch, branch creation or deletion): one git call for the tips, and a
-   * comparison only for pull requests whose tips moved.
-   */
-  async resyncRepo(repoId: number, dir: string, actorId?: number): Promise<void> {
-    const { db } = this.deps;
-    const open = await db
-      .select({ pull: pullRequests, index: issues.index })
-      .from(pullRequests)
-      .innerJoin(issues, eq(issues.id, pullRequests.issueId))
-      .where(and(eq(pullRequests.repoId, repoId), eq(pullRequests.merged, false), eq(issues.isClosed, false)));
-    if (open.length === 0) return;
-    const tips = await branchTipsOf(dir, [...new Set(open.flatMap(({ pull }) => [pull.baseBranch, pull.headBranch]))].filter(isValidRefName));
-    for (const { pull, index } of open) {
-      const baseTip = tips.get(pull.baseBranch);
-      const headTip = tips.get(pull.headBranch);
-      if (!baseTip || !headTip || (baseTip === pull.baseSha && headTip === pull.headSha)) continue;
-      if (headTip !== pull.headSha) await this.keepHeadRef(dir, index, headTip);
-      const stats = statsOf(baseTip, headTip, await compareCommits(dir, baseTip, headTip));
-      await withTx(db, async (tx) => {
-        // Only the row still at the tips we compared from is updated (a concurrent resync may have won).
-        const moved = await tx.update(pullRequests).set(stats)
-          .where(and(eq(pullRequests.id, pull.id), eq(pullRequests.merged, false), eq(pullRequests.headSha, pull.headSha), eq(pullRequests.baseSha, pull.baseSha)))
-          .returning({ id: pullRequests.id });
-        // New commits on the head branch are a synchronize (Gitea's pull_request_sync); a moved base is not.
-        if (moved.length && headTip !== pull.headSha && actorId !== undefined) {
-          const repo = await this.repoRow(tx, repoId);
-          await recordEvent(this.deps, tx, { type: 'pull_request_sync', action: 'synchronized', issueId: pull.issueId, before: pull.headSha, after: headTip, ...inRepo(repo, actorId) });
-        }
-      });
-    }
+  /** After a repository's branches changed: its pull requests' statistics, and those whose head it holds (pullSync.ts). */
+  resyncRepo(repoId: number, dir: string, actorId?: number): Promise<void> {
+    return resyncRepo(this, repoId, dir, actorId);
   }
 
   /** 409 when another open, unmerged pull request goes from `head` to `base`. */
-  async requireNoOpenPull(tx: Db, repoId: number, head: string, base: string, except?: number): Promise<void> {
+  async requireNoOpenPull(tx: Db, repoId: number, headRepoId: number, head: string, base: string, except?: number): Promise<void> {
     const [dup] = await tx
       .select({ id: pullRequests.id, issueId: pullRequests.issueId })
       .from(pullRequests)
       .innerJoin(issues, eq(issues.id, pullRequests.issueId))
       .where(and(
-        eq(pullRequests.repoId, repoId), eq(pullRequests.headBranch, head), eq(pullRequests.baseBranch, base),
+        eq(pullRequests.repoId, repoId), eq(pullRequests.headRepoId, headRepoId), eq(pullRequests.headBranch, head), eq(pullRequests.baseBranch, base),
         eq(pullRequests.merged, false), eq(issues.isClosed, false), except ? ne(pullRequests.id, except) : undefined,
       ))
       .limit(1);
     if (dup) {
-      throw new Conflict(`pull request already exists for these targets [id: ${dup.id}, issue_id: ${dup.issueId}, head_repo_id: ${repoId}, ` +
+      throw new Conflict(`pull request already exists for these targets [id: ${dup.id}, issue_id: ${dup.issueId}, head_repo_id: ${headRepoId}, ` +
         `base_repo_id: ${repoId}, head_branch: ${head}, base_branch: ${base}]`);
     }
   }
@@ -175,14 +171,17 @@ export class PullService {
     this.requireRead(loaded);
     if (repo.isArchived) throw new RepoArchived();
     if (!input.title.trim()) throw new Invalid('[title]: Required');
-    const head = this.headBranch(loaded, input.head);
+    const { side, branch: head } = await resolveHead(this, loaded, actor, input.head);
+    const headRepoId = side?.repo.id ?? repo.id;
     const base = input.base;
-    if (head === base) throw new Invalid('Invalid PullRequest: There are no changes between the head and the base');
-    const tips = await this.tips(loaded, [base, head]);
+    if (head === base && !side) throw new Invalid('Invalid PullRequest: There are no changes between the head and the base');
+    const tips = await this.tips(loaded, side ? [base] : [base, head]);
     const baseTip = tips.get(base);
-    const headTip = tips.get(head);
+    const headTip = side ? (await this.tips(side, [head])).get(head) : tips.get(head);
     if (!baseTip) throw new NotFound(`base branch does not exist [name: ${base}]`);
     if (!headTip) throw new NotFound(`head branch does not exist [name: ${head}]`);
+    // The head's commits come into the base repository (kept by refs/pull/N/head once it exists).
+    if (side) await fetchLocal(this.dir(loaded), this.dir(side), [headTip]);
     const cmp = await compareCommits(this.dir(loaded), baseTip, headTip);
     if (!cmp.mergeBase) throw new Invalid(`${head} and ${base} have no common history`);
     if (cmp.mergeBase === headTip) throw new Invalid(`There are no commits between ${base} and ${head}`);
@@ -196,7 +195,7 @@ export class PullService {
       // Creating the issue bumps the counter row, which stays locked until commit: the check below
       // therefore sees every pull request created before this one.
       let issue = await this.issues.create(loaded, actor, { title: input.title, body: input.body, dueDate: input.dueDate }, { tx });
-      await this.requireNoOpenPull(tx, repo.id, head, base);
+      await this.requireNoOpenPull(tx, repo.id, headRepoId, head, base);
       if (milestoneId) issue = (await tx.update(issues).set({ milestoneId }).where(eq(issues.id, issue.id)).returning())[0]!;
       if (assignees.length) await tx.insert(issueAssignees).values(assignees.map((userId) => ({ issueId: issue.id, userId })));
       if (labelIds.length) await tx.insert(issueLabels).values(labelIds.map((labelId) => ({ issueId: issue.id, labelId })));
@@ -205,6 +204,7 @@ export class PullService {
         .values({
           issueId: issue.id,
           repoId: repo.id,
+          headRepoId,
           headBranch: head,
           baseBranch: base,
           ...statsOf(baseTip, headTip, cmp),
@@ -262,17 +262,15 @@ export class PullService {
   /** GET .../pulls/{base}/{head}: the latest pull request from `head` (or `owner:head`) to `base`, open or not. */
   async byBranches(loaded: LoadedRepo, base: string, head: string): Promise<PullView> {
     this.requireRead(loaded);
-    let branch: string;
-    try {
-      branch = this.headBranch(loaded, head);
-    } catch {
-      throw new NotFound();
-    }
+    const { side, branch } = await resolveHead(this, loaded, null, head, { lookUp: true });
     const [row] = await this.deps.db
       .select({ index: issues.index })
       .from(pullRequests)
       .innerJoin(issues, eq(issues.id, pullRequests.issueId))
-      .where(and(eq(pullRequests.repoId, loaded.repo.id), eq(pullRequests.baseBranch, base), eq(pullRequests.headBranch, branch)))
+      .where(and(
+        eq(pullRequests.repoId, loaded.repo.id), eq(pullRequests.headRepoId, side?.repo.id ?? loaded.repo.id),
+        eq(pullRequests.baseBranch, base), eq(pullRequests.headBranch, branch),
+      ))
       .orderBy(desc(pullRequests.id))
       .limit(1);
     if (!row) throw new NotFound();
@@ -283,9 +281,9 @@ export class PullService {
   async get(loaded: LoadedRepo, index: number): Promise<PullView> {
     const view = await this.load(loaded, index);
     if (view.pull.merged) return view;
-    const stats = await this.resync(loaded, view.pull, await this.tips(loaded, [view.pull.baseBranch, view.pull.headBranch]));
+    const stats = await this.resync(loaded, view.pull, await this.ends(loaded, view));
     if (!stats) return view;
-    if (stats.headSha !== view.pull.headSha) await this.keepHeadRef(this.dir(loaded), index, stats.headSha);
+    if (stats.headSha !== view.pull.headSha && !fromOtherRepo(view.pull)) await this.keepHeadRef(this.dir(loaded), index, stats.headSha);
     // Only while unmerged: a merge recorded meanwhile keeps the tips it merged (and is read again, whole).
     const [pull] = await this.deps.db.update(pullRequests).set(stats)
       .where(and(eq(pullRequests.id, view.pull.id), eq(pullRequests.merged, false)))
@@ -306,20 +304,14 @@ export class PullService {
     return { details, mergers };
   }
 
+  /** The other repositories the heads of these pull requests are in, with the viewer's permission (a deleted one is absent). */
+  headRepos(views: PullView[], viewer: UserRow | null) {
+    return this.access.reposById([...new Set(views.filter((v) => fromOtherRepo(v.pull)).map((v) => v.pull.headRepoId))], viewer);
+  }
+
   async repoRow(tx: Db, id: number): Promise<RepoRow> {
     const [row] = await tx.select().from(repositories).where(eq(repositories.id, id));
     return row!;
-  }
-
-  /** `branch`, or `owner:branch` / `owner/repo:branch` naming this repository (Gitea's fork syntax). */
-  private headBranch(loaded: LoadedRepo, head: string): string {
-    const i = head.indexOf(':');
-    if (i < 0) return head;
-    const who = head.slice(0, i).toLowerCase();
-    if (who !== loaded.owner.lowerName && who !== `${loaded.owner.lowerName}/${loaded.repo.lowerName}`) {
-      throw new Invalid('pull requests from another repository are not supported');
-    }
-    return head.slice(i + 1);
   }
 
   private async milestoneIn(repoId: number, id: number): Promise<number> {

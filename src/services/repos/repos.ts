@@ -12,6 +12,7 @@ import { permissionFromColumns, repoGrantFields, type AccessService, type RepoGr
 import type { ServiceDeps } from '../context.js';
 import { containsPattern } from '../like.js';
 import { Forbidden, NotFound } from '../errors.js';
+import { closePullsFromRepo } from '../pulls/forkPulls.js';
 import { createRepository, type CreateRepoInput } from './repoCreate.js';
 import { editRepository, type EditRepoInput } from './repoEdit.js';
 import { explicitAccess, visibleTo } from './repoQuery.js';
@@ -143,6 +144,8 @@ export class RepoService {
         await tx.delete(activities).where(eq(activities.repoId, repo.id));
         await tx.delete(activityTallies).where(eq(activityTallies.repoId, repo.id));
         await tx.delete(hooks).where(eq(hooks.repoId, repo.id));
+        // Its open pull requests into other repositories (its parent, mostly) are closed, as in Gitea.
+        await closePullsFromRepo(this.deps, tx, repo.id, actor.id);
         // The counters of what goes with it: its parent's forks, its starrers' stars (its forks stay, no longer forks).
         if (repo.forkId != null) {
           await tx.update(repositories).set({ numForks: sql`greatest(${repositories.numForks} - 1, 0)` }).where(eq(repositories.id, repo.forkId));

@@ -33,7 +33,7 @@ async function pullIndex(repo: Repo): Promise<number> {
   const loaded = await app.services.repos.load(repo.path.owner, repo.path.repo, owner);
   return withTx(app.services.deps.db, async (tx) => {
     const row = await app.services.issues.create(loaded, owner, { title: 'a pull' }, { tx });
-    await tx.insert(pullRequests).values({ issueId: row.id, repoId: row.repoId, headBranch: 'feature', baseBranch: 'main', isDraft: true });
+    await tx.insert(pullRequests).values({ issueId: row.id, repoId: row.repoId, headRepoId: row.repoId, headBranch: 'feature', baseBranch: 'main', isDraft: true });
     return row.index;
   });
 }

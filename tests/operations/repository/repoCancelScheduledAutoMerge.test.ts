@@ -1,6 +1,7 @@
 // Merges scheduled with merge_when_checks_succeed: 201 and nothing merged while the head's statuses are
 // not green, merged by the worker (as the scheduler) when the last one turns green, with the webhook
 // a receiver on loopback gets; DELETE .../merge cancels, for the scheduler or a repository admin only.
+import { eq } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
@@ -10,6 +11,7 @@ import { feed, opTypes } from '../../helpers/events.js';
 import { getPull, mergePull, protectOk, pullFixture, review } from '../../helpers/pulls.js';
 import { report } from '../../helpers/statuses.js';
 import { assertSpec } from '../../helpers/spec-check.js';
+import { pullAutoMerges } from '../../../src/db/schema/index.js';
 
 let app: TestApp;
 let r: Roles;
@@ -121,6 +123,20 @@ test('204: the scheduler cancels; 403 for another writer, 204 for a repository a
   // Once cancelled, green statuses merge nothing.
   await report(app, r.writer.auth, f.repo, f.head, { state: 'success', context: 'ci' });
   await new Promise((res) => setTimeout(res, 600));
+  assert.is((await getPull(app, f.repo, f.pr.number)).merged, false);
+});
+
+test('404 once the pull request is closed: closing removes its scheduled merge (reopening does not bring it back)', async () => {
+  const f = await pullFixture(app, r);
+  await schedule(f);
+  const closed = await app.client(r.writer.auth).PATCH('/repos/{owner}/{repo}/pulls/{index}', { params: { path: { ...f.repo.path, index: f.pr.number } }, body: { state: 'closed' } });
+  assert.is(closed.response.status, 201);
+  const rows = await app.services.deps.db.select().from(pullAutoMerges).where(eq(pullAutoMerges.pullId, f.pr.id));
+  assert.equal(rows, [], 'removed in the close');
+  assert.is((await cancel(f, r.writer.auth)).response.status, 404);
+  const reopened = await app.client(r.writer.auth).PATCH('/repos/{owner}/{repo}/pulls/{index}', { params: { path: { ...f.repo.path, index: f.pr.number } }, body: { state: 'open' } });
+  assert.is(reopened.response.status, 201);
+  assert.is((await cancel(f, r.writer.auth)).response.status, 404, 'still not scheduled');
   assert.is((await getPull(app, f.repo, f.pr.number)).merged, false);
 });
 

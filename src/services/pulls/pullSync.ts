@@ -1,0 +1,86 @@
+// Pull requests follow their branches: after a repository's branches changed (push, diff patch, branch
+// creation or deletion, merge), the stored statistics of its open pull requests are brought up to date,
+// and so are those of other repositories whose head is one of its branches (a fork's pull request into
+// its parent): their new head is fetched into refs/pull/N/head of their base first. A moved head is
+// recorded as pull_request_sync in the base repository.
+import { and, eq, ne } from 'drizzle-orm';
+import { issues, pullRequests, repositories, users, type PullRequestRow } from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
+import { compareCommits } from '../../git/compare.js';
+import { fetchLocal } from '../../git/fetch.js';
+import { branchTipsOf, refTarget } from '../../git/refs.js';
+import { recordEvent } from '../events/record.js';
+import { inRepo } from '../events/scope.js';
+import { isValidRefName } from '../names.js';
+import { fromOtherRepo, headRefOf, statsOf, type PullEnds, type PullService } from './pulls.js';
+
+/**
+ * The repository `repoId` (at `dir`) had its branches changed: one git call for the tips of its pull
+ * requests' branches, and a comparison only for pull requests whose tips moved; then the pull requests
+ * of other repositories whose head is here.
+ */
+export async function resyncRepo(pulls: PullService, repoId: number, dir: string, actorId?: number): Promise<void> {
+  const open = await pulls.deps.db
+    .select({ pull: pullRequests, index: issues.index })
+    .from(pullRequests)
+    .innerJoin(issues, eq(issues.id, pullRequests.issueId))
+    .where(and(eq(pullRequests.repoId, repoId), eq(pullRequests.merged, false), eq(issues.isClosed, false)));
+  if (open.length) {
+    const tips = await branchTipsOf(dir, [...new Set(open.flatMap(({ pull }) => [pull.baseBranch, pull.headBranch]))].filter(isValidRefName));
+    for (const { pull, index } of open) {
+      // A head in another repository is read from its refs/pull/N/head (kept by syncForkHeads).
+      const headTip = fromOtherRepo(pull) ? await refTarget(dir, headRefOf(pull, index)) : tips.get(pull.headBranch);
+      await syncOne(pulls, dir, pull, index, { baseTip: tips.get(pull.baseBranch), headTip }, actorId);
+    }
+  }
+  await syncForkHeads(pulls, repoId, dir, actorId);
+}
+
+/**
+ * Each open pull request of another repository whose head is a branch of repository `repoId` (at `dir`)
+ * fetches the branch's tip into its refs/pull/N/head, then its statistics follow. A head branch that is
+ * gone leaves its pull request at the last head it had.
+ */
+async function syncForkHeads(pulls: PullService, repoId: number, dir: string, actorId?: number): Promise<void> {
+  const rows = await pulls.deps.db
+    .select({ pull: pullRequests, index: issues.index, repo: repositories, owner: users })
+    .from(pullRequests)
+    .innerJoin(issues, eq(issues.id, pullRequests.issueId))
+    .innerJoin(repositories, eq(repositories.id, pullRequests.repoId))
+    .innerJoin(users, eq(users.id, repositories.ownerId))
+    .where(and(eq(pullRequests.headRepoId, repoId), ne(pullRequests.repoId, repoId), eq(pullRequests.merged, false), eq(issues.isClosed, false)));
+  for (const { pull, index, repo, owner } of rows) {
+    const base = { repo, owner };
+    const baseDir = pulls.dir(base);
+    const ref = headRefOf(pull, index);
+    try {
+      await fetchLocal(baseDir, dir, [`+refs/heads/${pull.headBranch}:${ref}`]);
+    } catch (err) {
+      pulls.deps.log.info({ err: (err as Error).message, pull: pull.id }, 'head branch of a pull request from another repository not fetched');
+      continue;
+    }
+    const [headTip, tips] = await Promise.all([refTarget(baseDir, ref), pulls.tips(base, [pull.baseBranch])]);
+    await syncOne(pulls, baseDir, pull, index, { baseTip: tips.get(pull.baseBranch), headTip }, actorId);
+  }
+}
+
+/**
+ * Stores a pull request's statistics for the tips given when they moved, with the pull_request_sync event
+ * of a moved head; `dir` is the base repository's. A head in the base repository also moves refs/pull/N/head.
+ */
+async function syncOne(pulls: PullService, dir: string, pull: PullRequestRow, index: number, { baseTip, headTip }: PullEnds, actorId?: number): Promise<void> {
+  if (!baseTip || !headTip || (baseTip === pull.baseSha && headTip === pull.headSha)) return;
+  if (headTip !== pull.headSha && !fromOtherRepo(pull)) await pulls.keepHeadRef(dir, index, headTip);
+  const stats = statsOf(baseTip, headTip, await compareCommits(dir, baseTip, headTip));
+  await withTx(pulls.deps.db, async (tx) => {
+    // Only the row still at the tips we compared from is updated (a concurrent resync may have won).
+    const moved = await tx.update(pullRequests).set(stats)
+      .where(and(eq(pullRequests.id, pull.id), eq(pullRequests.merged, false), eq(pullRequests.headSha, pull.headSha), eq(pullRequests.baseSha, pull.baseSha)))
+      .returning({ id: pullRequests.id });
+    // New commits on the head branch are a synchronize (Gitea's pull_request_sync); a moved base is not.
+    if (moved.length && headTip !== pull.headSha && actorId !== undefined) {
+      const repo = await pulls.repoRow(tx, pull.repoId);
+      await recordEvent(pulls.deps, tx, { type: 'pull_request_sync', action: 'synchronized', issueId: pull.issueId, before: pull.headSha, after: headTip, ...inRepo(repo, actorId) });
+    }
+  });
+}
