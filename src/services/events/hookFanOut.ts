@@ -53,28 +53,35 @@ async function copyDefaultHooks(tx: Db, repoId: number): Promise<void> {
  * into a new repository, which drop the transaction's copy.
  */
 const hooksInTx = new WeakMap<Db, Map<string, Promise<HookRow[]>>>();
-function repoHooks(tx: Db, repoId: number, ownerId: number | undefined): Promise<HookRow[]> {
+function repoHooks(tx: Db, repoId: number, ownerId: number | undefined, root: Db): Promise<HookRow[]> {
+  // Recorded outside a transaction (the root handle lives as long as the process): nothing kept.
+  if (tx === root) return readRepoHooks(tx, repoId, ownerId);
   let perTx = hooksInTx.get(tx);
   if (!perTx) hooksInTx.set(tx, (perTx = new Map()));
   const key = `${repoId}:${ownerId ?? ''}`;
   let rows = perTx.get(key);
   if (!rows) {
-    rows = tx
-      .select()
-      .from(hooks)
-      .where(
-        and(
-          eq(hooks.active, true),
-          or(
-            eq(hooks.repoId, repoId),
-            ownerId !== undefined ? and(isNull(hooks.repoId), eq(hooks.ownerId, ownerId)) : undefined,
-            and(isNull(hooks.repoId), isNull(hooks.ownerId), eq(hooks.isSystem, true)),
-          ),
-        ),
-      );
+    rows = readRepoHooks(tx, repoId, ownerId);
     perTx.set(key, rows);
   }
   return rows;
+}
+
+/** A real promise (a Drizzle query runs again each time it is awaited): the transaction's copy is read once. */
+async function readRepoHooks(tx: Db, repoId: number, ownerId: number | undefined): Promise<HookRow[]> {
+  return tx
+    .select()
+    .from(hooks)
+    .where(
+      and(
+        eq(hooks.active, true),
+        or(
+          eq(hooks.repoId, repoId),
+          ownerId !== undefined ? and(isNull(hooks.repoId), eq(hooks.ownerId, ownerId)) : undefined,
+          and(isNull(hooks.repoId), isNull(hooks.ownerId), eq(hooks.isSystem, true)),
+        ),
+      ),
+    );
 }
 
 export async function deliverToHooks(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promise<void> {
@@ -83,7 +90,7 @@ export async function deliverToHooks(tx: Db, e: RecordedEvent, deps: ServiceDeps
     await copyDefaultHooks(tx, e.repoId);
     hooksInTx.delete(tx);
   }
-  const candidates = (await repoHooks(tx, e.repoId, e.ownerId)).filter((h) => h.events.includes(e.type));
+  const candidates = (await repoHooks(tx, e.repoId, e.ownerId, deps.db)).filter((h) => h.events.includes(e.type));
   const branch = filteredBranch(e);
   const matching = candidates.filter((h) => branch === undefined || branchMatches(h.branchFilter, branch));
   // Packagist is told about pushes only (Gitea's rule).
