@@ -13,12 +13,15 @@ import { join } from 'node:path';
 
 /** A full branch or tag name with nothing git would read as a revision expression. */
 const plainRef = /^refs\/(heads|tags)\/[^\0-\x20\x7f~^:?*[\\]+$/;
+
+/** A branch or tag name that is also a safe path below the repository (no `..`, `/.`, `//`, `.lock` part). */
+export const isPlainRefName = (ref: string) => plainRef.test(ref) && !/\.\.|\/\.|\/\/|\.lock$|\.lock\/|\/$/.test(ref);
 const oidLine = /^([0-9a-f]{40}|[0-9a-f]{64})\n?$/;
 
 /** Not something this reader answers for: the caller asks git. */
-class Unsure extends Error {}
+export class Unsure extends Error {}
 
-async function readOptional(path: string): Promise<string | undefined> {
+export async function readOptional(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
   } catch (err) {
@@ -29,7 +32,7 @@ async function readOptional(path: string): Promise<string | undefined> {
   }
 }
 
-function looseValue(content: string): string {
+export function looseValue(content: string): string {
   const m = oidLine.exec(content);
   if (!m) throw new Unsure(); // a symbolic ref ("ref: …") or something git would have to judge
   return m[1]!;
@@ -72,7 +75,7 @@ async function walkLooseNames(dir: string, rel: string, out: Set<string>): Promi
 }
 
 /** packed-refs as ref → object (the peeled `^` lines are skipped: callers want the ref's own object). */
-async function readPacked(dir: string): Promise<Map<string, string>> {
+export async function readPacked(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const text = await readOptional(join(dir, 'packed-refs'));
   if (!text) return out;
@@ -86,7 +89,7 @@ async function readPacked(dir: string): Promise<Map<string, string>> {
   return out;
 }
 
-function filesStore(dir: string): boolean {
+export function filesStore(dir: string): boolean {
   // git ≥ 2.45 may keep refs in a reftable instead; then only git reads them.
   return !existsSync(join(dir, 'reftable'));
 }
@@ -119,7 +122,7 @@ export async function readRefs(dir: string, prefixes: string[]): Promise<Map<str
  * when git must be asked.
  */
 export async function readRef(dir: string, ref: string): Promise<string | null | undefined> {
-  if (!plainRef.test(ref) || /\.\.|\/\.|\/\/|\.lock$|\/$/.test(ref) || !filesStore(dir)) return undefined;
+  if (!isPlainRefName(ref) || !filesStore(dir)) return undefined;
   try {
     const content = await readOptional(join(dir, ref));
     if (content !== undefined) return looseValue(content);

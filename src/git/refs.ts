@@ -2,6 +2,7 @@
 import { git } from './core.js';
 import { zeroIdLike } from './commit.js';
 import { readRef, readRefNames, readRefs } from './refFiles.js';
+import { writeRefFile } from './refWrite.js';
 
 export interface RefTip {
   name: string;
@@ -72,6 +73,7 @@ export async function resolveCommit(dir: string, rev: string): Promise<string | 
 
 /** Creates `ref` at `target`; fails (GitError) when it exists already. */
 export async function createRef(dir: string, ref: string, target: string): Promise<void> {
+  if (await writeRefFile(dir, ref, target, zeroIdLike(target))) return;
   await git(dir, ['update-ref', '-m', 'anvil', ref, target, zeroIdLike(target)]);
 }
 
@@ -82,6 +84,7 @@ export async function setRef(dir: string, ref: string, target: string): Promise<
 
 /** Moves `ref` from `expected` to `target`; fails (GitError) when it moved meanwhile. */
 export async function moveRef(dir: string, ref: string, target: string, expected: string): Promise<void> {
+  if (await writeRefFile(dir, ref, target, expected)) return;
   await git(dir, ['update-ref', '-m', 'anvil', ref, target, expected]);
 }
 

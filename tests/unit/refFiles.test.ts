@@ -1,15 +1,19 @@
 // Refs read from a bare repository's files agree with git's for-each-ref and rev-parse, loose and packed,
 // and hand back to git (undefined) whatever they are not sure of. Objects read by the long-lived
 // cat-file reader: present, missing, written after it started, and a repository re-created in place.
+// Refs written through git's lock protocol (createRef/moveRef without a git process): what git then
+// reads, every refusal update-ref makes, and the cases handed to git (reflogs).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closeObjectReaders, readObjects } from '../../src/git/catFile.js';
 import { readRef, readRefNames, readRefs } from '../../src/git/refFiles.js';
-import { refTargets } from '../../src/git/refs.js';
+import { GitError } from '../../src/git/core.js';
+import { createRef, moveRef, refTargets } from '../../src/git/refs.js';
+import { writeRefFile } from '../../src/git/refWrite.js';
 
 let root: string;
 let bare: string;
@@ -112,6 +116,70 @@ test('cat-file reader: a repository deleted and created again in place is read a
   const [now] = await readObjects(bare, [c2]);
   assert.ok(now!.body.toString().includes('two again'));
   assert.is((await readObjects(bare, [before]))[0], undefined, 'the old repository\'s objects are gone');
+});
+
+const refusal = async (p: Promise<unknown>) => {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  assert.ok(err instanceof GitError, `refused as update-ref refuses: ${String(err)}`);
+};
+const zero = '0'.repeat(40);
+const noLocks = () => assert.equal(readdirSync(join(bare, 'refs', 'heads'), { recursive: true }).filter((f) => String(f).endsWith('.lock')), []);
+
+test('ref writes: created and moved in place of update-ref, as git then reads them', async () => {
+  makeRepo(' w');
+  assert.is(await writeRefFile(bare, 'refs/heads/new/deep', c1, zero), true);
+  assert.is(git(bare, 'rev-parse', 'refs/heads/new/deep'), c1);
+  await moveRef(bare, 'refs/heads/new/deep', c2, c1);
+  assert.is(git(bare, 'rev-parse', 'refs/heads/new/deep'), c2);
+  await createRef(bare, 'refs/tags/light', c1);
+  assert.is(git(bare, 'rev-parse', 'refs/tags/light'), c1);
+  // A packed-only ref moves: the loose file now overrides its packed line, as git writes it.
+  git(bare, 'pack-refs', '--all');
+  await moveRef(bare, 'refs/heads/old', c2, c1);
+  assert.is(git(bare, 'rev-parse', 'refs/heads/old'), c2);
+  assert.equal([...(await readRefs(bare, ['refs/heads', 'refs/tags']))!], [...forEachRef()]);
+  git(bare, 'fsck', '--no-progress');
+  noLocks();
+});
+
+test('ref writes: every refusal of update-ref, with nothing changed and no lock left', async () => {
+  makeRepo(' r');
+  await refusal(createRef(bare, 'refs/heads/main', c1)); // exists (loose)
+  git(bare, 'pack-refs', '--all');
+  await refusal(createRef(bare, 'refs/heads/old', c2)); // exists (packed)
+  await refusal(moveRef(bare, 'refs/heads/main', c1, c1)); // not at the expected value
+  await refusal(moveRef(bare, 'refs/heads/gone', c1, c2)); // no such ref
+  await refusal(createRef(bare, 'refs/heads/dir', c1)); // refs/heads/dir/a exists (packed)
+  await refusal(createRef(bare, 'refs/heads/main/sub', c1)); // refs/heads/main exists (packed)
+  git(bare, 'update-ref', 'refs/heads/loose/x', c1);
+  await refusal(createRef(bare, 'refs/heads/loose', c1)); // a directory of loose refs
+  await refusal(createRef(bare, 'refs/heads/loose/x/y', c1)); // a loose ref where a directory would be
+  // Another writer holds the lock (a push in progress): refused, and its lock is left to it.
+  writeFileSync(join(bare, 'refs', 'heads', 'main.lock'), '');
+  await refusal(moveRef(bare, 'refs/heads/main', c1, c2));
+  assert.ok(existsSync(join(bare, 'refs', 'heads', 'main.lock')));
+  rmSync(join(bare, 'refs', 'heads', 'main.lock'));
+  assert.is(git(bare, 'rev-parse', 'refs/heads/main'), c2);
+  assert.is(git(bare, 'rev-parse', 'refs/heads/old'), c1);
+  for (const ref of ['refs/heads/dir', 'refs/heads/gone', 'refs/heads/main/sub', 'refs/heads/loose', 'refs/heads/loose/x/y']) {
+    assert.is(await readRef(bare, ref), null, `${ref} was not written`);
+  }
+  assert.is(git(bare, 'rev-parse', 'refs/heads/loose/x'), c1);
+  noLocks();
+});
+
+test('ref writes: a repository keeping reflogs, a symbolic ref or an odd name is left to git', async () => {
+  makeRepo(' g');
+  git(bare, 'symbolic-ref', 'refs/heads/alias', 'refs/heads/main');
+  assert.is(await writeRefFile(bare, 'refs/heads/alias', c1, c2), false);
+  assert.is(await writeRefFile(bare, 'HEAD', c1, zero), false);
+  assert.is(await writeRefFile(bare, 'refs/heads/a..b', c1, zero), false);
+  git(bare, 'symbolic-ref', '--delete', 'refs/heads/alias');
+  git(bare, 'config', 'core.logAllRefUpdates', 'true');
+  assert.is(await writeRefFile(bare, 'refs/heads/logged', c1, zero), false);
+  await createRef(bare, 'refs/heads/logged', c1); // through git, which keeps the log
+  assert.ok(existsSync(join(bare, 'logs', 'refs', 'heads', 'logged')));
+  noLocks();
 });
 
 test.run();
