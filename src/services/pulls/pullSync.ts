@@ -3,8 +3,8 @@
 // and so are those of other repositories whose head is one of its branches (a fork's pull request into
 // its parent): their new head is fetched into refs/pull/N/head of their base first. A moved head is
 // recorded as pull_request_sync in the base repository.
-import { and, eq, ne } from 'drizzle-orm';
-import { issues, pullRequests, repositories, users, type PullRequestRow } from '../../db/schema/index.js';
+import { and, eq, or } from 'drizzle-orm';
+import { issues, pullRequests, repositories, users, type PullRequestRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { compareCommits } from '../../git/compare.js';
 import { fetchLocal } from '../../git/fetch.js';
@@ -20,11 +20,15 @@ import { fromOtherRepo, headRefOf, statsOf, type PullEnds, type PullService } fr
  * of other repositories whose head is here.
  */
 export async function resyncRepo(pulls: PullService, repoId: number, dir: string, actorId?: number): Promise<void> {
-  const open = await pulls.deps.db
-    .select({ pull: pullRequests, index: issues.index })
+  // One query for both kinds: this repository's open pull requests, and other repositories' whose head is here.
+  const rows = await pulls.deps.db
+    .select({ pull: pullRequests, index: issues.index, repo: repositories, owner: users })
     .from(pullRequests)
     .innerJoin(issues, eq(issues.id, pullRequests.issueId))
-    .where(and(eq(pullRequests.repoId, repoId), eq(pullRequests.merged, false), eq(issues.isClosed, false)));
+    .innerJoin(repositories, eq(repositories.id, pullRequests.repoId))
+    .innerJoin(users, eq(users.id, repositories.ownerId))
+    .where(and(or(eq(pullRequests.repoId, repoId), eq(pullRequests.headRepoId, repoId)), eq(pullRequests.merged, false), eq(issues.isClosed, false)));
+  const open = rows.filter((r) => r.pull.repoId === repoId);
   if (open.length) {
     const tips = await branchTipsOf(dir, [...new Set(open.flatMap(({ pull }) => [pull.baseBranch, pull.headBranch]))].filter(isValidRefName));
     for (const { pull, index } of open) {
@@ -33,22 +37,17 @@ export async function resyncRepo(pulls: PullService, repoId: number, dir: string
       await syncOne(pulls, dir, pull, index, { baseTip: tips.get(pull.baseBranch), headTip }, actorId);
     }
   }
-  await syncForkHeads(pulls, repoId, dir, actorId);
+  await syncForkHeads(pulls, dir, rows.filter((r) => r.pull.repoId !== repoId), actorId);
 }
 
 /**
- * Each open pull request of another repository whose head is a branch of repository `repoId` (at `dir`)
+ * Each open pull request of another repository whose head is a branch of this repository (at `dir`)
  * fetches the branch's tip into its refs/pull/N/head, then its statistics follow. A head branch that is
  * gone leaves its pull request at the last head it had.
  */
-async function syncForkHeads(pulls: PullService, repoId: number, dir: string, actorId?: number): Promise<void> {
-  const rows = await pulls.deps.db
-    .select({ pull: pullRequests, index: issues.index, repo: repositories, owner: users })
-    .from(pullRequests)
-    .innerJoin(issues, eq(issues.id, pullRequests.issueId))
-    .innerJoin(repositories, eq(repositories.id, pullRequests.repoId))
-    .innerJoin(users, eq(users.id, repositories.ownerId))
-    .where(and(eq(pullRequests.headRepoId, repoId), ne(pullRequests.repoId, repoId), eq(pullRequests.merged, false), eq(issues.isClosed, false)));
+async function syncForkHeads(
+  pulls: PullService, dir: string, rows: Array<{ pull: PullRequestRow; index: number; repo: RepoRow; owner: UserRow }>, actorId?: number,
+): Promise<void> {
   for (const { pull, index, repo, owner } of rows) {
     const base = { repo, owner };
     const baseDir = pulls.dir(base);
