@@ -2,11 +2,13 @@
 // prepared-query classes funnel each execution (execute, all, relational queries, transactions' queries)
 // through PgPreparedQuery#queryWithCache with the SQL text; overriding it on the two engine classes times
 // them all for one performance.now() pair and one observe (a hot path, #13). Statements sent outside
-// drizzle (BEGIN/COMMIT, migrations, advisory locks) are not counted.
+// drizzle (BEGIN/COMMIT, migrations, advisory locks) are not counted. The same hook tells in-process
+// caches which tables a write touched (src/db/tableWrites.ts), before it is sent and after it is done.
 import { PgPreparedQuery } from 'drizzle-orm/pg-core';
 import { PglitePreparedQuery } from 'drizzle-orm/pglite';
 import { PostgresJsPreparedQuery } from 'drizzle-orm/postgres-js';
 import { dbInFlight, dbQueryDuration } from '../metrics.js';
+import { noteStatement } from './tableWrites.js';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -38,12 +40,15 @@ export function instrumentQueries(): void {
     ) as Record<ReturnType<typeof statementKind>, ReturnType<typeof dbQueryDuration.labels>>;
     (cls.prototype as unknown as { queryWithCache: RunQuery }).queryWithCache = async function (queryString, params, query) {
       const started = performance.now();
+      const kind = statementKind(queryString);
+      if (kind !== 'select') noteStatement(queryString);
       dbInFlight[engine]++;
       try {
         return await base.call(this, queryString, params, query);
       } finally {
         dbInFlight[engine]--;
-        timers[statementKind(queryString)].observe((performance.now() - started) / 1000);
+        if (kind !== 'select') noteStatement(queryString);
+        timers[kind].observe((performance.now() - started) / 1000);
       }
     };
   }

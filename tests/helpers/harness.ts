@@ -113,6 +113,8 @@ export interface TestApp {
   user(opts?: { admin?: boolean; restricted?: boolean; visibility?: 'public' | 'limited' | 'private' }): Promise<TestUser>;
   /** Creates a token for `user` (service layer; the token operations have tests of their own); returns `token <value>`. */
   token(user: TestUser, scopes?: string[]): Promise<string>;
+  /** Runs SQL on the app's database outside drizzle, as another anvil process would: no in-process cache hears of it. */
+  sqlFromElsewhere(statement: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -182,6 +184,10 @@ export async function startApp(env: Record<string, string> = {}, opts: { workers
     async token(user, scopes = ['all']) {
       const { row: _row, token } = await services.tokens.create(user.id, `t-${randomBytes(4).toString('hex')}`, scopes);
       return `token ${token}`;
+    },
+    async sqlFromElsewhere(statement) {
+      if (database.pglite) await database.pglite.exec(statement);
+      else await (database.db as unknown as { $client: { unsafe(q: string): Promise<unknown> } }).$client.unsafe(statement);
     },
     async close() {
       await webhooks?.stop();

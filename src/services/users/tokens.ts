@@ -3,6 +3,7 @@ import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { and, count, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { accessTokens, users, type AccessTokenRow, type UserRow } from '../../db/schema/index.js';
+import { tableGeneration } from '../../db/tableWrites.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Invalid, NotFound, isUniqueViolation } from '../errors.js';
 
@@ -19,6 +20,14 @@ export function scopesAllow(scopes: readonly string[], category: ScopeCategory, 
   return scopes.includes(`write:${category}`) || (!write && scopes.includes(`read:${category}`));
 }
 
+/**
+ * How long a token's answer (its row and its user's) is reused without asking the database. A change made
+ * in this process (a token deleted, a user edited, blocked or deleted) is seen at once (src/db/tableWrites.ts);
+ * one made by another process on the same database is seen within this time.
+ */
+export const tokenCacheMs = 5_000;
+const tokenCacheMax = 10_000;
+
 /** How often the uses of tokens are written: `last_used_at` is at most this stale, and never written on a request's path. */
 export const tokenUseFlushMs = 60_000;
 
@@ -28,7 +37,29 @@ export class TokenService {
   private flushing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
 
+  /** token hash → a recent answer, with when and at which table generations it was read. */
+  private readonly recent = new Map<string, { hit: { user: UserRow; token: AccessTokenRow } | undefined; at: number; gen: number }>();
+
   constructor(private readonly deps: ServiceDeps) {}
+
+  private static generation(): number {
+    return tableGeneration('users') + tableGeneration('access_tokens');
+  }
+
+  /** The token's owner and row from the database, or from a fresh enough earlier read. */
+  private async lookup(hash: string): Promise<{ user: UserRow; token: AccessTokenRow } | undefined> {
+    const gen = TokenService.generation();
+    const now = Date.now();
+    const cached = this.recent.get(hash);
+    if (cached && cached.gen === gen && now - cached.at < tokenCacheMs) return cached.hit;
+    const [row] = await this.byHash.execute({ hash });
+    const hit = row ? { user: rowFromJson(users, row.user), token: rowFromJson(accessTokens, row.token) } : undefined;
+    this.recent.delete(hash);
+    if (this.recent.size >= tokenCacheMax) this.recent.delete(this.recent.keys().next().value!);
+    // Kept at the generation read before the query: a write that raced it makes the entry stale at once.
+    if (hit) this.recent.set(hash, { hit, at: now, gen });
+    return hit;
+  }
 
   /** The hot query of every token-authenticated request, built once. */
   private byHashQuery: ReturnType<TokenService['prepareByHash']> | undefined;
@@ -96,9 +127,8 @@ export class TokenService {
 
   /** The token's owner and row, or undefined. The use is remembered and written by `flushUses`. */
   async resolve(token: string): Promise<{ user: UserRow; token: AccessTokenRow } | undefined> {
-    const [row] = await this.byHash.execute({ hash: hashToken(token) });
-    if (!row) return undefined;
-    const hit = { user: rowFromJson(users, row.user), token: rowFromJson(accessTokens, row.token) };
+    const hit = await this.lookup(hashToken(token));
+    if (!hit) return undefined;
     const now = new Date();
     const last = this.uses.get(hit.token.id) ?? hit.token.lastUsedAt;
     if (!last || now.getTime() - last.getTime() > tokenUseFlushMs) {

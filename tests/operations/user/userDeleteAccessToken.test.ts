@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { basic, startApp, type Client, type TestApp, type TestUser } from '../../helpers/harness.js';
 import { assertSpec } from '../../helpers/spec-check.js';
+import { tokenCacheMs } from '../../../src/services/users/tokens.js';
 
 let app: TestApp;
 let asAdmin: string;
@@ -186,6 +187,38 @@ test('404: a private user\'s tokens, for someone who may not see that user', asy
   const result = await del(app.client(other.basic), hidden.username, t.id);
   assert.is(result.response.status, 404, 'not 403: the user is invisible');
   assert.equal(await names(hidden), ['hidden']);
+});
+
+// Tokens are answered from a short-lived in-process cache: a change made through this process is seen at
+// once (the tests above delete and then call right away), one made by another process within tokenCacheMs.
+test('a user blocked or a token deleted in this process is refused at once, though the token was just used', async () => {
+  const user = await app.user();
+  const t = await mint(user, 'cached');
+  assert.is((await app.client(t.auth).GET('/user')).response.status, 200);
+  const admin = app.client(asAdmin);
+  const edit = await admin.PATCH('/admin/users/{username}', { params: { path: { username: user.username } }, body: { login_name: user.username, source_id: 0, prohibit_login: true } });
+  assert.is(edit.response.status, 200);
+  assert.is((await app.client(t.auth).GET('/user')).response.status, 403, 'the block is seen by the next request');
+  await admin.PATCH('/admin/users/{username}', { params: { path: { username: user.username } }, body: { login_name: user.username, source_id: 0, prohibit_login: false } });
+  assert.is((await app.client(t.auth).GET('/user')).response.status, 200);
+});
+
+test('a token deleted by another process on the same database stops working within the cache time', async () => {
+  const user = await app.user();
+  const t = await mint(user, 'elsewhere');
+  assert.is((await app.client(t.auth).GET('/user')).response.status, 200);
+  await app.sqlFromElsewhere(`delete from access_tokens where id = ${t.id}`);
+  const since = Date.now();
+  // This process has not heard of it: the answer it read a moment ago still stands...
+  assert.is((await app.client(t.auth).GET('/user')).response.status, 200, 'served from the cache');
+  // ...until the cache time ends.
+  let status = 200;
+  while (status === 200 && Date.now() - since < tokenCacheMs + 2_000) {
+    await new Promise((r) => setTimeout(r, 250));
+    status = (await app.client(t.auth).GET('/user')).response.status;
+  }
+  assert.is(status, 401);
+  assert.ok(Date.now() - since <= tokenCacheMs + 1_000, `refused ${Date.now() - since} ms after the deletion`);
 });
 
 test.run();
