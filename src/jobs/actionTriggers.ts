@@ -31,11 +31,11 @@ export class ActionTriggerWorker extends PollingWorker {
       .update(actionTriggers)
       .set({ leaseUntil: new Date(now.getTime() + config.actions.leaseMs) })
       .where(inArray(actionTriggers.id, due))
-      .returning({ id: actionTriggers.id });
+      .returning();
     // In order: runs of one repository are numbered in the order of its pushes.
     for (const t of claimed.sort((a, b) => a.id - b.id)) {
       try {
-        await this.actions.processTrigger(t.id);
+        await this.actions.processTrigger(t);
       } catch (err) {
         // Left leased: retried when the lease ends (a repository that went away is dropped then).
         this.log.warn({ err, trigger: t.id }, 'actions trigger failed');

@@ -86,6 +86,8 @@ export const actionTriggers = pgTable('action_triggers', {
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
+export type ActionTriggerRow = typeof actionTriggers.$inferSelect;
+
 export const actionRuns = pgTable(
   'action_runs',
   {

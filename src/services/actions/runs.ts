@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { Cron } from 'croner';
 import type { Db } from '../../db/client.js';
 import {
-  actionRunJobs, actionRuns, actionSchedules, actionTasksVersion, actionTriggers, events, repositories, users,
+  actionRunJobs, actionRuns, actionSchedules, actionTasksVersion, actionTriggers, events, repositories, users, type ActionTriggerRow,
   type ActionRunJobRow, type ActionRunRow, type ActionState, type RepoRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
@@ -104,10 +104,9 @@ export class ActionService {
    * `on: pull_request`) filters match, and a failed run (titled with the reason) for each workflow file
    * that does not parse, as Gitea shows them. A default-branch push also replaces the schedules.
    */
-  async processTrigger(triggerId: number): Promise<void> {
+  async processTrigger(trigger: ActionTriggerRow): Promise<void> {
     const { db, config } = this.deps;
-    const [trigger] = await db.select().from(actionTriggers).where(eq(actionTriggers.id, triggerId));
-    if (!trigger) return;
+    const triggerId = trigger.id;
     const drop = () => db.delete(actionTriggers).where(eq(actionTriggers.id, triggerId));
     const [row] = await db.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(eq(repositories.id, trigger.repoId));
     if (!row || !row.repo.hasActions || row.repo.isArchived) return void (await drop());
