@@ -140,6 +140,58 @@ export async function lsTree(dir: string, commit: string, path: string, opts: { 
   });
 }
 
+/** An entry of a tree object: its mode (as ls-tree prints it), kind, object and name. */
+export interface DirEntry {
+  mode: string;
+  type: TreeEntry['type'];
+  id: string;
+  name: string;
+}
+
+/** A tree object's entries: `<mode> <name>\0<raw id>` each. */
+function parseTreeObject(body: Buffer, idBytes: number): DirEntry[] {
+  const out: DirEntry[] = [];
+  for (let i = 0; i < body.length;) {
+    const space = body.indexOf(0x20, i);
+    const nul = body.indexOf(0, space);
+    if (space < 0 || nul < 0 || nul + 1 + idBytes > body.length) throw new Error('malformed tree object');
+    const mode = body.toString('latin1', i, space);
+    const type = mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+    out.push({ mode: mode.padStart(6, '0'), type, id: body.toString('hex', nul + 1, nul + 1 + idBytes), name: body.toString('utf8', space + 1, nul) });
+    i = nul + 1 + idBytes;
+  }
+  return out;
+}
+
+/**
+ * The entries of directory `path` in commit `commit` (a full id), read through the repository's cat-file
+ * reader, so no git process starts (Actions reads the workflow folders of every push this way): [] when
+ * there is no such directory.
+ */
+export async function readDir(dir: string, commit: string, path: string): Promise<DirEntry[]> {
+  const [c] = fullId.test(commit) ? await readObjects(dir, [commit]) : [];
+  if (c?.type !== 'commit') throw new Error(`no commit ${commit}`);
+  let tree = /^tree ([0-9a-f]+)$/m.exec(c.body.toString('latin1'))?.[1];
+  const idBytes = (tree?.length ?? 0) / 2;
+  for (const part of path.split('/').filter(Boolean)) {
+    const [t] = await readObjects(dir, [tree!]);
+    tree = parseTreeObject(t!.body, idBytes).find((e) => e.name === part && e.type === 'tree')?.id;
+    if (!tree) return [];
+  }
+  const [t] = await readObjects(dir, [tree!]);
+  if (t?.type !== 'tree') throw new Error(`no tree ${tree}`);
+  return parseTreeObject(t.body, idBytes);
+}
+
+/** Blobs by id through the cat-file reader, in order (a missing one is an error). */
+export async function readBlobs(dir: string, ids: string[]): Promise<Buffer[]> {
+  const raws = ids.length ? await readObjects(dir, ids) : [];
+  return raws.map((r, i) => {
+    if (r?.type !== 'blob') throw new Error(`no blob ${ids[i]}`);
+    return r.body;
+  });
+}
+
 export async function readBlob(dir: string, id: string): Promise<Buffer> {
   return gitBuffer(dir, ['cat-file', 'blob', id]);
 }

@@ -4,12 +4,13 @@
 // Refs written through git's lock protocol (createRef/moveRef without a git process): what git then
 // reads, every refusal update-ref makes, and the cases handed to git (reflogs).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closeObjectReaders, readObjects } from '../../src/git/catFile.js';
+import { readBlobs, readDir } from '../../src/git/objects.js';
 import { readRef, readRefNames, readRefs } from '../../src/git/refFiles.js';
 import { GitError } from '../../src/git/core.js';
 import { createRef, moveRef, refTargets } from '../../src/git/refs.js';
@@ -106,6 +107,33 @@ test('cat-file reader: objects in order, missing ones undefined, new objects see
   // Concurrent requests on one reader are answered in their own order.
   const many = await Promise.all([c1, c2, blob, c1].map((id) => readObjects(bare, [id])));
   assert.equal(many.map(([o]) => o!.type), ['commit', 'commit', 'blob', 'commit']);
+});
+
+test('cat-file reader: directories of a commit as ls-tree lists them, blobs by id, [] for a missing folder', async () => {
+  const work = mkdtempSync(join(root, 'w-'));
+  git(work, 'init', '-q', '-b', 'main');
+  mkdirSync(join(work, '.gitea', 'workflows'), { recursive: true });
+  writeFileSync(join(work, '.gitea', 'workflows', 'b.yml'), 'on: push\n');
+  writeFileSync(join(work, '.gitea', 'workflows', 'a é.yaml'), 'on: [push]\n');
+  writeFileSync(join(work, 'run.sh'), '#!/bin/sh\n', { mode: 0o755 });
+  symlinkSync('run.sh', join(work, 'link'));
+  git(work, 'add', '-A');
+  git(work, 'commit', '-q', '-m', 'tree');
+  git(work, 'push', '-q', bare, 'HEAD:refs/heads/trees');
+  const commit = git(work, 'rev-parse', 'HEAD');
+  rmSync(work, { recursive: true, force: true });
+  for (const path of ['', '.gitea', '.gitea/workflows']) {
+    const listed = git(bare, '-c', 'core.quotePath=false', 'ls-tree', commit, ...(path ? [`${path}/`] : [])).split('\n').filter(Boolean).map((l) => {
+      const [meta, name] = l.split('\t');
+      const [mode, type, id] = meta!.split(' ');
+      return { mode, type, id, name: name!.slice(path ? path.length + 1 : 0) };
+    });
+    assert.equal(await readDir(bare, commit, path), listed, `the folder '${path}'`);
+  }
+  assert.equal(await readDir(bare, commit, '.github/workflows'), []);
+  assert.equal(await readDir(bare, commit, 'run.sh'), [], 'a file is no folder');
+  const entries = await readDir(bare, commit, '.gitea/workflows');
+  assert.equal((await readBlobs(bare, entries.map((e) => e.id))).map(String), ['on: [push]\n', 'on: push\n']);
 });
 
 test('cat-file reader: a repository deleted and created again in place is read afresh', async () => {

@@ -9,7 +9,7 @@ import {
   type ActionRunJobRow, type ActionRunRow, type ActionState, type RepoRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
-import { changedPaths, lsTree, readBlob, readCommit, type CommitData } from '../../git/objects.js';
+import { changedPaths, readBlobs, readCommit, readDir, type CommitData } from '../../git/objects.js';
 import { repoDir } from '../../git/paths.js';
 import type { ServiceDeps } from '../context.js';
 import { buildPayload } from '../events/payloads.js';
@@ -82,13 +82,16 @@ export class ActionService {
   /** The workflow files at a commit, parsed (a file that does not parse carries its error). */
   async workflowsAt(dir: string, sha: string): Promise<WorkflowFile[]> {
     for (const wfDir of workflowDirs) {
-      const entries = (await lsTree(dir, sha, wfDir).catch(() => [])).filter((e) => e.type === 'blob' && /\.ya?ml$/i.test(e.path));
+      // Read through the repository's cat-file reader: no git process for the push of a repository without workflows.
+      const entries = (await readDir(dir, sha, wfDir).catch(() => [])).filter((e) => e.type === 'blob' && /\.ya?ml$/i.test(e.name));
       if (entries.length === 0) continue;
+      entries.sort((a, b) => a.name.localeCompare(b.name));
+      const blobs = await readBlobs(dir, entries.map((e) => e.id));
       const out: WorkflowFile[] = [];
-      for (const e of entries.sort((a, b) => a.path.localeCompare(b.path))) {
-        const name = e.path.slice(wfDir.length + 1);
+      for (const [i, e] of entries.entries()) {
+        const name = e.name;
         try {
-          out.push({ dir: wfDir, name, workflow: parseWorkflow((await readBlob(dir, e.id)).toString('utf8')) });
+          out.push({ dir: wfDir, name, workflow: parseWorkflow(blobs[i]!.toString('utf8')) });
         } catch (err) {
           if (!(err instanceof WorkflowError)) throw err;
           out.push({ dir: wfDir, name, error: err.message });
