@@ -21,13 +21,27 @@ export function addFanOut(fanOut: FanOut): void {
 }
 
 export async function recordEvent(deps: ServiceDeps, tx: Db, event: DomainEvent): Promise<RecordedEvent> {
-  const { type, actorId, repoId, ownerId, isPrivate, ...data } = event;
-  const action = 'action' in event ? event.action : '';
-  const [row] = await tx
+  return (await recordEvents(deps, tx, [event]))[0]!;
+}
+
+/**
+ * Several events of one change (a ref change's `create` and `push`, a merge's pushes) in one insert;
+ * then each event's fan-outs, in the order given, as recordEvent would run them one after the other.
+ */
+export async function recordEvents(deps: ServiceDeps, tx: Db, list: DomainEvent[]): Promise<RecordedEvent[]> {
+  if (list.length === 0) return [];
+  const rows = await tx
     .insert(events)
-    .values({ type, action, actorId, repoId, ownerId, isPrivate, data })
+    .values(list.map((event) => {
+      const { type, actorId, repoId, ownerId, isPrivate, ...data } = event;
+      return { type, action: 'action' in event ? event.action : '', actorId, repoId, ownerId, isPrivate, data };
+    }))
     .returning({ id: events.id, createdAt: events.createdAt });
-  const recorded: RecordedEvent = { ...event, id: row!.id, createdAt: row!.createdAt };
-  for (const fanOut of fanOuts) await fanOut(tx, recorded, deps);
+  // One statement draws the ids in the order of its rows: sorted, they pair with the list.
+  rows.sort((a, b) => a.id - b.id);
+  const recorded = list.map((event, i) => ({ ...event, id: rows[i]!.id, createdAt: rows[i]!.createdAt }) as RecordedEvent);
+  for (const r of recorded) {
+    for (const fanOut of fanOuts) await fanOut(tx, r, deps);
+  }
   return recorded;
 }

@@ -6,7 +6,7 @@ import { withTx } from '../../db/tx.js';
 import { zeroIdLike } from '../../git/commit.js';
 import type { RefChange } from '../../git/pushLog.js';
 import type { DomainEvent } from '../events/types.js';
-import { recordEvent } from '../events/record.js';
+import { recordEvents } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { refChangeEvents } from './refEvents.js';
 import { GitError } from '../../git/core.js';
@@ -86,7 +86,7 @@ export class BranchService {
     const n = await branchCount(dir);
     await withTx(this.deps.db, async (tx) => {
       await tx.update(repositories).set({ numBranches: n, isEmpty: n === 0, updatedAt: new Date(), ...patch }).where(eq(repositories.id, repo.id));
-      for (const event of events) await recordEvent(this.deps, tx, event);
+      await recordEvents(this.deps, tx, events);
       await inTx?.(tx);
     });
     await this.changed(repo.id, dir, actorId);

@@ -15,7 +15,7 @@ import { commitTree, commitsToReplay, isAncestor, MergeConflict, mergeTree, repl
 import { objectType } from '../../git/objects.js';
 import { moveRef, refTarget } from '../../git/refs.js';
 import { canWrite, isRepoAdmin } from '../../permissions/repo.js';
-import { recordEvent } from '../events/record.js';
+import { recordEvents } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
 import type { DomainEvent } from '../events/types.js';
 import type { BranchService } from '../git/branches.js';
@@ -347,11 +347,10 @@ export class MergeService {
       await tx.insert(comments).values({ issueId: issue.id, repoId: issue.repoId, posterId: actor.id, type: 'merge_pull', newValue: m.sha });
       // The closed count moves by one when this update closed the pull request (not when it was closed already).
       if (closedNow.length) await shiftRepoIssues(tx, issue.repoId, { isPull: true, closed: 1 });
-      for (const e of m.events) await recordEvent(this.deps, tx, e);
-      await recordEvent(this.deps, tx, {
+      await recordEvents(this.deps, tx, [...m.events, {
         type: 'pull_request', action: 'closed', issueId: issue.id, ...inRepo(loaded.repo, actor.id),
         activity: { opType: m.auto ? 'auto_merge_pull_request' : 'merge_pull_request', issueId: issue.id, content: issueContent(issue.index, issue.title) },
-      });
+      }]);
     });
   }
 
