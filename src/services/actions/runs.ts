@@ -10,6 +10,7 @@ import {
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { changedPaths, readBlobs, readCommit, readDir, type CommitData } from '../../git/objects.js';
+import { isWorkflowFile, workflowDirs } from './workflowFiles.js';
 import { repoDir } from '../../git/paths.js';
 import type { ServiceDeps } from '../context.js';
 import { buildPayload } from '../events/payloads.js';
@@ -20,7 +21,6 @@ import { inRepo } from '../events/scope.js';
 import { matchesPullRequest, matchesPush, needsPaths, needsPullPaths, parseWorkflow, planJobs, runsAfterNeeds, scheduleCrons, WorkflowError, type PlannedJob, type Workflow } from './workflow.js';
 
 /** Where workflows are read from: `.gitea/workflows`, and `.github/workflows` when that has none. */
-export const workflowDirs = ['.gitea/workflows', '.github/workflows'] as const;
 
 export const doneStates: readonly ActionState[] = ['success', 'failure', 'cancelled', 'skipped'];
 export const isDone = (s: ActionState) => doneStates.includes(s);
@@ -83,7 +83,7 @@ export class ActionService {
   async workflowsAt(dir: string, sha: string): Promise<WorkflowFile[]> {
     for (const wfDir of workflowDirs) {
       // Read through the repository's cat-file reader: no git process for the push of a repository without workflows.
-      const entries = (await readDir(dir, sha, wfDir).catch(() => [])).filter((e) => e.type === 'blob' && /\.ya?ml$/i.test(e.name));
+      const entries = (await readDir(dir, sha, wfDir).catch(() => [])).filter(isWorkflowFile);
       if (entries.length === 0) continue;
       entries.sort((a, b) => a.name.localeCompare(b.name));
       const blobs = await readBlobs(dir, entries.map((e) => e.id));

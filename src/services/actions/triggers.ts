@@ -1,4 +1,5 @@
-// Changes that may start workflows: every pushed branch or tag, and a pull request opened, reopened or
+// Changes that may start workflows: every pushed branch or tag (except a commit without workflow files
+// pushed to a branch other than the default one: see workflowFiles.ts), and a pull request opened, reopened or
 // synchronized (its head branch moved), queue a trigger in the change's own transaction (DESIGN §6:
 // follow-up work reacts to recorded events). The trigger worker (jobs/actionTriggers.ts) reads the
 // workflows at the commit and writes the runs.
@@ -32,7 +33,7 @@ async function queueTrigger(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promis
   if (!deps.config.actions.enabled || e.repoId === undefined) return;
   if (e.type === 'pull_request' && (e.action === 'opened' || e.action === 'reopened')) return pullTrigger(tx, e, e.action);
   if (e.type === 'pull_request_sync') return pullTrigger(tx, e, 'synchronize');
-  if (e.type !== 'push' || /^0+$/.test(e.after)) return;
+  if (e.type !== 'push' || /^0+$/.test(e.after) || e.noWorkflows) return;
   if (!e.ref.startsWith('refs/heads/') && !e.ref.startsWith('refs/tags/')) return;
   await tx.insert(actionTriggers).values({ eventId: e.id, repoId: e.repoId, actorId: e.actorId, event: 'push', ref: e.ref, before: e.before, sha: e.after });
   triggerQueued.emit('queued');

@@ -29,7 +29,11 @@ export type PushCommit = LoggedCommit;
 
 export type EventData =
   /** A ref moved to a new commit (smart-HTTP push, diffpatch, and a new branch's first commit). `before` is all zeros for a new ref. */
-  | { type: 'push'; ref: string; before: string; after: string; commits: PushCommit[]; totalCommits: number }
+  | {
+    type: 'push'; ref: string; before: string; after: string; commits: PushCommit[]; totalCommits: number;
+    /** Not stored: the commit has no workflow files and the ref is not the default branch, so Actions has nothing to do. */
+    noWorkflows?: true;
+  }
   | { type: 'create' | 'delete'; refType: 'branch' | 'tag'; ref: string; sha: string }
   /** A fork was made of the event's repository; `forkId` is the new repository. */
   | { type: 'fork'; forkId: number }

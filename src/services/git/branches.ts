@@ -9,6 +9,7 @@ import type { DomainEvent } from '../events/types.js';
 import { recordEvents } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { refChangeEvents } from './refEvents.js';
+import { hasWorkflowFiles } from '../actions/workflowFiles.js';
 import { GitError } from '../../git/core.js';
 import { describeCommits, type DescribedCommit } from '../../git/describe.js';
 import { repoDir } from '../../git/paths.js';
@@ -71,9 +72,18 @@ export class BranchService {
    * The events of ref changes (reading the commits they bring from git). Needs only the old and new tips,
    * so a caller may read them while it moves the ref, then record them with recordRefEvents.
    */
-  refEvents(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, actorId: number, changes: RefChange[], known: string[]): Promise<DomainEvent[]> {
+  async refEvents(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, actorId: number, changes: RefChange[], known: string[]): Promise<DomainEvent[]> {
     const { repo, owner } = loaded;
-    return refChangeEvents(repoDir(this.deps.config.dataDir, owner.name, repo.name), inRepo(repo, actorId), `${owner.name}/${repo.name}`, changes, known);
+    const dir = repoDir(this.deps.config.dataDir, owner.name, repo.name);
+    const events = await refChangeEvents(dir, inRepo(repo, actorId), `${owner.name}/${repo.name}`, changes, known);
+    // Pushes Actions has nothing to do with (no workflow files, not the default branch, whose push also
+    // replaces the schedules) queue no trigger.
+    if (this.deps.config.actions.enabled) {
+      for (const e of events) {
+        if (e.type === 'push' && e.ref !== `refs/heads/${repo.defaultBranch}` && !(await hasWorkflowFiles(dir, e.after))) e.noWorkflows = true;
+      }
+    }
+    return events;
   }
 
   /** The second half of refsChanged: the row follows git and the events are recorded; then the follow-up work. */

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { components } from '../../../generated/openapi.js';
+import { eq } from 'drizzle-orm';
+import { actionTriggers } from '../../../src/db/schema/index.js';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import {
   dirOf, disk, identity, repoFor, roles, setArchived, wrongScope, type Roles,
@@ -94,6 +96,19 @@ test('201: from the default branch; the full Branch, with the head commit as a P
   const committed = Number((await disk.run(dir, ['log', '-1', '--format=%ct', main])).trim());
   assert.is(Date.parse(b.commit.timestamp), committed * 1000, 'timestamp is the commit date');
   assert.equal((await disk.run(dir, ['for-each-ref', '--format=%(objectname)', `refs/heads/${branch}`])).trim(), main);
+});
+
+test('201: Actions gets a trigger for a branch whose commit has workflow files, none for one without', async () => {
+  const triggersOf = async (branch: string) =>
+    (await app.services.deps.db.select().from(actionTriggers).where(eq(actionTriggers.ref, `refs/heads/${branch}`))).length;
+  const plain = name();
+  assert.is((await create(repo, { new_branch_name: plain, old_ref_name: 'main' }, r.writer.auth)).response.status, 201);
+  assert.is(await triggersOf(plain), 0, 'no workflow files: nothing for Actions to do');
+  const wfTip = await disk.commit(dir, `wf-${name()}`, { '.github/workflows/ci.yaml': 'on: push\njobs: {}\n' }, { from: 'main' });
+  const withWorkflows = name();
+  assert.is((await create(repo, { new_branch_name: withWorkflows, old_ref_name: wfTip }, r.writer.auth)).response.status, 201);
+  assert.is(await triggersOf(withWorkflows), 1, 'a workflow file: the trigger worker reads it');
+  await app.services.deps.db.delete(actionTriggers);
 });
 
 test('201: the author of the initial commit is matched to their account by e-mail', async () => {

@@ -1,0 +1,21 @@
+// Where workflows live in a commit, and whether a commit has any (read through the repository's cat-file
+// reader, no git process): a push of a commit without workflow files to a branch other than the default
+// one can start no run and change no schedule, so no Actions trigger is queued for it (the push is
+// recorded as ever; only the trigger worker's row and its reads are saved).
+import { readDir } from '../../git/objects.js';
+
+export const workflowDirs = ['.gitea/workflows', '.github/workflows'] as const;
+
+export const isWorkflowFile = (e: { type: string; name: string }) => e.type === 'blob' && /\.ya?ml$/i.test(e.name);
+
+/** Whether `sha` has a workflow file; true when that cannot be read (the trigger worker then decides). */
+export async function hasWorkflowFiles(dir: string, sha: string): Promise<boolean> {
+  try {
+    for (const wfDir of workflowDirs) {
+      if ((await readDir(dir, sha, wfDir)).some(isWorkflowFile)) return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
