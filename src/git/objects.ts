@@ -183,6 +183,13 @@ export async function readDir(dir: string, commit: string, path: string): Promis
   return parseTreeObject(t.body, idBytes);
 }
 
+/** The entries of tree object `tree` (a full id), through the cat-file reader. */
+export async function readTree(dir: string, tree: string): Promise<DirEntry[]> {
+  const [t] = fullId.test(tree) ? await readObjects(dir, [tree]) : [];
+  if (t?.type !== 'tree') throw new Error(`no tree ${tree}`);
+  return parseTreeObject(t.body, tree.length / 2);
+}
+
 /** Blobs by id through the cat-file reader, in order (a missing one is an error). */
 export async function readBlobs(dir: string, ids: string[]): Promise<Buffer[]> {
   const raws = ids.length ? await readObjects(dir, ids) : [];

@@ -9,11 +9,14 @@
 // `core.logAllRefUpdates` setting, or a log already kept for this ref), a `reference-transaction` hook.
 // Like git by default, the ref file is not fsynced: the rename is atomic, so a killed process leaves the
 // old value or the new one, never a torn file (a stale `.lock` is what git leaves too).
-import { constants } from 'node:fs';
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+//
+// The file calls are synchronous: each touches one small file of a local folder (microseconds), where a
+// round trip through libuv's thread pool costs more than the call, and the lock is held for less time.
+// packed-refs is read (as git does) only to check the old value and path collisions.
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { GitError } from './core.js';
-import { filesStore, isPlainRefName, looseValue, readOptional, readPacked, Unsure } from './refFiles.js';
+import { filesStore, isPlainRefName, looseValue, readPacked, Unsure } from './refFiles.js';
 
 const oid = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
 const isZero = (id: string) => /^0+$/.test(id);
@@ -23,15 +26,20 @@ function refused(ref: string, why: string): GitError {
   return new GitError(['update-ref', ref], 1, `fatal: cannot lock ref '${ref}': ${why}`);
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+function readSmall(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
 }
 
 /** Whether git would do more than write the ref file: keep a reflog, or run a reference-transaction hook. */
-async function needsGit(dir: string, ref: string): Promise<boolean> {
-  const config = (await readOptional(join(dir, 'config'))) ?? '';
+function needsGit(dir: string, ref: string): boolean {
+  const config = readSmall(join(dir, 'config')) ?? '';
   if (/logallrefupdates/i.test(config) || /^\s*\[\s*include/im.test(config)) return true;
-  return (await exists(join(dir, 'logs', ref))) || (await exists(join(dir, 'hooks', 'reference-transaction')));
+  return existsSync(join(dir, 'logs', ref)) || existsSync(join(dir, 'hooks', 'reference-transaction'));
 }
 
 /**
@@ -41,19 +49,19 @@ async function needsGit(dir: string, ref: string): Promise<boolean> {
  */
 export async function writeRefFile(dir: string, ref: string, target: string, expected: string): Promise<boolean> {
   if (!isPlainRefName(ref) || !oid.test(target) || isZero(target) || !oid.test(expected) || !filesStore(dir)) return false;
-  if (await needsGit(dir, ref)) return false;
+  if (needsGit(dir, ref)) return false;
   const path = join(dir, ref);
   const lock = `${path}.lock`;
   try {
-    await mkdir(dirname(path), { recursive: true });
+    mkdirSync(dirname(path), { recursive: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR' || code === 'EEXIST') throw refused(ref, 'a ref of a shorter name exists');
     throw err;
   }
-  let handle;
+  let fd: number | undefined;
   try {
-    handle = await open(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+    fd = openSync(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw refused(ref, `Unable to create '${lock}': File exists`);
@@ -65,11 +73,13 @@ export async function writeRefFile(dir: string, ref: string, target: string, exp
     let current: string | null;
     let packed: Map<string, string>;
     try {
-      const loose = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') return undefined;
-        if (err.code === 'EISDIR') throw refused(ref, 'refs exist below this name');
+      let loose: string | undefined;
+      try {
+        loose = readSmall(path);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EISDIR') throw refused(ref, 'refs exist below this name');
         throw err;
-      });
+      }
       packed = await readPacked(dir);
       current = loose !== undefined ? looseValue(loose) : (packed.get(ref) ?? null);
     } catch (err) {
@@ -83,11 +93,11 @@ export async function writeRefFile(dir: string, ref: string, target: string, exp
     for (const other of packed.keys()) {
       if (other.startsWith(`${ref}/`) || ref.startsWith(`${other}/`)) throw refused(ref, `'${other}' exists`);
     }
-    await handle.writeFile(`${target}\n`);
-    await handle.close();
-    handle = undefined;
+    writeSync(fd, `${target}\n`);
+    closeSync(fd);
+    fd = undefined;
     try {
-      await rename(lock, path);
+      renameSync(lock, path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EISDIR') throw refused(ref, 'refs exist below this name');
       throw err;
@@ -95,7 +105,13 @@ export async function writeRefFile(dir: string, ref: string, target: string, exp
     renamed = true;
     return true;
   } finally {
-    await handle?.close().catch(() => {});
-    if (!renamed) await unlink(lock).catch(() => {});
+    if (fd !== undefined) closeSync(fd);
+    if (!renamed) {
+      try {
+        unlinkSync(lock);
+      } catch {
+        // already gone
+      }
+    }
   }
 }

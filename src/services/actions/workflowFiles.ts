@@ -2,7 +2,7 @@
 // reader, no git process): a push of a commit without workflow files to a branch other than the default
 // one can start no run and change no schedule, so no Actions trigger is queued for it (the push is
 // recorded as ever; only the trigger worker's row and its reads are saved).
-import { readDir } from '../../git/objects.js';
+import { readDir, readTree } from '../../git/objects.js';
 
 export const workflowDirs = ['.gitea/workflows', '.github/workflows'] as const;
 
@@ -11,8 +11,15 @@ export const isWorkflowFile = (e: { type: string; name: string }) => e.type === 
 /** Whether `sha` has a workflow file; true when that cannot be read (the trigger worker then decides). */
 export async function hasWorkflowFiles(dir: string, sha: string): Promise<boolean> {
   try {
+    // The commit and its root tree are read once: most repositories have neither .gitea nor .github.
+    const root = await readDir(dir, sha, '');
     for (const wfDir of workflowDirs) {
-      if ((await readDir(dir, sha, wfDir)).some(isWorkflowFile)) return true;
+      let entries = root;
+      for (const part of wfDir.split('/')) {
+        const sub = entries.find((e) => e.name === part && e.type === 'tree');
+        entries = sub ? await readTree(dir, sub.id) : [];
+      }
+      if (entries.some(isWorkflowFile)) return true;
     }
     return false;
   } catch {

@@ -3,7 +3,8 @@
 // and so are those of other repositories whose head is one of its branches (a fork's pull request into
 // its parent): their new head is fetched into refs/pull/N/head of their base first. A moved head is
 // recorded as pull_request_sync in the base repository.
-import { and, eq, or } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
 import { issues, pullRequests, repositories, users, type PullRequestRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { compareCommits } from '../../git/compare.js';
@@ -14,20 +15,36 @@ import { inRepo } from '../events/scope.js';
 import { isValidRefName } from '../names.js';
 import { fromOtherRepo, headRefOf, statsOf, type PullEnds, type PullService } from './pulls.js';
 
+const touching = new WeakMap<Db, ReturnType<typeof prepareTouching>>();
+
+function prepareTouching(db: Db) {
+  const repo = sql.placeholder('repo');
+  return db
+    .select({ pull: pullRequests, index: issues.index, repo: repositories, owner: users })
+    .from(pullRequests)
+    .innerJoin(issues, eq(issues.id, pullRequests.issueId))
+    .innerJoin(repositories, eq(repositories.id, pullRequests.repoId))
+    .innerJoin(users, eq(users.id, repositories.ownerId))
+    .where(and(or(eq(pullRequests.repoId, repo), eq(pullRequests.headRepoId, repo)), eq(pullRequests.merged, false), eq(issues.isClosed, false)))
+    .prepare('open_pulls_touching_repo');
+}
+
+/** The open pull requests whose base or head is repository `repo` (built once per database). */
+function openPullsTouching(db: Db) {
+  let q = touching.get(db);
+  if (!q) touching.set(db, (q = prepareTouching(db)));
+  return q;
+}
+
 /**
  * The repository `repoId` (at `dir`) had its branches changed: one git call for the tips of its pull
  * requests' branches, and a comparison only for pull requests whose tips moved; then the pull requests
  * of other repositories whose head is here.
  */
 export async function resyncRepo(pulls: PullService, repoId: number, dir: string, actorId?: number): Promise<void> {
-  // One query for both kinds: this repository's open pull requests, and other repositories' whose head is here.
-  const rows = await pulls.deps.db
-    .select({ pull: pullRequests, index: issues.index, repo: repositories, owner: users })
-    .from(pullRequests)
-    .innerJoin(issues, eq(issues.id, pullRequests.issueId))
-    .innerJoin(repositories, eq(repositories.id, pullRequests.repoId))
-    .innerJoin(users, eq(users.id, repositories.ownerId))
-    .where(and(or(eq(pullRequests.repoId, repoId), eq(pullRequests.headRepoId, repoId)), eq(pullRequests.merged, false), eq(issues.isClosed, false)));
+  // One prepared query for both kinds: this repository's open pull requests, and other repositories'
+  // whose head is here (it runs after every branch change).
+  const rows = await openPullsTouching(pulls.deps.db).execute({ repo: repoId });
   const open = rows.filter((r) => r.pull.repoId === repoId);
   if (open.length) {
     const tips = await branchTipsOf(dir, [...new Set(open.flatMap(({ pull }) => [pull.baseBranch, pull.headBranch]))].filter(isValidRefName));
