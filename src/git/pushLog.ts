@@ -1,6 +1,7 @@
 // What a push changed: every branch and tag tip before and after, and the commits a moved ref brought,
 // with the files each commit added, removed and modified (the push payload's and the feed's view).
 import { git } from './core.js';
+import { singlePushedCommit } from './treeDiff.js';
 
 /** Full ref name (refs/heads/x, refs/tags/y) → the object it points at. */
 export async function listRefTips(dir: string): Promise<Map<string, string>> {
@@ -49,9 +50,13 @@ const US = '\x1f';
 
 /**
  * The commits `after` brings over `exclude` (commits reachable from any of them are left out), newest
- * first, at most `max` described, and how many there are in all. Two git calls whatever the count.
+ * first, at most `max` described, and how many there are in all. Two git calls whatever the count (none
+ * for a single commit on the one excluded tip).
  */
 export async function pushedCommits(dir: string, after: string, exclude: string[], max: number): Promise<{ commits: LoggedCommit[]; total: number }> {
+  // The common case of one new commit on its old tip (a diffpatch, a file change) needs no git process.
+  const one = max > 0 ? await singlePushedCommit(dir, after, exclude) : undefined;
+  if (one) return { commits: [one], total: 1 };
   const range = [after, '--not', ...exclude, '--'];
   const count = async () => Number((await git(dir, ['rev-list', '--count', ...range])).stdout.trim()) || 0;
   if (max <= 0) return { commits: [], total: await count() };
