@@ -1,12 +1,13 @@
-// Changes that may start workflows: every pushed branch or tag (except a commit without workflow files
-// pushed to a branch other than the default one: see workflowFiles.ts), and a pull request opened, reopened or
+// Changes that may start workflows: every pushed branch or tag (except a commit without workflow files,
+// see workflowFiles.ts, unless it is pushed to the default branch of a repository with schedules to
+// drop), and a pull request opened, reopened or
 // synchronized (its head branch moved), queue a trigger in the change's own transaction (DESIGN §6:
 // follow-up work reacts to recorded events). The trigger worker (jobs/actionTriggers.ts) reads the
 // workflows at the commit and writes the runs.
 import { EventEmitter } from 'node:events';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { actionTriggers, issues, pullRequests, type TriggerData } from '../../db/schema/index.js';
+import { actionSchedules, actionTriggers, issues, pullRequests, type TriggerData } from '../../db/schema/index.js';
 import type { ServiceDeps } from '../context.js';
 import { addFanOut } from '../events/record.js';
 import type { RecordedEvent } from '../events/types.js';
@@ -33,7 +34,9 @@ async function queueTrigger(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promis
   if (!deps.config.actions.enabled || e.repoId === undefined) return;
   if (e.type === 'pull_request' && (e.action === 'opened' || e.action === 'reopened')) return pullTrigger(tx, e, e.action);
   if (e.type === 'pull_request_sync') return pullTrigger(tx, e, 'synchronize');
-  if (e.type !== 'push' || /^0+$/.test(e.after) || e.noWorkflows) return;
+  if (e.type !== 'push' || /^0+$/.test(e.after) || e.noWorkflows === 'branch') return;
+  // The default branch without workflows: its trigger would only drop the schedules, if there are any.
+  if (e.noWorkflows === 'default' && !(await tx.select({ id: actionSchedules.id }).from(actionSchedules).where(eq(actionSchedules.repoId, e.repoId)).limit(1)).length) return;
   if (!e.ref.startsWith('refs/heads/') && !e.ref.startsWith('refs/tags/')) return;
   await tx.insert(actionTriggers).values({ eventId: e.id, repoId: e.repoId, actorId: e.actorId, event: 'push', ref: e.ref, before: e.before, sha: e.after });
   triggerQueued.emit('queued');

@@ -1,7 +1,7 @@
 // Where workflows live in a commit, and whether a commit has any (read through the repository's cat-file
-// reader, no git process): a push of a commit without workflow files to a branch other than the default
-// one can start no run and change no schedule, so no Actions trigger is queued for it (the push is
-// recorded as ever; only the trigger worker's row and its reads are saved).
+// reader, no git process): a push of a commit without workflow files can start no run, so no Actions
+// trigger is queued for it, unless it goes to the default branch of a repository whose schedules it
+// must drop (the push is recorded as ever; only the trigger worker's row and its reads are saved).
 import { readDir, readTree } from '../../git/objects.js';
 
 export const workflowDirs = ['.gitea/workflows', '.github/workflows'] as const;

@@ -33,7 +33,7 @@ export async function recordEvents(deps: ServiceDeps, tx: Db, list: DomainEvent[
   const rows = await tx
     .insert(events)
     .values(list.map((event) => {
-      const { type, actorId, repoId, ownerId, isPrivate, noWorkflows: _hint, ...data } = event as DomainEvent & { noWorkflows?: true };
+      const { type, actorId, repoId, ownerId, isPrivate, noWorkflows: _hint, ...data } = event as DomainEvent & { noWorkflows?: unknown };
       return { type, action: 'action' in event ? event.action : '', actorId, repoId, ownerId, isPrivate, data };
     }))
     .returning({ id: events.id, createdAt: events.createdAt });

@@ -31,8 +31,11 @@ export type EventData =
   /** A ref moved to a new commit (smart-HTTP push, diffpatch, and a new branch's first commit). `before` is all zeros for a new ref. */
   | {
     type: 'push'; ref: string; before: string; after: string; commits: PushCommit[]; totalCommits: number;
-    /** Not stored: the commit has no workflow files and the ref is not the default branch, so Actions has nothing to do. */
-    noWorkflows?: true;
+    /**
+     * Not stored: the commit has no workflow files, so Actions can start nothing; pushed to the default
+     * branch ('default'), it may still have schedules to drop.
+     */
+    noWorkflows?: 'branch' | 'default';
   }
   | { type: 'create' | 'delete'; refType: 'branch' | 'tag'; ref: string; sha: string }
   /** A fork was made of the event's repository; `forkId` is the new repository. */

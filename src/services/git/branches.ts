@@ -76,11 +76,11 @@ export class BranchService {
     const { repo, owner } = loaded;
     const dir = repoDir(this.deps.config.dataDir, owner.name, repo.name);
     const events = await refChangeEvents(dir, inRepo(repo, actorId), `${owner.name}/${repo.name}`, changes, known);
-    // Pushes Actions has nothing to do with (no workflow files, not the default branch, whose push also
-    // replaces the schedules) queue no trigger.
+    // Pushes of commits without workflow files are marked: Actions has nothing to start for them (and,
+    // on the default branch, only schedules to drop if there are any).
     if (this.deps.config.actions.enabled) {
       for (const e of events) {
-        if (e.type === 'push' && e.ref !== `refs/heads/${repo.defaultBranch}` && !(await hasWorkflowFiles(dir, e.after))) e.noWorkflows = true;
+        if (e.type === 'push' && !(await hasWorkflowFiles(dir, e.after))) e.noWorkflows = e.ref === `refs/heads/${repo.defaultBranch}` ? 'default' : 'branch';
       }
     }
     return events;

@@ -5,6 +5,8 @@ import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { components } from '../../../generated/openapi.js';
+import { and, eq } from 'drizzle-orm';
+import { actionSchedules, actionTriggers } from '../../../src/db/schema/index.js';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import { dirOf, disk, repoFor, roles, setArchived, wrongScope, type Roles } from '../../helpers/gitFixtures.js';
 import { messageOf, pathOf, raw, swaggerOf, userRepo, type Repository } from '../../helpers/repos.js';
@@ -122,6 +124,21 @@ test('201: a multi-file patch (new, modified, deleted) on the default branch, by
   assert.is((await disk.file(dir, c.sha, 'modify.txt')).toString(), 'line 1\nline 2\nline three\nline 4\nline 5\n');
   assert.is((await disk.file(dir, c.sha, 'keep.txt')).toString(), 'keep\n');
   assert.is((await disk.run(dir, ['fsck', '--strict', '--no-progress'])).trim(), '');
+});
+
+test('201: Actions: a default-branch patch without workflow files queues a trigger only while schedules are left to drop', async () => {
+  const { db } = app.services.deps;
+  const mainTriggers = async () => (await db.select().from(actionTriggers).where(and(eq(actionTriggers.repoId, repo.id), eq(actionTriggers.ref, 'refs/heads/main')))).length;
+  let tip = (await disk.tip(dir, 'main'))!;
+  await committed(await apply(repo, { content: addFile('no-actions-1.txt', 'a') }, r.writer.auth), 'main', tip);
+  assert.is(await mainTriggers(), 0, 'no workflows, no schedules: nothing for Actions');
+  // Schedules recorded from an earlier default-branch commit: this push must drop them (its trigger does).
+  await db.insert(actionSchedules).values({ repoId: repo.id, workflowId: 'nightly.yml', workflowDir: '.gitea/workflows', cron: '0 0 * * *', ref: 'refs/heads/main', commitSha: first, triggerUserId: app.admin.id, next: new Date(Date.now() + 3600_000) });
+  tip = (await disk.tip(dir, 'main'))!;
+  await committed(await apply(repo, { content: addFile('no-actions-2.txt', 'b') }, r.writer.auth), 'main', tip);
+  assert.is(await mainTriggers(), 1, 'a trigger to replace the schedules with none');
+  await db.delete(actionTriggers).where(eq(actionTriggers.repoId, repo.id));
+  await db.delete(actionSchedules).where(eq(actionSchedules.repoId, repo.id));
 });
 
 test('201: a binary patch (git diff --binary) modifies and adds binary files byte for byte', async () => {
