@@ -19,21 +19,29 @@ const touching = new WeakMap<Db, ReturnType<typeof prepareTouching>>();
 
 function prepareTouching(db: Db) {
   const repo = sql.placeholder('repo');
-  return db
-    .select({ pull: pullRequests, index: issues.index, repo: repositories, owner: users })
-    .from(pullRequests)
-    .innerJoin(issues, eq(issues.id, pullRequests.issueId))
-    .innerJoin(repositories, eq(repositories.id, pullRequests.repoId))
-    .innerJoin(users, eq(users.id, repositories.ownerId))
-    .where(and(or(eq(pullRequests.repoId, repo), eq(pullRequests.headRepoId, repo)), eq(pullRequests.merged, false), eq(issues.isClosed, false)))
-    .prepare('open_pulls_touching_repo');
+  const open = and(or(eq(pullRequests.repoId, repo), eq(pullRequests.headRepoId, repo)), eq(pullRequests.merged, false), eq(issues.isClosed, false));
+  return {
+    // Most branch changes touch no open pull request: a narrow query says so (PGlite plans the wide join
+    // below afresh on every call, about 4 ms even when it finds nothing, against 0.4 ms for this one).
+    any: db.select({ id: pullRequests.id }).from(pullRequests).innerJoin(issues, eq(issues.id, pullRequests.issueId))
+      .where(open).limit(1).prepare('any_open_pull_touching_repo'),
+    all: db
+      .select({ pull: pullRequests, index: issues.index, repo: repositories, owner: users })
+      .from(pullRequests)
+      .innerJoin(issues, eq(issues.id, pullRequests.issueId))
+      .innerJoin(repositories, eq(repositories.id, pullRequests.repoId))
+      .innerJoin(users, eq(users.id, repositories.ownerId))
+      .where(open)
+      .prepare('open_pulls_touching_repo'),
+  };
 }
 
-/** The open pull requests whose base or head is repository `repo` (built once per database). */
-function openPullsTouching(db: Db) {
+/** The open pull requests whose base or head is repository `repo` (the queries built once per database). */
+async function openPullsTouching(db: Db, repoId: number) {
   let q = touching.get(db);
   if (!q) touching.set(db, (q = prepareTouching(db)));
-  return q;
+  if ((await q.any.execute({ repo: repoId })).length === 0) return [];
+  return q.all.execute({ repo: repoId });
 }
 
 /**
@@ -44,7 +52,7 @@ function openPullsTouching(db: Db) {
 export async function resyncRepo(pulls: PullService, repoId: number, dir: string, actorId?: number): Promise<void> {
   // One prepared query for both kinds: this repository's open pull requests, and other repositories'
   // whose head is here (it runs after every branch change).
-  const rows = await openPullsTouching(pulls.deps.db).execute({ repo: repoId });
+  const rows = await openPullsTouching(pulls.deps.db, repoId);
   const open = rows.filter((r) => r.pull.repoId === repoId);
   if (open.length) {
     const tips = await branchTipsOf(dir, [...new Set(open.flatMap(({ pull }) => [pull.baseBranch, pull.headBranch]))].filter(isValidRefName));
