@@ -26,6 +26,9 @@ async function connect(): Promise<{ q: Query; tx: <T>(fn: (q: Query) => Promise<
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const pg = await PGlite.create(target);
+  // Closed on SIGTERM, as anvil closes it: killed with the database open, the next server to open the
+  // folder (anvil, whose start to first 200 is measured) would first have to recover it.
+  process.once('SIGTERM', () => void pg.close().finally(() => process.exit(0)));
   const q: Query = async (text, params) => (await pg.query<Row>(text, params)).rows;
   return { q, tx: (fn) => pg.transaction((t) => fn(async (text, params) => (await t.query<Row>(text, params)).rows)) };
 }
