@@ -4,6 +4,7 @@
 // lists come from walking the parent's and the commit's trees side by side, descending only into
 // subtrees whose ids differ. Anything else (merges, root commits, several commits) is left to git.
 import { readObjects } from './catFile.js';
+import { readTree } from './objects.js';
 import type { LoggedCommit } from './pushLog.js';
 
 interface Entry {
@@ -12,23 +13,8 @@ interface Entry {
   tree: boolean;
 }
 
-function entries(body: Buffer, idBytes: number): Map<string, Entry> {
-  const out = new Map<string, Entry>();
-  for (let i = 0; i < body.length;) {
-    const space = body.indexOf(0x20, i);
-    const nul = body.indexOf(0, space);
-    if (space < 0 || nul < 0 || nul + 1 + idBytes > body.length) throw new Error('malformed tree object');
-    const mode = body.toString('latin1', i, space);
-    out.set(body.toString('utf8', space + 1, nul), { mode, id: body.toString('hex', nul + 1, nul + 1 + idBytes), tree: mode === '40000' });
-    i = nul + 1 + idBytes;
-  }
-  return out;
-}
-
 async function treeOf(dir: string, id: string): Promise<Map<string, Entry>> {
-  const [raw] = await readObjects(dir, [id]);
-  if (raw?.type !== 'tree') throw new Error(`no tree ${id}`);
-  return entries(raw.body, id.length / 2);
+  return new Map((await readTree(dir, id)).map((e) => [e.name, { mode: e.mode, id: e.id, tree: e.type === 'tree' }]));
 }
 
 type Change = [status: 'A' | 'D' | 'M', path: string];
