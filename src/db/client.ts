@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { dbPoolMax } from '../metrics.js';
 import { fromRoot } from '../paths.js';
+import { PgliteStatementCache } from './pgliteStatements.js';
 import { instrumentQueries } from './queryMetrics.js';
 import * as schema from './schema/index.js';
 
@@ -126,7 +127,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   } else {
     pg = await PGlite.create({ loadDataDir: target.image, startParams });
   }
-  const db = drizzlePglite(pg, { schema, logger: !!process.env.ANVIL_SQL_LOG }) as unknown as Db;
+  const db = drizzlePglite(PgliteStatementCache.client(pg), { schema, logger: !!process.env.ANVIL_SQL_LOG }) as unknown as Db;
   dbPoolMax.set({ engine: 'pglite' }, 1);
   return {
     db,
