@@ -101,7 +101,15 @@ export class HookDeliveryWorker extends PollingWorker {
     if (claimed.length === 0) return 0;
     const hookRows = await db.select().from(hooks).where(inArray(hooks.id, [...new Set(claimed.map((d) => d.hookId))]));
     const byId = new Map(hookRows.map((h) => [h.id, h]));
-    await Promise.all(claimed.map((d) => (byId.has(d.hookId) ? this.send(byId.get(d.hookId)!, d) : Promise.resolve())));
+    // Hooks are sent to at once; each hook's deliveries one after the other, in the order they were
+    // recorded (due time, then id), so one receiver sees a run's `queued` before its `in_progress`.
+    const perHook = new Map<number, HookDeliveryRow[]>();
+    for (const d of claimed.sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || a.id - b.id)) {
+      if (byId.has(d.hookId)) perHook.set(d.hookId, [...(perHook.get(d.hookId) ?? []), d]);
+    }
+    await Promise.all([...perHook].map(async ([hookId, list]) => {
+      for (const d of list) await this.send(byId.get(hookId)!, d);
+    }));
     return claimed.length;
   }
 
