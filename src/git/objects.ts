@@ -169,18 +169,14 @@ function parseTreeObject(body: Buffer, idBytes: number): DirEntry[] {
  * there is no such directory.
  */
 export async function readDir(dir: string, commit: string, path: string): Promise<DirEntry[]> {
-  const [c] = fullId.test(commit) ? await readObjects(dir, [commit]) : [];
-  if (c?.type !== 'commit') throw new Error(`no commit ${commit}`);
-  let tree = /^tree ([0-9a-f]+)$/m.exec(c.body.toString('latin1'))?.[1];
-  const idBytes = (tree?.length ?? 0) / 2;
+  if (!fullId.test(commit)) throw new Error(`no commit ${commit}`);
+  let entries = await readTree(dir, (await readCommit(dir, commit)).tree);
   for (const part of path.split('/').filter(Boolean)) {
-    const [t] = await readObjects(dir, [tree!]);
-    tree = parseTreeObject(t!.body, idBytes).find((e) => e.name === part && e.type === 'tree')?.id;
-    if (!tree) return [];
+    const sub = entries.find((e) => e.name === part && e.type === 'tree');
+    if (!sub) return [];
+    entries = await readTree(dir, sub.id);
   }
-  const [t] = await readObjects(dir, [tree!]);
-  if (t?.type !== 'tree') throw new Error(`no tree ${tree}`);
-  return parseTreeObject(t.body, idBytes);
+  return entries;
 }
 
 /** The entries of tree object `tree` (a full id), through the cat-file reader. */

@@ -4,7 +4,7 @@
 // lists come from walking the parent's and the commit's trees side by side, descending only into
 // subtrees whose ids differ. Anything else (merges, root commits, several commits) is left to git.
 import { readObjects } from './catFile.js';
-import { readTree } from './objects.js';
+import { readCommit, readTree } from './objects.js';
 import type { LoggedCommit } from './pushLog.js';
 
 interface Entry {
@@ -75,11 +75,9 @@ export async function singlePushedCommit(dir: string, after: string, exclude: st
   // An encoding header means a message git would re-encode for log: left to git.
   if (parents.length !== 1 || parents[0] !== exclude[0] || field('encoding').length) return undefined;
   const [author, committer] = [signature(field('author')[0] ?? ''), signature(field('committer')[0] ?? '')];
-  const [parentRaw] = await readObjects(dir, [parents[0]!]);
-  const parentTree = parentRaw?.type === 'commit' ? /^tree ([0-9a-f]+)$/m.exec(parentRaw.body.toString('latin1'))?.[1] : undefined;
-  if (!author || !committer || !parentTree) return undefined;
+  if (!author || !committer) return undefined;
   const changes: Change[] = [];
-  await diffTrees(dir, parentTree, field('tree')[0]!, '', changes);
+  await diffTrees(dir, (await readCommit(dir, parents[0]!)).tree, field('tree')[0]!, '', changes);
   // git lists paths in byte order of the full path (its tree walk order).
   changes.sort(([, a], [, b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   const pick = (s: Change[0]) => changes.filter(([st]) => st === s).map(([, p]) => p);

@@ -20,8 +20,6 @@ import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { matchesPullRequest, matchesPush, needsPaths, needsPullPaths, parseWorkflow, planJobs, runsAfterNeeds, scheduleCrons, WorkflowError, type PlannedJob, type Workflow } from './workflow.js';
 
-/** Where workflows are read from: `.gitea/workflows`, and `.github/workflows` when that has none. */
-
 export const doneStates: readonly ActionState[] = ['success', 'failure', 'cancelled', 'skipped'];
 export const isDone = (s: ActionState) => doneStates.includes(s);
 
@@ -88,8 +86,7 @@ export class ActionService {
       entries.sort((a, b) => a.name.localeCompare(b.name));
       const blobs = await readBlobs(dir, entries.map((e) => e.id));
       const out: WorkflowFile[] = [];
-      for (const [i, e] of entries.entries()) {
-        const name = e.name;
+      for (const [i, { name }] of entries.entries()) {
         try {
           out.push({ dir: wfDir, name, workflow: parseWorkflow(blobs[i]!.toString('utf8')) });
         } catch (err) {

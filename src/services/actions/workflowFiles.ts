@@ -4,6 +4,7 @@
 // must drop (the push is recorded as ever; only the trigger worker's row and its reads are saved).
 import { readDir, readTree } from '../../git/objects.js';
 
+/** Where workflows are read from: `.gitea/workflows`, and `.github/workflows` when that has none. */
 export const workflowDirs = ['.gitea/workflows', '.github/workflows'] as const;
 
 export const isWorkflowFile = (e: { type: string; name: string }) => e.type === 'blob' && /\.ya?ml$/i.test(e.name);
