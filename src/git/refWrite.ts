@@ -80,7 +80,7 @@ export async function writeRefFile(dir: string, ref: string, target: string, exp
         if ((err as NodeJS.ErrnoException).code === 'EISDIR') throw refused(ref, 'refs exist below this name');
         throw err;
       }
-      packed = await readPacked(dir);
+      packed = readPacked(dir);
       current = loose !== undefined ? looseValue(loose) : (packed.get(ref) ?? null);
     } catch (err) {
       if (err instanceof Unsure) return false;
