@@ -5,8 +5,12 @@
 // A reader sees objects written after it started: git looks a missing object up again after re-reading
 // the pack directory. A repository deleted and created again at the same path is a different directory
 // (inode): its old reader is closed, never asked.
+//
+// Objects never change: a small commit, tree or tag read once is kept (per repository directory and its
+// identity, as the readers are), so the commit a branch is made from, or the root tree a push is checked
+// for workflow files in, costs no pipe round trip the second time.
 import type { GitChild } from './spawner.js';
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { gitSpawn } from './core.js';
 
 export interface RawObject {
@@ -25,7 +29,7 @@ class Reader {
   private idle?: NodeJS.Timeout;
   dead = false;
 
-  constructor(readonly dir: string, readonly ino: number, private readonly onClose: (r: Reader) => void) {
+  constructor(readonly dir: string, readonly ino: string, private readonly onClose: (r: Reader) => void) {
     this.proc = gitSpawn(dir, ['cat-file', '--batch']);
     this.proc.stdout.on('data', (chunk: Buffer) => {
       this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
@@ -130,8 +134,13 @@ function forget(r: Reader): void {
   if (readers.get(r.dir) === r) readers.delete(r.dir);
 }
 
-async function readerFor(dir: string): Promise<Reader> {
-  const { ino } = await stat(dir);
+/** The directory's identity: a repository deleted and made again at the same path is another one. */
+function identity(dir: string): string {
+  const st = statSync(dir);
+  return `${st.ino}:${st.birthtimeMs}`;
+}
+
+function readerFor(dir: string, ino: string): Reader {
   let r = readers.get(dir);
   if (r && (r.dead || r.ino !== ino)) {
     r.close();
@@ -147,19 +156,72 @@ async function readerFor(dir: string): Promise<Reader> {
   return r;
 }
 
-/** The raw objects of the given ids (undefined where missing), read by the repository's cat-file reader. */
-export async function readObjects(dir: string, ids: string[]): Promise<Array<RawObject | undefined>> {
-  if (ids.length === 0) return [];
-  try {
-    return await (await readerFor(dir)).read(ids);
-  } catch (err) {
-    // The reader died (the repository went away, git was killed): one fresh try, then the error.
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw err;
-    return (await readerFor(dir)).read(ids);
+// The kept objects: least recently used first (a Map's order), bounded in bytes; blobs are not kept
+// (file contents are read once, and may be large), nor anything over maxKeptObject.
+const keptBytesLimit = 8 << 20;
+const maxKeptObject = 64 << 10;
+const kept = new Map<string, RawObject>();
+let keptBytes = 0;
+const fullId = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
+
+function keep(key: string, o: RawObject): void {
+  if (o.type === 'blob' || o.body.length > maxKeptObject || kept.has(key)) return;
+  // A copy of its own: the body read is a slice of the pipe's chunk, which it would keep alive.
+  const body = Buffer.allocUnsafeSlow(o.body.length);
+  o.body.copy(body);
+  kept.set(key, { type: o.type, body });
+  keptBytes += o.body.length + key.length;
+  while (keptBytes > keptBytesLimit) {
+    const [k, old] = kept.entries().next().value!;
+    kept.delete(k);
+    keptBytes -= old.body.length + k.length;
   }
 }
 
-/** Closes every reader (the app's shutdown; tests between repositories). */
+async function readFresh(dir: string, ino: string, ids: string[]): Promise<Array<RawObject | undefined>> {
+  try {
+    return await readerFor(dir, ino).read(ids);
+  } catch (err) {
+    // The reader died (the repository went away, git was killed): one fresh try, then the error.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw err;
+    return readerFor(dir, identity(dir)).read(ids);
+  }
+}
+
+/**
+ * The raw objects of the given ids (undefined where missing), read by the repository's cat-file reader.
+ * The bodies are shared with later readers: never change one.
+ */
+export async function readObjects(dir: string, ids: string[]): Promise<Array<RawObject | undefined>> {
+  if (ids.length === 0) return [];
+  const ino = identity(dir);
+  const prefix = `${ino}\0${dir}\0`;
+  const out: Array<RawObject | undefined> = ids.map((id) => {
+    const key = prefix + id;
+    const o = kept.get(key);
+    if (o) {
+      kept.delete(key); // re-inserted: most recently used last
+      kept.set(key, o);
+    }
+    return o;
+  });
+  const missing = ids.filter((_, i) => !out[i]);
+  if (missing.length === 0) return out;
+  const read = await readFresh(dir, ino, missing);
+  let j = 0;
+  ids.forEach((id, i) => {
+    if (out[i]) return;
+    const o = read[j++];
+    out[i] = o;
+    // Only what was asked by its full id: anything else is a revision, whose answer may change.
+    if (o && fullId.test(id)) keep(prefix + id, o);
+  });
+  return out;
+}
+
+/** Closes every reader and forgets the kept objects (the app's shutdown; tests between repositories). */
 export function closeObjectReaders(): void {
   for (const r of [...readers.values()]) r.close();
+  kept.clear();
+  keptBytes = 0;
 }
