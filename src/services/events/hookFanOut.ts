@@ -3,15 +3,16 @@
 // built only when some hook matches.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { hookMessage } from '../../convert/hookMessages.js';
 import type { Db } from '../../db/client.js';
+import { rowsFromJson } from '../../db/jsonRows.js';
 import { hookDeliveries, hooks, type HookRow } from '../../db/schema/index.js';
 import type { ServiceDeps } from '../context.js';
 import { branchMatches } from './hookOptions.js';
 import { buildPayload, type BuiltPayload } from './payloads.js';
-import { addFanOut } from './record.js';
-import type { RecordedEvent } from './types.js';
+import { addFanOut, type Prefetch } from './record.js';
+import type { DomainEvent, RecordedEvent } from './types.js';
 
 /** Told when deliveries were queued, so an idle worker in this process looks soon (the row is the guarantee). */
 export const deliveryQueued = new EventEmitter();
@@ -67,21 +68,37 @@ function repoHooks(tx: Db, repoId: number, ownerId: number | undefined, root: Db
   return rows;
 }
 
+/** The active hooks of a repository, its owner and the system. */
+const repoHooksWhere = (repoId: number, ownerId: number | undefined) =>
+  and(
+    eq(hooks.active, true),
+    or(
+      eq(hooks.repoId, repoId),
+      ownerId !== undefined ? and(isNull(hooks.repoId), eq(hooks.ownerId, ownerId)) : undefined,
+      and(isNull(hooks.repoId), isNull(hooks.ownerId), eq(hooks.isSystem, true)),
+    ),
+  );
+
 /** A real promise (a Drizzle query runs again each time it is awaited): the transaction's copy is read once. */
 async function readRepoHooks(tx: Db, repoId: number, ownerId: number | undefined): Promise<HookRow[]> {
-  return tx
-    .select()
-    .from(hooks)
-    .where(
-      and(
-        eq(hooks.active, true),
-        or(
-          eq(hooks.repoId, repoId),
-          ownerId !== undefined ? and(isNull(hooks.repoId), eq(hooks.ownerId, ownerId)) : undefined,
-          and(isNull(hooks.repoId), isNull(hooks.ownerId), eq(hooks.isSystem, true)),
-        ),
-      ),
-    );
+  return tx.select().from(hooks).where(repoHooksWhere(repoId, ownerId));
+}
+
+/**
+ * Events of one repository read its hooks in the statement that records them (record.ts's prefetch), and
+ * the fan-out finds them in the transaction's copy. Recorded outside a transaction, they are read as usual.
+ */
+function prefetchHooks(list: DomainEvent[], tx: Db, deps: ServiceDeps): Prefetch | undefined {
+  const { repoId, ownerId } = list[0]!;
+  if (tx === deps.db || repoId === undefined || list.some((e) => e.repoId !== repoId || e.ownerId !== ownerId)) return undefined;
+  return {
+    read: sql`select coalesce(json_agg(row_to_json(${hooks})), '[]'::json) from ${hooks} where ${repoHooksWhere(repoId, ownerId)}`,
+    seed: (tx, value) => {
+      let perTx = hooksInTx.get(tx);
+      if (!perTx) hooksInTx.set(tx, (perTx = new Map()));
+      perTx.set(`${repoId}:${ownerId ?? ''}`, Promise.resolve(rowsFromJson(hooks, value as Array<Record<string, unknown>>)));
+    },
+  };
 }
 
 export async function deliverToHooks(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promise<void> {
@@ -101,4 +118,4 @@ export async function deliverToHooks(tx: Db, e: RecordedEvent, deps: ServiceDeps
   await queueDeliveries(tx, wanted, e.id, e.type, built);
 }
 
-addFanOut(deliverToHooks);
+addFanOut(deliverToHooks, prefetchHooks);

@@ -86,17 +86,24 @@ export class BranchService {
     return events;
   }
 
-  /** The second half of refsChanged: the row follows git and the events are recorded; then the follow-up work. */
+  /**
+   * The second half of refsChanged: the row follows git and the events are recorded (one statement, with
+   * the hooks the fan-out needs); then the follow-up work. The branches are counted again
+   * only when a branch was created or deleted (`branches`: the count, when the caller knows it).
+   */
   async recordRefEvents(
     loaded: Pick<LoadedRepo, 'repo' | 'owner'>, actorId: number, events: DomainEvent[], patch: Partial<RepoRow> = {},
-    inTx?: (tx: Db) => Promise<void>,
+    inTx?: (tx: Db) => Promise<void>, branches?: number,
   ): Promise<void> {
     const { repo, owner } = loaded;
     const dir = repoDir(this.deps.config.dataDir, owner.name, repo.name);
-    const n = await branchCount(dir);
+    const counted = events.some((e) => (e.type === 'create' || e.type === 'delete') && e.refType === 'branch');
+    const n = counted ? (branches ?? (await branchCount(dir))) : undefined;
     await withTx(this.deps.db, async (tx) => {
-      await tx.update(repositories).set({ numBranches: n, isEmpty: n === 0, updatedAt: new Date(), ...patch }).where(eq(repositories.id, repo.id));
-      await recordEvents(this.deps, tx, events);
+      const row = tx.update(repositories)
+        .set({ ...(n === undefined ? {} : { numBranches: n, isEmpty: n === 0 }), updatedAt: new Date(), ...patch })
+        .where(eq(repositories.id, repo.id));
+      await recordEvents(this.deps, tx, events, row);
       await inTx?.(tx);
     });
     await this.changed(repo.id, dir, actorId);
@@ -138,7 +145,10 @@ export class BranchService {
       if (err instanceof GitError) throw new Conflict('The branch already exists.');
       throw err;
     }
-    await this.refsChanged(loaded, actor.id, [{ ref: wanted, before: zeroIdLike(source), after: source }], [source]);
+    const events = await this.refEvents(loaded, actor.id, [{ ref: wanted, before: zeroIdLike(source), after: source }], [source]);
+    // The branches counted from the listing read before (with the new one), not listed again.
+    const heads = [...refs].filter((r) => r.startsWith('refs/heads/')).length + 1;
+    await this.recordRefEvents(loaded, actor.id, events, {}, undefined, heads);
     const commit = (await describeCommits(dir, [source], { files: false })).get(source)!;
     return { name: input.name, commit };
   }
