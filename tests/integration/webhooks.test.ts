@@ -6,6 +6,7 @@ import { asc, eq } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { hookAttempts, hookDeliveries } from '../../src/db/schema/index.js';
+import { eventsOf } from '../helpers/events.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { adminHook, eventually, fastHooks, hookBody, orgHook, receiver, repoHook, type Receiver } from '../helpers/hooks.js';
 import { newComment, newIssue, type Repo } from '../helpers/issues.js';
@@ -96,6 +97,26 @@ test('branch_filter: a glob on branch names', async () => {
   assert.is(json(got[0]!).ref, 'refs/heads/release/1.0');
   await eventually(async () => (await app.services.deps.db.select().from(hookDeliveries)).every((d) => d.state !== 'pending'), 'queue drained');
   assert.equal(forRepo(repo, 'push').map((r) => json(r).ref), ['refs/heads/release/1.0'], 'main did not match');
+});
+
+test('a branch made where no hook listens is recorded without a transaction; a hook made then hears the next, deleted it hears nothing', async () => {
+  const repo = await newRepo();
+  const branch = async (name: string) => {
+    const r = await app.client(owner.auth).POST('/repos/{owner}/{repo}/branches', { params: { path: repo.path }, body: { new_branch_name: name } });
+    assert.is(r.response.status, 201);
+  };
+  await branch('quiet'); // no hook, no feed row, no workflow: one statement records it
+  assert.equal((await eventsOf(app, repo.id)).kinds.slice(1), ['create', 'push']);
+  const hook = await repoHook(app, owner.auth, repo.path, hookBody(rx.url, { events: ['create'] }));
+  await branch('heard'); // the statement's guard sees the hook: recorded in a transaction, with its delivery
+  const got = await eventually(() => forRepo(repo, 'create').length > 0 && forRepo(repo, 'create'), 'create delivery');
+  assert.equal(got.map((r) => json(r).ref), ['heard'], 'only the branch made once the hook existed');
+  const d = await app.client(owner.auth).DELETE('/repos/{owner}/{repo}/hooks/{id}', { params: { path: { ...repo.path, id: hook.id } } });
+  assert.is(d.response.status, 204);
+  await branch('after');
+  assert.equal((await eventsOf(app, repo.id)).kinds.slice(1), ['create', 'push', 'create', 'push', 'create', 'push'], 'every branch recorded');
+  await eventually(async () => (await app.services.deps.db.select().from(hookDeliveries)).every((d) => d.state !== 'pending'), 'queue drained');
+  assert.equal(forRepo(repo, 'create').map((r) => json(r).ref), ['heard'], 'the hook heard only the branch made while it existed');
 });
 
 test('a receiver that fails, then recovers: retried with backoff until delivered, every attempt recorded', async () => {

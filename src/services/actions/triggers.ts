@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.js';
 import { actionSchedules, actionTriggers, issues, pullRequests, type TriggerData } from '../../db/schema/index.js';
 import type { ServiceDeps } from '../context.js';
 import { addFanOut } from '../events/record.js';
-import type { RecordedEvent } from '../events/types.js';
+import type { DomainEvent, RecordedEvent } from '../events/types.js';
 
 /** Emitted after a trigger row is written (in-process wake-up for the worker; the poll covers other processes). */
 export const triggerQueued = new EventEmitter();
@@ -42,4 +42,11 @@ async function queueTrigger(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promis
   triggerQueued.emit('queued');
 }
 
-addFanOut(queueTrigger);
+/** Quiet for events queueTrigger returns early on without a query: no pull request event, no push that could start a run. */
+function startsNothing(list: DomainEvent[], deps: ServiceDeps): boolean {
+  if (!deps.config.actions.enabled) return true;
+  return list.every((e) => e.repoId === undefined || (e.type !== 'pull_request' && e.type !== 'pull_request_sync'
+    && (e.type !== 'push' || /^0+$/.test(e.after) || e.noWorkflows === 'branch')));
+}
+
+addFanOut(queueTrigger, { quiet: startsNothing });

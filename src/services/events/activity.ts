@@ -33,4 +33,4 @@ export async function writeActivity(tx: Db, event: RecordedEvent): Promise<void>
     .onConflictDoUpdate({ target: [activityTallies.ownerId, activityTallies.actUserId, activityTallies.repoId], set: { n: sql`${activityTallies.n} + 1` } });
 }
 
-addFanOut(writeActivity);
+addFanOut(writeActivity, { quiet: (list) => list.every((e) => !e.activity) });

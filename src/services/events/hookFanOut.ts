@@ -3,7 +3,7 @@
 // built only when some hook matches.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { hookMessage } from '../../convert/hookMessages.js';
 import type { Db } from '../../db/client.js';
 import { rowsFromJson } from '../../db/jsonRows.js';
@@ -118,4 +118,12 @@ export async function deliverToHooks(tx: Db, e: RecordedEvent, deps: ServiceDeps
   await queueDeliveries(tx, wanted, e.id, e.type, built);
 }
 
-addFanOut(deliverToHooks, prefetchHooks);
+/** Quiet when no active hook could hear of the events (whatever they listen to), and no repository is being created. */
+function noHooks(list: DomainEvent[]): boolean | SQL {
+  if (list.some((e) => e.type === 'repository' && e.action === 'created')) return false;
+  const { repoId, ownerId } = list[0]!;
+  if (repoId === undefined || list.some((e) => e.repoId !== repoId || e.ownerId !== ownerId)) return false;
+  return sql`not exists (select 1 from ${hooks} where ${repoHooksWhere(repoId, ownerId)})`;
+}
+
+addFanOut(deliverToHooks, { prefetch: prefetchHooks, quiet: noHooks });

@@ -26,13 +26,22 @@ export interface Prefetch {
   seed: (tx: Db, value: unknown) => void;
 }
 
+export interface FanOutOptions {
+  prefetch?: (list: DomainEvent[], tx: Db, deps: ServiceDeps) => Prefetch | undefined;
+  /**
+   * Whether the fan-out would write nothing at all for these events (and do nothing else): true, false,
+   * or a condition the recording statement decides (see recordEventsAlone). Left out: never quiet.
+   */
+  quiet?: (list: DomainEvent[], deps: ServiceDeps) => boolean | SQL;
+}
+
 const fanOuts: FanOut[] = [];
-const prefetches: Array<(list: DomainEvent[], tx: Db, deps: ServiceDeps) => Prefetch | undefined> = [];
+const registered: FanOutOptions[] = [];
 
 /** Registers a fan-out (at module load of its domain; order of registration is order of running). */
-export function addFanOut(fanOut: FanOut, prefetch?: (list: DomainEvent[], tx: Db, deps: ServiceDeps) => Prefetch | undefined): void {
+export function addFanOut(fanOut: FanOut, options: FanOutOptions = {}): void {
   fanOuts.push(fanOut);
-  if (prefetch) prefetches.push(prefetch);
+  registered.push(options);
 }
 
 export async function recordEvent(deps: ServiceDeps, tx: Db, event: DomainEvent): Promise<RecordedEvent> {
@@ -41,6 +50,15 @@ export async function recordEvent(deps: ServiceDeps, tx: Db, event: DomainEvent)
 
 /** A JSON column of a raw statement: parsed by both drivers as configured, but never trusted to be. */
 const json = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
+
+/** The events with the ids and times a statement's `json_agg(json_build_array(id, created_at))` gave them. */
+function paired(list: DomainEvent[], value: unknown): RecordedEvent[] {
+  // One statement draws the ids in the order of its rows: sorted, they pair with the list.
+  const rows = (json(value) as Array<[number | string, string]>)
+    .map(([id, at]) => ({ id: Number(id), createdAt: events.createdAt.mapFromDriverValue(at) }))
+    .sort((a, b) => a.id - b.id);
+  return list.map((event, i) => ({ ...event, id: rows[i]!.id, createdAt: rows[i]!.createdAt }) as RecordedEvent);
+}
 
 /**
  * Several events of one change (a ref change's `create` and `push`, a merge's pushes) in one insert;
@@ -60,20 +78,58 @@ export async function recordEvents(deps: ServiceDeps, tx: Db, list: DomainEvent[
       return { type, action: 'action' in event ? event.action : '', actorId, repoId, ownerId, isPrivate, data };
     }))
     .returning({ id: events.id, createdAt: events.createdAt });
-  const reads = prefetches.map((p) => p(list, tx, deps)).filter((p): p is Prefetch => p !== undefined);
+  const reads = registered.map((o) => o.prefetch?.(list, tx, deps)).filter((p): p is Prefetch => p !== undefined);
   const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql.join([
     alongside ? sql`with "alongside" as (${alongside.getSQL()}), "recorded" as (${insert.getSQL()})` : sql`with "recorded" as (${insert.getSQL()})`,
     sql`select (select json_agg(json_build_array("recorded"."id", "recorded"."created_at")) from "recorded") as "recorded"`,
     ...reads.map((r, i) => sql`, (${r.read}) as ${sql.identifier(`read${i}`)}`),
   ], sql` `)));
   reads.forEach((r, i) => r.seed(tx, json(row![`read${i}`])));
-  // One statement draws the ids in the order of its rows: sorted, they pair with the list.
-  const rows = (json(row!.recorded) as Array<[number | string, string]>)
-    .map(([id, at]) => ({ id: Number(id), createdAt: events.createdAt.mapFromDriverValue(at) }))
-    .sort((a, b) => a.id - b.id);
-  const recorded = list.map((event, i) => ({ ...event, id: rows[i]!.id, createdAt: rows[i]!.createdAt }) as RecordedEvent);
+  const recorded = paired(list, row!.recorded);
   for (const r of recorded) {
     for (const fanOut of fanOuts) await fanOut(tx, r, deps);
   }
   return recorded;
+}
+
+/** Repositories whose last recording alone found a fan-out with work to do: not tried again for a minute. */
+const busy = new Map<number, number>();
+const busyMs = 60_000;
+
+/**
+ * Records events without a transaction, in one statement, when no fan-out has anything to do for them
+ * (the common case of a branch created where no hook listens): the statement checks the fan-outs'
+ * conditions and inserts the events only if they all hold, so it is as atomic as the transaction it
+ * replaces. Answers the recorded events, or undefined when some fan-out has work to do (or may have):
+ * then nothing was recorded and the caller records them in a transaction as usual. `alongside` runs in
+ * the same statement either way, so the caller's transaction must write the same again.
+ */
+export async function recordEventsAlone(deps: ServiceDeps, list: DomainEvent[], alongside?: SQLWrapper): Promise<RecordedEvent[] | undefined> {
+  const repoId = list[0]?.repoId;
+  if (repoId === undefined || (busy.get(repoId) ?? 0) > Date.now()) return undefined;
+  const conditions: SQL[] = [];
+  for (const o of registered) {
+    const q = o.quiet?.(list, deps) ?? false;
+    if (q === false) return undefined;
+    if (q !== true) conditions.push(sql`(${q})`);
+  }
+  const rows = sql.join(list.map((event) => {
+    const { type, actorId, repoId: repo, ownerId, isPrivate, noWorkflows: _hint, ...data } = event as DomainEvent & { noWorkflows?: unknown };
+    const action = 'action' in event ? event.action : '';
+    return sql`(${type}::text, ${action}::text, ${actorId}::bigint, ${repo ?? null}::bigint, ${ownerId ?? null}::bigint, ${isPrivate}::boolean, ${JSON.stringify(data)}::jsonb)`;
+  }), sql`, `);
+  const columns = sql`"type", "action", "actor_id", "repo_id", "owner_id", "is_private", "data"`;
+  const [row] = rowsOf<Record<string, unknown>>(await deps.db.execute(sql.join([
+    sql`with "guard" as (select ${conditions.length ? sql.join(conditions, sql` and `) : sql`true`} as "quiet"),`,
+    alongside ? sql`"alongside" as (${alongside.getSQL()}),` : sql``,
+    sql`"recorded" as (insert into ${events} (${columns}) select * from (values ${rows}) as "v" (${columns})`,
+    sql`where (select "quiet" from "guard") returning "id", "created_at")`,
+    sql`select (select "quiet" from "guard") as "quiet", (select json_agg(json_build_array("recorded"."id", "recorded"."created_at")) from "recorded") as "recorded"`,
+  ], sql` `)));
+  if (json(row!.quiet) !== true) {
+    busy.set(repoId, Date.now() + busyMs);
+    if (busy.size > 10_000) busy.delete(busy.keys().next().value!);
+    return undefined;
+  }
+  return paired(list, row!.recorded);
 }

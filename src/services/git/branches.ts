@@ -6,7 +6,7 @@ import { withTx } from '../../db/tx.js';
 import { zeroIdLike } from '../../git/commit.js';
 import type { RefChange } from '../../git/pushLog.js';
 import type { DomainEvent } from '../events/types.js';
-import { recordEvents } from '../events/record.js';
+import { recordEvents, recordEventsAlone } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { refChangeEvents } from './refEvents.js';
 import { hasWorkflowFiles } from '../actions/workflowFiles.js';
@@ -87,8 +87,8 @@ export class BranchService {
   }
 
   /**
-   * The second half of refsChanged: the row follows git and the events are recorded (one statement, with
-   * the hooks the fan-out needs); then the follow-up work. The branches are counted again
+   * The second half of refsChanged: the row follows git and the events are recorded (in one statement
+   * alone when no fan-out has work to do, else in a transaction); then the follow-up work. The branches are counted again
    * only when a branch was created or deleted (`branches`: the count, when the caller knows it).
    */
   async recordRefEvents(
@@ -99,13 +99,17 @@ export class BranchService {
     const dir = repoDir(this.deps.config.dataDir, owner.name, repo.name);
     const counted = events.some((e) => (e.type === 'create' || e.type === 'delete') && e.refType === 'branch');
     const n = counted ? (branches ?? (await branchCount(dir))) : undefined;
-    await withTx(this.deps.db, async (tx) => {
-      const row = tx.update(repositories)
-        .set({ ...(n === undefined ? {} : { numBranches: n, isEmpty: n === 0 }), updatedAt: new Date(), ...patch })
-        .where(eq(repositories.id, repo.id));
-      await recordEvents(this.deps, tx, events, row);
-      await inTx?.(tx);
-    });
+    const rowUpdate = (db: Db) => db.update(repositories)
+      .set({ ...(n === undefined ? {} : { numBranches: n, isEmpty: n === 0 }), updatedAt: new Date(), ...patch })
+      .where(eq(repositories.id, repo.id));
+    // Nothing for any fan-out to do (no hook, no workflow, no feed row): one statement, no transaction.
+    const alone = !inTx && (await recordEventsAlone(this.deps, events, rowUpdate(this.deps.db)));
+    if (!alone) {
+      await withTx(this.deps.db, async (tx) => {
+        await recordEvents(this.deps, tx, events, rowUpdate(tx));
+        await inTx?.(tx);
+      });
+    }
     await this.changed(repo.id, dir, actorId);
   }
 

@@ -141,7 +141,8 @@ async function onIssueEvent(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promis
   await notifyIssue(tx, issue, recipients, e.actorId, commentId, e.createdAt);
 }
 
-addFanOut(onIssueEvent);
+// Only events of an issue in a repository may notify anyone.
+addFanOut(onIssueEvent, { quiet: (list) => list.every((e) => !('issueId' in e) || e.repoId === undefined) });
 
 /**
  * A transfer offered to `recipient` (a user, or an organisation: the members of its owner teams) becomes a
