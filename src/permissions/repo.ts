@@ -30,18 +30,21 @@ export interface RepoPermission {
   units: Record<Unit, AccessMode>;
 }
 
-const allUnits = (mode: AccessMode): Record<Unit, AccessMode> =>
-  Object.fromEntries(units.map((u) => [u, mode])) as Record<Unit, AccessMode>;
-
 // External trackers and wikis only ever get read: nobody writes to another site through anvil.
 const readOnlyUnits: ReadonlySet<Unit> = new Set(['repo.ext_issues', 'repo.ext_wiki']);
 
+// Computed on every row of every repository list: the unit maps that depend on a mode only are made once
+// and copied (a spread of a small object), never built again from arrays.
+const everyUnit = new Map(accessModes.map((m) => [m, Object.freeze(Object.fromEntries(units.map((u) => [u, m])) as Record<Unit, AccessMode>)]));
+const adminTeamUnits = new Map(accessModes.map((m) => [m, Object.freeze(Object.fromEntries(units.map((u) => [u, readOnlyUnits.has(u) ? 'read' : m])) as Record<Unit, AccessMode>)]));
+const adminRank = rank('admin');
+
 /** The unit modes of a team: admin teams get their mode everywhere but the external units. */
 export function teamUnitModes(team: TeamGrant): Record<Unit, AccessMode> {
-  if (rank(team.mode) >= rank('admin')) {
-    return Object.fromEntries(units.map((u) => [u, readOnlyUnits.has(u) ? 'read' : team.mode])) as Record<Unit, AccessMode>;
-  }
-  return Object.fromEntries(units.map((u) => [u, team.units[u] ?? 'none'])) as Record<Unit, AccessMode>;
+  if (rank(team.mode) >= adminRank) return { ...adminTeamUnits.get(team.mode)! };
+  const out = {} as Record<Unit, AccessMode>;
+  for (const u of units) out[u] = team.units[u] ?? 'none';
+  return out;
 }
 
 /**
@@ -57,28 +60,31 @@ export function leastGrantedMode(unitModes: Partial<Record<Unit, AccessMode>>): 
 
 /** A team's repository-wide mode: its own for admin teams, else the least of the units it grants (Gitea 1.21). */
 function teamRepoMode(team: TeamGrant): AccessMode {
-  if (rank(team.mode) >= rank('admin')) return team.mode;
+  if (rank(team.mode) >= adminRank) return team.mode;
   return leastGrantedMode(team.units);
 }
 
 /** Every grant counts; the result is the maximum of them, unit by unit, and never more than one grant gives. */
 export function repoPermission(g: Grants): RepoPermission {
-  // On every list row of every request: one object, updated in place.
+  // On every list row of every request: one object, updated in place, and no map built per grant.
   let mode: AccessMode = 'none';
-  const perUnit = allUnits('none');
-  const grant = (m: AccessMode, u: Record<Unit, AccessMode> | AccessMode) => {
+  const perUnit = { ...everyUnit.get('none')! };
+  const grant = (m: AccessMode, unitModes: Readonly<Record<Unit, AccessMode>> | Partial<Record<Unit, AccessMode>>) => {
     mode = maxMode(mode, m);
-    for (const k of units) perUnit[k] = maxMode(perUnit[k], typeof u === 'string' ? u : u[k]);
+    for (const k of units) {
+      const u = unitModes[k];
+      if (u !== undefined && rank(u) > rank(perUnit[k])) perUnit[k] = u;
+    }
   };
-  if (g.siteAdmin || g.owner) grant('owner', 'owner');
+  if (g.siteAdmin || g.owner) grant('owner', everyUnit.get('owner')!);
   if (g.signedIn || !g.repoPrivate) {
     // A public repository of a visible owner is readable by anyone allowed to look around:
     // anonymous callers included, restricted users excluded.
-    if (!g.repoPrivate && g.ownerVisible && !g.restricted) grant('read', 'read');
+    if (!g.repoPrivate && g.ownerVisible && !g.restricted) grant('read', everyUnit.get('read')!);
   }
   if (g.signedIn) {
-    for (const t of g.teams) grant(teamRepoMode(t), teamUnitModes(t));
-    if (g.collaboration) grant(g.collaboration, g.collaboration);
+    for (const t of g.teams) grant(teamRepoMode(t), rank(t.mode) >= adminRank ? adminTeamUnits.get(t.mode)! : t.units);
+    if (g.collaboration) grant(g.collaboration, everyUnit.get(g.collaboration)!);
   }
   for (const u of units) if (!g.enabledUnits.has(u)) perUnit[u] = 'none';
   return { mode, units: perUnit };
