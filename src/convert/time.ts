@@ -1,6 +1,9 @@
 /** RFC 3339 at second precision with `Z`, as Gitea prints times. */
 export function iso(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const s = d.toISOString();
+  // "2026-11-26T09:12:00.372Z": the milliseconds cut (a slice; every list row formats several times).
+  // Years beyond 9999 are printed longer, and keep the general form.
+  return s.length === 24 ? `${s.slice(0, 19)}Z` : s.replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** Gitea prints an unset time as the Unix epoch. */
