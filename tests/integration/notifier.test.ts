@@ -164,4 +164,17 @@ test('being assigned notifies the assignee; a pull request is a Pull subject', a
   assert.equal([mine!.subject.type, mine!.unread, mine!.subject.latest_comment_html_url], ['Pull', true, `${app.config.rootUrl}${git.full_name}/pulls/${pr.number}#issuecomment-${c.id}`]);
 });
 
+test('a work-in-progress pull request tells its participants, not the repository\'s watchers', async () => {
+  const git = { ...(await userRepo(app, p.owner, { auto_init: true })) };
+  await addCollaborator(app, git, p.writer, 'write');
+  await watch(app, p.reader, { owner: p.owner.username, repo: git.name });
+  await patch(app, git, p.writer, addFile('w.txt', ['w']), { newBranch: 'wip' });
+  await openPull(app, git, p.writer, 'wip', { title: 'WIP: not yet' });
+  await patch(app, git, p.writer, addFile('r.txt', ['r']), { newBranch: 'ready' });
+  await openPull(app, git, p.writer, 'ready', { title: 'ready' });
+  const titles = async (a: Actor) => (await threadsOf(app, a, { 'subject-type': 'pull' })).filter((t) => t.repository.id === git.id).map((t) => t.subject.title);
+  assert.equal(await titles(p.reader), ['ready'], 'a watcher hears of the ready one only');
+  assert.equal(await titles(p.owner), ['ready'], 'the owner watches too');
+});
+
 test.run();

@@ -25,11 +25,17 @@ async function lockForCount(tx: Db, table: PgTable, id: PgColumn, ids: number[])
  * It costs the same with a million issues as with one, where a recount scans them all.
  */
 export async function shiftRepoIssues(tx: Db, repoId: number, s: { isPull: boolean; opened?: number; closed?: number }): Promise<void> {
+  const shift = repoIssuesShift(tx, repoId, s);
+  if (shift) await shift;
+}
+
+/** shiftRepoIssues as a statement not yet sent (to go with another, see recordEvents' `alongside`); undefined when nothing moves. */
+export function repoIssuesShift(tx: Db, repoId: number, s: { isPull: boolean; opened?: number; closed?: number }) {
   const [all, closed] = s.isPull ? [repositories.numPulls, repositories.numClosedPulls] : [repositories.numIssues, repositories.numClosedIssues];
   const set: Record<string, SQL> = {};
   if (s.opened) set[s.isPull ? 'numPulls' : 'numIssues'] = sql`${all} + ${s.opened}`;
   if (s.closed) set[s.isPull ? 'numClosedPulls' : 'numClosedIssues'] = sql`${closed} + ${s.closed}`;
-  if (Object.keys(set).length) await tx.update(repositories).set(set).where(eq(repositories.id, repoId));
+  return Object.keys(set).length ? tx.update(repositories).set(set).where(eq(repositories.id, repoId)) : undefined;
 }
 
 export async function recountRepoIssues(tx: Db, repoId: number): Promise<void> {

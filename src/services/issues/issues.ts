@@ -7,12 +7,12 @@ import {
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
-import { recordEvent } from '../events/record.js';
+import { recordEvent, recordEvents } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
 import { canRead, canWrite, type RepoPermission } from '../../permissions/repo.js';
 import { AccessService, type RepoReach } from '../repos/access.js';
 import type { ServiceDeps } from '../context.js';
-import { recountLabels, recountMilestones, recountRepoIssues, shiftRepoIssues } from './counters.js';
+import { recountLabels, recountMilestones, recountRepoIssues, repoIssuesShift } from './counters.js';
 import { endOfDay } from './dueDate.js';
 import { BadRequest, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RepoArchived } from '../errors.js';
 import { detailsFromColumns, prepareIssueDetailQueries, type IssueDetails } from './issueDetails.js';
@@ -187,15 +187,20 @@ export class IssueService {
         .returning();
       if (assignees.length) await tx.insert(issueAssignees).values(assignees.map((userId) => ({ issueId: row!.id, userId })));
       if (labelIds.length) await writeIssueLabels(tx, row!, actor.id, labelIds);
-      await shiftRepoIssues(tx, loaded.repo.id, { isPull, opened: 1, closed: closed ? 1 : 0 });
+      const shift = repoIssuesShift(tx, loaded.repo.id, { isPull, opened: 1, closed: closed ? 1 : 0 });
+      // The repository's counters go with the event's statement (one round trip fewer while the number's
+      // counter row is locked), unless milestones or labels are counted too: their rows are locked
+      // after the repository's, in that order, as every change takes them.
+      const shiftWithEvent = !isPull && milestoneId === null && labelIds.length === 0;
+      if (!shiftWithEvent) await shift;
       await recountMilestones(tx, [milestoneId]);
       await recountLabels(tx, labelIds);
       // A pull request's own event (pull_request opened) is recorded by the pull-request service.
       if (!isPull) {
-        await recordEvent(this.deps, tx, {
+        await recordEvents(this.deps, tx, [{
           type: 'issues', action: 'opened', issueId: row!.id, ...inRepo(loaded.repo, actor.id),
           activity: { opType: 'create_issue', issueId: row!.id, content: issueContent(row!.index, input.title) },
-        });
+        }], shiftWithEvent ? shift : undefined);
       }
       return row!;
     };

@@ -4,18 +4,19 @@
 // actor, never someone who unsubscribed from the issue, only those who can read it. One thread per
 // user and subject: an existing one is updated (a read thread becomes unread and points at the new
 // comment; an unread or pinned one keeps its status and its first unread comment).
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   comments, issueMentions, issues, notifications, repositories, teamMembers, teams, users, type IssueRow, type RepoRow, type UserRow,
 } from '../../db/schema/index.js';
 import { canRead } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
-import { addFanOut } from '../events/record.js';
-import type { RecordedEvent } from '../events/types.js';
+import { addFanOut, type Prefetch } from '../events/record.js';
+import type { DomainEvent, RecordedEvent } from '../events/types.js';
 import { AccessService } from '../repos/access.js';
 import { mentionedNames } from './mentions.js';
 import { rowsOf } from '../../db/raw.js';
+import { rowFromJson } from '../../db/jsonRows.js';
 
 /** Gitea leaves the repository's watchers out of a work-in-progress pull request's notifications. */
 const workInProgress = /^\s*(?:\[wip\]|wip:|wip\b)/i;
@@ -32,6 +33,92 @@ async function recordMentions(tx: Db, issueId: number, text: string): Promise<nu
     .onConflictDoNothing()
     .returning({ userId: issueMentions.userId });
   return added.map((a) => a.userId);
+}
+
+/**
+ * What the fan-out reads for the events of one recording, asked in the statement that records them
+ * (record.ts's prefetch): each issue with the parts of its followers, and each new comment's body.
+ * The followers come as parts so the work-in-progress rule stays here: the repository's watchers, the
+ * issue's other followers (subscribers, commenters, assignees, mentioned users, the poster) and those
+ * who unsubscribed. Mentions the fan-out records afterwards are added to `others` as it goes.
+ */
+interface IssueRead {
+  issue: IssueRow;
+  watchers: number[];
+  others: number[];
+  optedOut: number[];
+}
+interface Reads {
+  issues: Map<number, IssueRead>;
+  comments: Map<number, string>;
+}
+const readsInTx = new WeakMap<Db, Reads>();
+
+/** The events whose threads the fan-out writes, as onIssueEvent's switch lets them through. */
+function reachesThreads(e: DomainEvent): boolean {
+  if (!('issueId' in e) || e.repoId === undefined) return false;
+  switch (e.type) {
+    case 'issues':
+    case 'pull_request':
+      return e.action !== 'edited';
+    case 'issue_comment':
+    case 'pull_request_comment':
+      return e.action === 'created';
+    case 'issue_assign':
+    case 'pull_request_assign':
+      return e.action === 'assigned';
+    case 'pull_request_sync':
+    case 'pull_request_review_approved':
+    case 'pull_request_review_rejected':
+    case 'pull_request_review_comment':
+      return true;
+    case 'pull_request_review_request':
+      return e.action === 'review_requested' && !!e.reviewerId;
+    default:
+      return false;
+  }
+}
+
+const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
+
+function prefetchThreads(list: DomainEvent[], tx: Db, deps: ServiceDeps): Prefetch | undefined {
+  if (tx === deps.db) return undefined;
+  const reaching = list.filter(reachesThreads) as Array<DomainEvent & { issueId: number; commentId?: number }>;
+  if (reaching.length === 0) return undefined;
+  const issueIds = [...new Set(reaching.map((e) => e.issueId))];
+  const commentIds = [...new Set(reaching.flatMap((e) => (e.type === 'issue_comment' || e.type === 'pull_request_comment') && e.commentId ? [e.commentId] : []))];
+  const ids = (q: SQL) => sql`(select coalesce(json_agg(x.user_id), '[]'::json) from (${q}) x(user_id))`;
+  return {
+    read: sql`select json_build_object(
+      'issues', (select coalesce(json_agg(json_build_object(
+        'issue', row_to_json(i),
+        'watchers', ${ids(sql`select user_id from repo_watches where repo_id = i.repo_id`)},
+        'others', ${ids(sql`select user_id from issue_watches where issue_id = i.id and is_watching
+          union select poster_id from comments where issue_id = i.id and type = 'comment'
+          union select user_id from issue_assignees where issue_id = i.id
+          union select user_id from issue_mentions where issue_id = i.id
+          union select i.poster_id`)},
+        'optedOut', ${ids(sql`select user_id from issue_watches where issue_id = i.id and not is_watching`)})), '[]'::json)
+        from ${issues} i where i.id in (${idList(issueIds)})),
+      'comments', ${commentIds.length
+        ? sql`(select coalesce(json_agg(json_build_array(c.id, c.body)), '[]'::json) from ${comments} c where c.id in (${idList(commentIds)}))`
+        : sql`'[]'::json`})`,
+    seed: (t, value) => {
+      const v = value as { issues: Array<{ issue: Record<string, unknown>; watchers: number[]; others: number[]; optedOut: number[] }>; comments: Array<[number, string]> };
+      readsInTx.set(t, {
+        issues: new Map(v.issues.map((r) => [Number(r.issue.id), { ...r, issue: rowFromJson(issues, r.issue) }])),
+        comments: new Map(v.comments.map(([id, body]) => [Number(id), body])),
+      });
+    },
+  };
+}
+
+/** The followers from the statement's read: as the query below would answer now. */
+function followersRead(read: IssueRead): number[] {
+  const { issue } = read;
+  const all = new Set([...(issue.isPull && workInProgress.test(issue.title) ? [] : read.watchers), ...read.others].map(Number));
+  for (const id of read.optedOut) all.delete(Number(id));
+  return [...all];
 }
 
 /** Everyone who follows the issue, before the opt-outs and the read check. */
@@ -106,8 +193,12 @@ async function onIssueEvent(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promis
     case 'pull_request_comment': {
       if (e.action !== 'created') return;
       commentId = e.commentId;
-      const [c] = await tx.select({ body: comments.body }).from(comments).where(eq(comments.id, e.commentId));
-      text = c?.body ?? '';
+      const read = readsInTx.get(tx)?.comments.get(e.commentId);
+      if (read !== undefined) text = read;
+      else {
+        const [c] = await tx.select({ body: comments.body }).from(comments).where(eq(comments.id, e.commentId));
+        text = c?.body ?? '';
+      }
       break;
     }
     case 'issue_assign':
@@ -129,11 +220,15 @@ async function onIssueEvent(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promis
     default:
       return;
   }
-  const [issue] = await tx.select().from(issues).where(eq(issues.id, e.issueId));
+  const read = readsInTx.get(tx)?.issues.get(e.issueId);
+  const issue = read?.issue ?? (await tx.select().from(issues).where(eq(issues.id, e.issueId)))[0];
   if (!issue) return;
   if (e.action === 'opened') text = issue.body;
-  if (text !== undefined) await recordMentions(tx, issue.id, text);
-  const candidates = (only ?? (await followers(tx, issue))).filter((id) => id !== e.actorId);
+  if (text !== undefined) {
+    const added = await recordMentions(tx, issue.id, text);
+    read?.others.push(...added);
+  }
+  const candidates = (only ?? (read ? followersRead(read) : await followers(tx, issue))).filter((id) => id !== e.actorId);
   if (candidates.length === 0) return;
   const [repo] = await tx.select().from(repositories).where(eq(repositories.id, e.repoId));
   if (!repo) return;
@@ -142,7 +237,7 @@ async function onIssueEvent(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promis
 }
 
 // Only events of an issue in a repository may notify anyone.
-addFanOut(onIssueEvent, { quiet: (list) => list.every((e) => !('issueId' in e) || e.repoId === undefined) });
+addFanOut(onIssueEvent, { prefetch: prefetchThreads, quiet: (list) => list.every((e) => !('issueId' in e) || e.repoId === undefined) });
 
 /**
  * A transfer offered to `recipient` (a user, or an organisation: the members of its owner teams) becomes a
