@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, GitError } from './core.js';
 import { signatureEnv, type Signature } from './commit.js';
+import { writeCommitObject } from './commitObject.js';
 
 export class PatchDoesNotApply extends Error {}
 
@@ -26,6 +27,8 @@ export async function commitPatch(
       throw err;
     }
     const { stdout: tree } = await git(dir, ['write-tree'], { env });
+    const written = writeCommitObject(dir, { tree: tree.trim(), parents: [input.parent], author: input.author, committer: input.committer, message: input.message });
+    if (written) return written;
     const { stdout: commit } = await git(dir, ['commit-tree', tree.trim(), '-p', input.parent, '-F', '-'], {
       stdin: input.message,
       env: signatureEnv(input.author, input.committer),

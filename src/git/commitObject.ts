@@ -1,0 +1,80 @@
+// A commit object written by the server itself, in place of `git commit-tree` (diffpatch and file changes
+// each started one): the object's text as commit-tree writes it, its SHA-1, and the loose object git
+// would write for it (zlib-deflated `commit <size>\0<text>`, written to a temporary file in its fan-out
+// folder and renamed into place, read-only). Objects are content-addressed: an object already there is
+// the same object.
+//
+// Only the plain case is handled; anything else answers undefined and the caller runs commit-tree, which
+// knows the rest: a SHA-256 repository, a name or e-mail address git would clean up (it trims "crud"
+// such as spaces, dots, commas, quotes and angle brackets from the ends and drops `<`, `>` and newlines),
+// a repository sharing its objects with a group (core.sharedRepository) or keeping them elsewhere, one
+// that signs its commits (commit.gpgSign) or writes them in another encoding (i18n.commitEncoding). git
+// runs with no global or system configuration (core.ts), so the repository's own is all there is.
+import { createHash } from 'node:crypto';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { rawTime, type Signature } from './commit.js';
+
+const sha1 = /^[0-9a-f]{40}$/;
+
+/** A name or address git writes as given: no delimiter inside, nothing it trims at either end. */
+const plainIdent = (s: string) => /^[\p{L}\p{N}](?:[^\n<>]*[\p{L}\p{N}])?$/u.test(s);
+
+/** Whether the repository's configuration asks git for more than a plain loose object. */
+function unusualObjects(dir: string): boolean {
+  let config = '';
+  try {
+    config = readFileSync(join(dir, 'config'), 'utf8');
+  } catch {
+    return true;
+  }
+  return /sharedrepository|objectformat|gpgsign|commitencoding|^\s*\[\s*include/im.test(config) || existsSync(join(dir, 'objects', 'info', 'alternates'));
+}
+
+export interface CommitObjectInput {
+  tree: string;
+  parents: string[];
+  author: Signature;
+  committer: Signature;
+  message: string;
+}
+
+/** The commit's text, as `git commit-tree` writes it for these inputs (the message verbatim). */
+export function commitText(c: CommitObjectInput): string {
+  const ident = (s: Signature) => `${s.name} <${s.email}> ${rawTime(s.date)}`;
+  return [`tree ${c.tree}`, ...c.parents.map((p) => `parent ${p}`), `author ${ident(c.author)}`, `committer ${ident(c.committer)}`, '', c.message].join('\n');
+}
+
+/** Writes the commit and answers its id, or undefined when git must write it (see above). */
+export function writeCommitObject(dir: string, c: CommitObjectInput): string | undefined {
+  if (![c.tree, ...c.parents].every((id) => sha1.test(id))) return undefined;
+  if (![c.author.name, c.author.email, c.committer.name, c.committer.email].every(plainIdent)) return undefined;
+  if (unusualObjects(dir)) return undefined;
+  const body = Buffer.from(commitText(c), 'utf8');
+  const raw = Buffer.concat([Buffer.from(`commit ${body.length}\0`), body]);
+  const id = createHash('sha1').update(raw).digest('hex');
+  const folder = join(dir, 'objects', id.slice(0, 2));
+  const path = join(folder, id.slice(2));
+  if (existsSync(path)) return id;
+  mkdirSync(folder, { recursive: true });
+  const tmp = join(folder, `tmp_obj_anvil_${process.pid}_${Math.random().toString(36).slice(2)}`);
+  const fd = openSync(tmp, 'wx', 0o444);
+  try {
+    writeSync(fd, deflateSync(raw, { level: 1 }));
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    chmodSync(tmp, 0o444);
+    renameSync(tmp, path);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone
+    }
+    throw err;
+  }
+  return id;
+}
