@@ -1,6 +1,6 @@
 // Issues (and the issue side of pull requests): numbering, creation, look-up, lists and edits, with
 // every counter recounted in the same transaction.
-import { and, count, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import {
   comments, contentHistory, issueAssignees, issueLabels, issueMentions, issues, labels, milestones, pullAutoMerges, pullRequests, users,
   type IssueRow, type UserRow,
@@ -20,6 +20,9 @@ import { containsPattern } from '../like.js';
 import { nextIssueIndexCte } from './issueIndex.js';
 import { dropDuplicateScopes, usableLabelsById, writeIssueLabels } from './issueLabels.js';
 import type { LoadedRepo } from '../repos/repos.js';
+
+/** From this offset on, an issue list counts first and may walk from the other end (see list). */
+export const deepOffset = 1_000;
 
 export const issueUnit = (isPull: boolean) => (isPull ? ('repo.pulls' as const) : ('repo.issues' as const));
 export const canWriteIssue = (perm: RepoPermission, isPull: boolean) => canWrite(perm, issueUnit(isPull));
@@ -250,14 +253,25 @@ export class IssueService {
         and (lower(${milestones.name}) in ${names} ${ids.length ? sql`or ${milestones.id} in ${ids}` : sql``}))`);
     }
     const where = and(...conds);
+    const newestFirst = [desc(issues.createdAt), desc(issues.id)];
     // The page's ids first: skipping OFFSET rows then walks the index alone (no row fetched for each
-    // skipped one), which keeps the last page of 100,000 issues near the cost of the first.
-    const pageIds = db.select({ id: issues.id }).from(issues).where(where).orderBy(desc(issues.createdAt), desc(issues.id)).limit(page.limit).offset(page.offset);
-    const [rows, [total]] = await Promise.all([
-      db.select().from(issues).where(inArray(issues.id, pageIds)).orderBy(desc(issues.createdAt), desc(issues.id)),
-      db.select({ n: count() }).from(issues).where(where),
-    ]);
-    return { rows, total: total?.n ?? 0 };
+    // skipped one). The rows of those ids are read after.
+    const pageOf = (ids: ReturnType<typeof pageIdsOf>) => db.select().from(issues).where(inArray(issues.id, ids)).orderBy(...newestFirst);
+    const pageIdsOf = (order: SQL[], limit: number, offset: number) =>
+      db.select({ id: issues.id }).from(issues).where(where).orderBy(...order).limit(limit).offset(offset);
+    const counted = () => db.select({ n: count() }).from(issues).where(where);
+    if (page.offset < deepOffset) {
+      const [rows, [total]] = await Promise.all([pageOf(pageIdsOf(newestFirst, page.limit, page.offset)), counted()]);
+      return { rows, total: total?.n ?? 0 };
+    }
+    // A deep page: counted first, and past the middle it is walked to from the oldest end, so the last
+    // page of 100,000 issues skips as few entries as the first (the order is total: ties go by id).
+    const total = (await counted())[0]?.n ?? 0;
+    if (page.offset >= total) return { rows: [], total };
+    if (page.offset <= total / 2) return { rows: await pageOf(pageIdsOf(newestFirst, page.limit, page.offset)), total };
+    const end = total - page.offset; // the page's positions counted from the oldest: [start, end)
+    const start = Math.max(0, end - page.limit);
+    return { rows: await pageOf(pageIdsOf([asc(issues.createdAt), asc(issues.id)], end - start, start)), total };
   }
 
   /**

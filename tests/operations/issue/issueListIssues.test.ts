@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { labels, pullRequests } from '../../../src/db/schema/index.js';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../../src/db/raw.js';
 import { withTx } from '../../../src/db/tx.js';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import {
@@ -157,6 +159,32 @@ test('200: paginated with X-Total-Count and Link', async () => {
   assert.is(r.response.headers.get('X-Total-Count'), '6');
   const links = linksOf(r.response.headers.get('Link'));
   assert.equal(links, { next: { page: 3, limit: 2 }, last: { page: 3, limit: 2 }, first: { page: 1, limit: 2 }, prev: { page: 1, limit: 2 } });
+});
+
+test('200: deep pages (counted first, past the middle walked from the oldest end) are the pages of the one order', async () => {
+  // 2,345 issues written at once, three to a second (ties ordered by id), one in five closed.
+  const repo = await sharedRepo(app, p);
+  const rows = 2_345;
+  await app.services.deps.db.execute(sql`insert into issues (repo_id, index, poster_id, title, is_closed, created_at, updated_at)
+    select ${repo.id}, g, ${p.owner.id}, 'bulk ' || g, g % 5 = 0, timestamptz '2026-01-01' + (g / 3) * interval '1 second', now()
+    from generate_series(1, ${rows}) g`);
+  await app.services.deps.db.execute(sql`insert into issue_counters (repo_id, last_index) values (${repo.id}, ${rows})`);
+  const order = (all: Array<{ index: number; created: number; id: number }>) => all.sort((a, b) => b.created - a.created || b.id - a.id).map((r) => r.index);
+  for (const state of ['open', 'all'] as const) {
+    const stored = rowsOf<{ index: number | string; created: string; id: number | string }>(await app.services.deps.db.execute(
+      sql`select index, extract(epoch from created_at)::text as created, id from issues where repo_id = ${repo.id} and (${state === 'all'} or not is_closed)`));
+    const expected = order(stored.map((r) => ({ index: Number(r.index), created: Number(r.created), id: Number(r.id) })));
+    assert.is(expected.length, state === 'all' ? rows : rows - Math.floor(rows / 5));
+    const limit = 50;
+    const last = Math.ceil(expected.length / limit);
+    // Pages before the deep offset (1,000), deep ones in the first half (state=all: 21 to 24) and past it, the last (partial) one, one beyond.
+    for (const page of [1, 10, 20, 21, 24, 25, 30, last - 1, last, last + 1]) {
+      const r = await list(repo, { state, limit, page }, p.owner.auth);
+      assert.is(r.response.status, 200);
+      assert.is(r.response.headers.get('X-Total-Count'), String(expected.length));
+      assert.equal(r.data!.map((x) => x.number), expected.slice((page - 1) * limit, page * limit), `${state}: page ${page} of ${last}`);
+    }
+  }
 });
 
 test('200: every role that can read; 404 on a private repository for anonymous and outsider', async () => {
