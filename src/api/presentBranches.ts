@@ -9,10 +9,13 @@ import type { Config } from '../config.js';
 import type { Auth } from './auth.js';
 
 export async function presentBranches(req: { services: Services; config: Config; auth: Auth }, loaded: LoadedRepo, rows: BranchView[]) {
-  const [names, verifications, rules] = await Promise.all([
-    req.services.users.namesByEmail(rows.flatMap((b) => [b.commit.author.email, b.commit.committer.email])),
+  // The commits' authors and the protection rules in one statement (db/together.ts).
+  const [[names, rules], verifications] = await Promise.all([
+    req.services.together(
+      req.services.users.namesByEmailRead(rows.flatMap((b) => [b.commit.author.email, b.commit.committer.email])),
+      req.services.protections.rulesRead(loaded.repo.id),
+    ),
     req.services.verifier.verify(req.services.branches.dir(loaded), rows.map((b) => b.commit)),
-    req.services.protections.rules(loaded.repo.id),
   ]);
   const html = repoUrls(req.config, loaded.owner.name, loaded.repo.name).html;
   const { protections } = req.services;

@@ -1,5 +1,6 @@
 // The service container handed to every handler.
 import { closeObjectReaders } from '../git/catFile.js';
+import { readTogether, type JsonRead } from '../db/together.js';
 import { AccessService } from './repos/access.js';
 import { AttachmentService } from './issues/attachments.js';
 import { CommentService } from './issues/comments.js';
@@ -123,6 +124,11 @@ export class Services {
   readonly stars: StarService;
   readonly topics: TopicService;
   readonly avatars: AvatarService;
+  /** Two services' reads (their `…Read` methods) in one statement: see db/together.ts. */
+  together<A, B>(a: JsonRead<A>, b: JsonRead<B>): Promise<[A, B]> {
+    return readTogether(this.deps.db, a, b);
+  }
+
   constructor(readonly deps: ServiceDeps) {
     this.users = new UserService(deps);
     this.issues = new IssueService(deps);

@@ -2,7 +2,9 @@
 // decisions every write of a branch asks for — may this user push (and force-push) to it, may they merge
 // into it, and is a pull request ready to be merged under its rule. Pushes over git are checked by
 // git's pre-receive hook with the decisions made here (pushRules), so HTTP and SSH obey the same rules.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { rowsFromJson } from '../../db/jsonRows.js';
+import { readAlone, type JsonRead } from '../../db/together.js';
 import {
   branchProtections, teamMembers, teams, users,
   type BranchProtectionRow, type ProtectionSettings, type PullReviewRow, type UserRow,
@@ -84,7 +86,15 @@ export class BranchProtectionService {
   }
 
   async rules(repoId: number): Promise<BranchProtectionRow[]> {
-    return (await this.deps.db.select().from(branchProtections).where(eq(branchProtections.repoId, repoId))).sort(order);
+    return readAlone(this.deps.db, this.rulesRead(repoId));
+  }
+
+  /** The repository's rules, in their order, as a read that may go with another (db/together.ts). */
+  rulesRead(repoId: number): JsonRead<BranchProtectionRow[]> {
+    return {
+      sql: sql`select coalesce(json_agg(row_to_json(${branchProtections})), '[]'::json) from ${branchProtections} where ${eq(branchProtections.repoId, repoId)}`,
+      map: (json) => rowsFromJson(branchProtections, json as Array<Record<string, unknown>>).sort(order),
+    };
   }
 
   /** The rule that protects `branch`, if any. */

@@ -1,6 +1,7 @@
 // Accounts: creation with Gitea's rules, look-ups, and password sign-in.
 import { createHash } from 'node:crypto';
-import { and, count, eq, inArray, ne } from 'drizzle-orm';
+import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { readAlone, type JsonRead } from '../../db/together.js';
 import { emailAddresses, users, type UserRow, type Visibility } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
@@ -100,14 +101,21 @@ export class UserService {
 
   /** Account names by lower-cased activated e-mail address (commit authors → users), one query. */
   async namesByEmail(emails: string[]): Promise<Map<string, string>> {
+    if (!emails.some(Boolean)) return new Map();
+    return readAlone(this.deps.db, this.namesByEmailRead(emails));
+  }
+
+  /** namesByEmail as a read that may go with another (db/together.ts). */
+  namesByEmailRead(emails: string[]): JsonRead<Map<string, string>> {
     const lower = [...new Set(emails.map((e) => e.toLowerCase()).filter(Boolean))];
-    if (lower.length === 0) return new Map();
-    const rows = await this.deps.db
-      .select({ email: emailAddresses.lowerEmail, name: users.name })
-      .from(emailAddresses)
-      .innerJoin(users, eq(users.id, emailAddresses.userId))
-      .where(and(inArray(emailAddresses.lowerEmail, lower), eq(emailAddresses.isActivated, true)));
-    return new Map(rows.map((r) => [r.email, r.name]));
+    const map = (json: unknown) => new Map(json as Array<[string, string]>);
+    if (lower.length === 0) return { sql: sql`'[]'::json`, map };
+    return {
+      sql: sql`select coalesce(json_agg(json_build_array(${emailAddresses.lowerEmail}, ${users.name})), '[]'::json)
+        from ${emailAddresses} join ${users} on ${eq(users.id, emailAddresses.userId)}
+        where ${and(inArray(emailAddresses.lowerEmail, lower), eq(emailAddresses.isActivated, true))}`,
+      map,
+    };
   }
 
   /** Accounts by lower-cased activated e-mail address (a commit's author and committer → users), one query. */
