@@ -88,8 +88,9 @@ export class BranchService {
 
   /**
    * The second half of refsChanged: the row follows git and the events are recorded (in one statement
-   * alone when no fan-out has work to do, else in a transaction); then the follow-up work. The branches are counted again
-   * only when a branch was created or deleted (`branches`: the count, when the caller knows it).
+   * alone when no fan-out has work to do, else in a transaction); then the follow-up work. The branches
+   * are counted again only when a branch was created or deleted (`branches`: the count, when the caller
+   * knows it).
    */
   async recordRefEvents(
     loaded: Pick<LoadedRepo, 'repo' | 'owner'>, actorId: number, events: DomainEvent[], patch: Partial<RepoRow> = {},
