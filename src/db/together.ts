@@ -5,7 +5,7 @@
 // answers it alone (readAlone), so each query is written once.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from './client.js';
-import { rowsOf } from './raw.js';
+import { jsonColumn, rowsOf } from './raw.js';
 
 export interface JsonRead<T> {
   /** A scalar expression of JSON (`coalesce(json_agg(...), '[]'::json)`, say). */
@@ -13,15 +13,13 @@ export interface JsonRead<T> {
   map: (json: unknown) => T;
 }
 
-/** A JSON column of a raw statement: parsed by both drivers as configured, but never trusted to be. */
-const parsed = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
 
 export async function readTogether<A, B>(db: Db, a: JsonRead<A>, b: JsonRead<B>): Promise<[A, B]> {
   const [row] = rowsOf<{ r0: unknown; r1: unknown }>(await db.execute(sql`select (${a.sql}) as "r0", (${b.sql}) as "r1"`));
-  return [a.map(parsed(row!.r0)), b.map(parsed(row!.r1))];
+  return [a.map(jsonColumn(row!.r0)), b.map(jsonColumn(row!.r1))];
 }
 
 export async function readAlone<T>(db: Db, read: JsonRead<T>): Promise<T> {
   const [row] = rowsOf<{ r0: unknown }>(await db.execute(sql`select (${read.sql}) as "r0"`));
-  return read.map(parsed(row!.r0));
+  return read.map(jsonColumn(row!.r0));
 }

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, GitError } from './core.js';
-import { signatureEnv, type Signature } from './commit.js';
-import { writeCommitObject } from './commitObject.js';
+import type { Signature } from './commit.js';
+import { writeCommit } from './commitObject.js';
 
 export class PatchDoesNotApply extends Error {}
 
@@ -27,13 +27,7 @@ export async function commitPatch(
       throw err;
     }
     const { stdout: tree } = await git(dir, ['write-tree'], { env });
-    const written = writeCommitObject(dir, { tree: tree.trim(), parents: [input.parent], author: input.author, committer: input.committer, message: input.message });
-    if (written) return written;
-    const { stdout: commit } = await git(dir, ['commit-tree', tree.trim(), '-p', input.parent, '-F', '-'], {
-      stdin: input.message,
-      env: signatureEnv(input.author, input.committer),
-    });
-    return commit.trim();
+    return await writeCommit(dir, { tree: tree.trim(), parents: [input.parent], author: input.author, committer: input.committer, message: input.message });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -162,7 +162,8 @@ const keptBytesLimit = 8 << 20;
 const maxKeptObject = 64 << 10;
 const kept = new Map<string, RawObject>();
 let keptBytes = 0;
-const fullId = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
+/** A full object id: safe to hand to the cat-file reader (which would read anything else as a revision). */
+export const fullId = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
 
 function keep(key: string, o: RawObject): void {
   if (o.type === 'blob' || o.body.length > maxKeptObject || kept.has(key)) return;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git } from './core.js';
-import { writeCommitObject } from './commitObject.js';
+import { writeCommit } from './commitObject.js';
 
 export interface Signature {
   name: string;
@@ -58,10 +58,9 @@ export async function commitFiles(dir: string, input: CommitFilesInput): Promise
       await git(dir, ['update-index', '--add', '--cacheinfo', `${f.mode ?? '100644'},${sha.trim()},${f.path}`], { env });
     }
     const { stdout: tree } = await git(dir, ['write-tree'], { env });
-    const parents = input.parent ? ['-p', input.parent] : [];
-    const people = { author: input.author, committer: input.committer ?? input.author };
-    const id = writeCommitObject(dir, { tree: tree.trim(), parents: input.parent ? [input.parent] : [], ...people, message: input.message })
-      ?? (await git(dir, ['commit-tree', tree.trim(), ...parents, '-F', '-'], { stdin: input.message, env: signatureEnv(people.author, people.committer) })).stdout.trim();
+    const id = await writeCommit(dir, {
+      tree: tree.trim(), parents: input.parent ? [input.parent] : [], author: input.author, committer: input.committer ?? input.author, message: input.message,
+    });
     await git(dir, ['update-ref', '-m', 'anvil', `refs/heads/${input.branch}`, id, input.parent ?? zeroIdLike(id)]);
     return id;
   } finally {

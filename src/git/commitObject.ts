@@ -11,10 +11,12 @@
 // that signs its commits (commit.gpgSign) or writes them in another encoding (i18n.commitEncoding). git
 // runs with no global or system configuration (core.ts), so the repository's own is all there is.
 import { createHash } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { rawTime, type Signature } from './commit.js';
+import { rawTime, signatureEnv, type Signature } from './commit.js';
+import { git } from './core.js';
+import { readOptional } from './refFiles.js';
 
 const sha1 = /^[0-9a-f]{40}$/;
 
@@ -23,12 +25,8 @@ const plainIdent = (s: string) => /^[\p{L}\p{N}](?:[^\n<>]*[\p{L}\p{N}])?$/u.tes
 
 /** Whether the repository's configuration asks git for more than a plain loose object. */
 function unusualObjects(dir: string): boolean {
-  let config = '';
-  try {
-    config = readFileSync(join(dir, 'config'), 'utf8');
-  } catch {
-    return true;
-  }
+  const config = readOptional(join(dir, 'config'));
+  if (config === undefined) return true;
   return /sharedrepository|objectformat|gpgsign|commitencoding|^\s*\[\s*include/im.test(config) || existsSync(join(dir, 'objects', 'info', 'alternates'));
 }
 
@@ -77,4 +75,15 @@ export function writeCommitObject(dir: string, c: CommitObjectInput): string | u
     throw err;
   }
   return id;
+}
+
+/** The commit written in-process when it can be (writeCommitObject), else by `git commit-tree`; its id. */
+export async function writeCommit(dir: string, c: CommitObjectInput): Promise<string> {
+  const written = writeCommitObject(dir, c);
+  if (written) return written;
+  const { stdout } = await git(dir, ['commit-tree', c.tree, ...c.parents.flatMap((p) => ['-p', p]), '-F', '-'], {
+    stdin: c.message,
+    env: signatureEnv(c.author, c.committer),
+  });
+  return stdout.trim();
 }

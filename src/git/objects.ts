@@ -1,5 +1,5 @@
 // Reading commits, tags, trees and blobs.
-import { readObjects } from './catFile.js';
+import { fullId, readObjects } from './catFile.js';
 import { git, gitBuffer } from './core.js';
 
 export interface Person {
@@ -41,8 +41,6 @@ function parseObject(raw: string): { headers: Array<[string, string]>; message: 
   return { headers, message };
 }
 
-/** A full object id: safe to hand to the cat-file reader (which would read anything else as a revision). */
-const fullId = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
 
 export async function objectType(dir: string, id: string): Promise<string | undefined> {
   if (fullId.test(id)) return (await readObjects(dir, [id]))[0]?.type;

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git } from './core.js';
-import { signatureEnv, type Signature } from './commit.js';
-import { writeCommitObject } from './commitObject.js';
+import type { Signature } from './commit.js';
+import { writeCommit } from './commitObject.js';
 
 /** A path set to a blob (`mode` 100644, 100755 or 120000), or removed. */
 export type IndexChange = { path: string; blob: string; mode: string } | { path: string; remove: true };
@@ -30,14 +30,7 @@ export async function commitIndexChanges(
     const lines = input.changes.map((c) => ('remove' in c ? `0 ${zero}\t${c.path}\0` : `${c.mode} ${c.blob}\t${c.path}\0`));
     await git(dir, ['update-index', '-z', '--index-info'], { env, stdin: lines.join('') });
     const { stdout: tree } = await git(dir, ['write-tree'], { env });
-    const written = writeCommitObject(dir, { tree: tree.trim(), parents: input.parent ? [input.parent] : [], author: input.author, committer: input.committer, message: input.message });
-    if (written) return written;
-    const parents = input.parent ? ['-p', input.parent] : [];
-    const { stdout: commit } = await git(dir, ['commit-tree', tree.trim(), ...parents, '-F', '-'], {
-      stdin: input.message,
-      env: signatureEnv(input.author, input.committer),
-    });
-    return commit.trim();
+    return await writeCommit(dir, { tree: tree.trim(), parents: input.parent ? [input.parent] : [], author: input.author, committer: input.committer, message: input.message });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

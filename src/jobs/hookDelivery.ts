@@ -105,7 +105,10 @@ export class HookDeliveryWorker extends PollingWorker {
     // recorded (due time, then id), so one receiver sees a run's `queued` before its `in_progress`.
     const perHook = new Map<number, HookDeliveryRow[]>();
     for (const d of claimed.sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || a.id - b.id)) {
-      if (byId.has(d.hookId)) perHook.set(d.hookId, [...(perHook.get(d.hookId) ?? []), d]);
+      if (!byId.has(d.hookId)) continue;
+      const list = perHook.get(d.hookId);
+      if (list) list.push(d);
+      else perHook.set(d.hookId, [d]);
     }
     await Promise.all([...perHook].map(async ([hookId, list]) => {
       for (const d of list) await this.send(byId.get(hookId)!, d);

@@ -4,7 +4,7 @@
 // consequence is already on disk and survives a crash.
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { rowsOf } from '../../db/raw.js';
+import { jsonColumn, rowsOf } from '../../db/raw.js';
 import type { ServiceDeps } from '../context.js';
 import { events } from '../../db/schema/index.js';
 import type { DomainEvent, RecordedEvent } from './types.js';
@@ -48,13 +48,16 @@ export async function recordEvent(deps: ServiceDeps, tx: Db, event: DomainEvent)
   return (await recordEvents(deps, tx, [event]))[0]!;
 }
 
-/** A JSON column of a raw statement: parsed by both drivers as configured, but never trusted to be. */
-const json = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
+/** An event's row: its scope in columns, the rest of it as `data` (the Actions hint is not stored). */
+function eventRow(event: DomainEvent) {
+  const { type, actorId, repoId, ownerId, isPrivate, noWorkflows: _hint, ...data } = event as DomainEvent & { noWorkflows?: unknown };
+  return { type, action: 'action' in event ? event.action : '', actorId, repoId, ownerId, isPrivate, data };
+}
 
 /** The events with the ids and times a statement's `json_agg(json_build_array(id, created_at))` gave them. */
 function paired(list: DomainEvent[], value: unknown): RecordedEvent[] {
   // One statement draws the ids in the order of its rows: sorted, they pair with the list.
-  const rows = (json(value) as Array<[number | string, string]>)
+  const rows = (jsonColumn(value) as Array<[number | string, string]>)
     .map(([id, at]) => ({ id: Number(id), createdAt: events.createdAt.mapFromDriverValue(at) }))
     .sort((a, b) => a.id - b.id);
   return list.map((event, i) => ({ ...event, id: rows[i]!.id, createdAt: rows[i]!.createdAt }) as RecordedEvent);
@@ -73,10 +76,7 @@ export async function recordEvents(deps: ServiceDeps, tx: Db, list: DomainEvent[
   }
   const insert = tx
     .insert(events)
-    .values(list.map((event) => {
-      const { type, actorId, repoId, ownerId, isPrivate, noWorkflows: _hint, ...data } = event as DomainEvent & { noWorkflows?: unknown };
-      return { type, action: 'action' in event ? event.action : '', actorId, repoId, ownerId, isPrivate, data };
-    }))
+    .values(list.map(eventRow))
     .returning({ id: events.id, createdAt: events.createdAt });
   const reads = registered.map((o) => o.prefetch?.(list, tx, deps)).filter((p): p is Prefetch => p !== undefined);
   const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql.join([
@@ -84,7 +84,7 @@ export async function recordEvents(deps: ServiceDeps, tx: Db, list: DomainEvent[
     sql`select (select json_agg(json_build_array("recorded"."id", "recorded"."created_at")) from "recorded") as "recorded"`,
     ...reads.map((r, i) => sql`, (${r.read}) as ${sql.identifier(`read${i}`)}`),
   ], sql` `)));
-  reads.forEach((r, i) => r.seed(tx, json(row![`read${i}`])));
+  reads.forEach((r, i) => r.seed(tx, jsonColumn(row![`read${i}`])));
   const recorded = paired(list, row!.recorded);
   for (const r of recorded) {
     for (const fanOut of fanOuts) await fanOut(tx, r, deps);
@@ -114,9 +114,8 @@ export async function recordEventsAlone(deps: ServiceDeps, list: DomainEvent[], 
     if (q !== true) conditions.push(sql`(${q})`);
   }
   const rows = sql.join(list.map((event) => {
-    const { type, actorId, repoId: repo, ownerId, isPrivate, noWorkflows: _hint, ...data } = event as DomainEvent & { noWorkflows?: unknown };
-    const action = 'action' in event ? event.action : '';
-    return sql`(${type}::text, ${action}::text, ${actorId}::bigint, ${repo ?? null}::bigint, ${ownerId ?? null}::bigint, ${isPrivate}::boolean, ${JSON.stringify(data)}::jsonb)`;
+    const r = eventRow(event);
+    return sql`(${r.type}::text, ${r.action}::text, ${r.actorId}::bigint, ${r.repoId ?? null}::bigint, ${r.ownerId ?? null}::bigint, ${r.isPrivate}::boolean, ${JSON.stringify(r.data)}::jsonb)`;
   }), sql`, `);
   const columns = sql`"type", "action", "actor_id", "repo_id", "owner_id", "is_private", "data"`;
   const [row] = rowsOf<Record<string, unknown>>(await deps.db.execute(sql.join([
@@ -126,7 +125,7 @@ export async function recordEventsAlone(deps: ServiceDeps, list: DomainEvent[], 
     sql`where (select "quiet" from "guard") returning "id", "created_at")`,
     sql`select (select "quiet" from "guard") as "quiet", (select json_agg(json_build_array("recorded"."id", "recorded"."created_at")) from "recorded") as "recorded"`,
   ], sql` `)));
-  if (json(row!.quiet) !== true) {
+  if (jsonColumn(row!.quiet) !== true) {
     busy.set(repoId, Date.now() + busyMs);
     if (busy.size > 10_000) busy.delete(busy.keys().next().value!);
     return undefined;
