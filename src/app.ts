@@ -87,8 +87,9 @@ export async function buildApp({ config, services, log, doc = loadSpec(), inFlig
       // signed-in actor; anything else is `unmatched`, so the metric's labels stay a small set.
       const operation: string = ctx.state.operationId ?? 'unmatched';
       requestDuration.observe({ operation, status: ctx.status }, ms / 1000);
+      // The whole URL, as Gitea's access log has it: its credentials are masked by the logger (src/log.ts).
       log.info(
-        { reqId: id, method: ctx.method, url: ctx.path, operationId: operation, status: ctx.status, ms: Math.round(ms * 10) / 10, actorId: ctx.state.actorId },
+        { reqId: id, method: ctx.method, url: ctx.url, operationId: operation, status: ctx.status, ms: Math.round(ms * 10) / 10, actorId: ctx.state.actorId },
         'request',
       );
       inFlight.leave();

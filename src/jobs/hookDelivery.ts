@@ -14,6 +14,7 @@ import type { ServiceDeps } from '../services/context.js';
 import { parseAllowList, type AllowList } from '../services/events/allowList.js';
 import { deliveryQueued } from '../services/events/hookFanOut.js';
 import { PollingWorker } from './pollingWorker.js';
+import { maskSecrets } from '../log.js';
 
 class Blocked extends Error {}
 
@@ -139,7 +140,8 @@ export class HookDeliveryWorker extends PollingWorker {
     } catch (err) {
       const e = err as Error & { cause?: Error };
       blocked = e instanceof Blocked || e.cause instanceof Blocked;
-      error = blocked ? (e instanceof Blocked ? e.message : e.cause!.message) : `${e.name}: ${e.message}${e.cause ? ` (${e.cause.message})` : ''}`;
+      // Kept with the attempt and shown to the hook's administrators: a URL in it loses its credentials.
+      error = maskSecrets(blocked ? (e instanceof Blocked ? e.message : e.cause!.message) : `${e.name}: ${e.message}${e.cause ? ` (${e.cause.message})` : ''}`);
     }
     const finished = new Date();
     const ok = status !== undefined && status >= 200 && status < 300;

@@ -7,7 +7,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import createClient from 'openapi-fetch';
-import pino from 'pino';
 import type { paths } from '../../generated/openapi.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -18,6 +17,7 @@ import { HookDeliveryWorker } from '../../src/jobs/hookDelivery.js';
 import { ActionTriggerWorker } from '../../src/jobs/actionTriggers.js';
 import { AutoMergeWorker } from '../../src/jobs/autoMerge.js';
 import { loadSpec } from '../../src/api/spec.js';
+import { createLogger } from '../../src/log.js';
 import { maintenance, preparePostgresTemplate, readPgliteTemplate, withDatabase, writePgliteTemplate } from './template.js';
 
 export const adminCredentials = { username: 'root', password: 'root-password', email: 'root@example.com' };
@@ -124,9 +124,12 @@ export const basic = (username: string, password: string) =>
 /**
  * `workers`: also run the webhook delivery worker, as `make run` does; `actions`: also the Actions trigger
  * worker (pushes → runs), for the files that test Actions; `autoMerge`: the worker that carries out merges
- * scheduled for when the checks succeed.
+ * scheduled for when the checks succeed; `logLines`: the app's log (the production logger, at `info`) is
+ * appended there, one JSON line an entry, for tests of what reaches the log.
  */
-export async function startApp(env: Record<string, string> = {}, opts: { workers?: boolean; actions?: boolean; autoMerge?: boolean } = {}): Promise<TestApp> {
+export async function startApp(
+  env: Record<string, string> = {}, opts: { workers?: boolean; actions?: boolean; autoMerge?: boolean; logLines?: string[] } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'anvil-test-'));
   // Node closes idle keep-alive connections after 5 s and fetch (undici) reuses them for up to 4 s,
   // checked on a coarse timer: on a loaded machine a request sent in that gap fails with "other side
@@ -145,7 +148,10 @@ export async function startApp(env: Record<string, string> = {}, opts: { workers
     PASSWORD_HASH_COST: '10',
     ...env,
   });
-  const log = pino({ level: process.env.LOG_LEVEL ?? 'silent' });
+  const logLines = opts.logLines;
+  const log = logLines
+    ? createLogger('info', 'json', { write: (line: string) => void logLines.push(line) })
+    : createLogger(process.env.LOG_LEVEL ?? 'silent');
   const { database, drop } = await openTestDatabase();
   const services = new Services({ db: database.db, config, log, tryLock: database.tryLock });
   await ensureFirstAdmin(services, config, log);
