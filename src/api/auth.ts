@@ -111,6 +111,11 @@ export interface AccessRule {
   write: boolean;
 }
 
+/** Whether the caller may read (or write) `category` as far as its token goes: always, without a token. */
+export function tokenAllows(auth: Auth, category: ScopeCategory, write = false): boolean {
+  return auth.method !== 'token' || !auth.scopes || scopesAllow(auth.scopes, category, write);
+}
+
 /** The checks every operation shares, in Gitea's order: signed in, token scope, site admin. */
 export function authorize(auth: Auth, rule: AccessRule): void {
   if (!rule.anonymous && !auth.actor) throw new Unauthorized('token is required');

@@ -1,7 +1,8 @@
 // Activity feeds of an organisation, a user and a repository: one index range each (see the activities
-// table), newest first, showing only rows of repositories the viewer can see today.
+// table), newest first, showing only rows of repositories the viewer can see today, and rows of private
+// repositories only where the feed includes them (FeedFilter.includePrivate).
 import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
-import { and, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, not, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { activities, activityTallies, comments, issues, repositories, users, type ActivityRow, type CommentRow, type IssueRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import type { ServiceDeps } from '../context.js';
@@ -11,6 +12,25 @@ import { visibleTo } from '../repos/repoQuery.js';
 import type { RepoPermission } from '../../permissions/repo.js';
 
 export type FeedScope = { kind: 'org'; orgId: number } | { kind: 'user'; userId: number; onlyPerformedBy: boolean } | { kind: 'repo'; repoId: number };
+
+export interface FeedFilter {
+  date?: string;
+  /**
+   * Gitea's IncludePrivate: whether rows of private repositories show at all (each still only to those who
+   * can read the repository). See privateActivityShown.
+   */
+  includePrivate: boolean;
+}
+
+/**
+ * Whether a feed shows private repositories' activity to its caller, as Gitea decides it: a user's feed to
+ * that user and site administrators, an organisation's to its members and site administrators, a
+ * repository's to anyone who may read it (`insider`) — and never to a token without the repository scope,
+ * as what happens in a repository (issue titles, commit messages, e-mail addresses) is repository content.
+ */
+export function privateActivityShown(viewer: UserRow | null, insider: boolean, mayReadRepositories: boolean): boolean {
+  return !!viewer && (viewer.isAdmin || insider) && mayReadRepositories;
+}
 
 export interface FeedEntry {
   activity: ActivityRow;
@@ -35,9 +55,9 @@ function dayOf(date: string): [Date, Date] {
 export class FeedService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  async list(viewer: UserRow | null, scope: FeedScope, f: { date?: string }, page: { limit: number; offset: number }): Promise<{ rows: FeedEntry[]; total: number }> {
+  async list(viewer: UserRow | null, scope: FeedScope, f: FeedFilter, page: { limit: number; offset: number }): Promise<{ rows: FeedEntry[]; total: number }> {
     const { db } = this.deps;
-    const visible = visibleTo(viewer);
+    const visible = f.includePrivate ? visibleTo(viewer) : and(not(repositories.isPrivate), visibleTo(viewer))!;
     // The same scope over feed rows and over their tallies (whose columns partition those rows).
     const scoped = (t: { ownerId: AnyPgColumn; repoId: AnyPgColumn; actUserId: AnyPgColumn }): SQL | undefined => {
       if (scope.kind === 'org') return eq(t.ownerId, scope.orgId);

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import { feed, opTypes } from '../../helpers/events.js';
 import { assertSpecAnswer } from '../../helpers/spec-check.js';
-import { orgRepo, orgWorld, siteAdmin, type Actor, type OrgWorld } from '../../helpers/repos.js';
+import { addCollaborator, orgRepo, orgWorld, siteAdmin, type Actor, type OrgWorld, type Repository } from '../../helpers/repos.js';
 
 let app: TestApp;
 let pub: OrgWorld;
@@ -53,6 +53,28 @@ test('200: a private repository shows to those who can read it (a team with it, 
   assert.is(row.act_user.login, pub.owner.username);
   assert.is(row.user_id, pub.org.id, 'user_id is the organisation whose feed this is');
   assert.is(row.is_private, true);
+});
+
+test("200: a private repository's rows are for members: a collaborator from outside sees them only in the repository's feed (#32)", async () => {
+  const closed = { full_name: `${pub.name}/closed` } as Repository;
+  await addCollaborator(app, closed, pub.outsider, 'read');
+  try {
+    assert.equal((await names(pub, pub.outsider.auth)).repos, ['open']);
+    const own = await feed(app, { owner: pub.name, repo: 'closed' }, pub.outsider.auth);
+    assert.equal(opTypes(own.data), ['create_repo']);
+  } finally {
+    await app.client(admin.auth).DELETE('/repos/{owner}/{repo}/collaborators/{collaborator}', { params: { path: { owner: pub.name, repo: 'closed', collaborator: pub.outsider.username } } });
+  }
+});
+
+test("tokens: a private repository's rows need the repository scope (#32)", async () => {
+  for (const [scopes, repos] of [[['read:organization'], ['open']], [['read:organization', 'read:repository'], ['closed', 'open']], [['all'], ['closed', 'open']]] as const) {
+    const r = await names(pub, await app.token(pub.owner, [...scopes]));
+    assert.equal(r.repos, [...repos], scopes.join(' '));
+    assert.is(r.total, String(repos.length));
+  }
+  const f = await feed(app, { org: pub.name }, await app.token(pub.owner, ['read:repository']));
+  assert.is(f.status, 403, 'the organization scope is needed at all');
 });
 
 test('404: a private organisation to anonymous callers and outsiders; its members see it', async () => {

@@ -6,7 +6,7 @@ import { startApp, type TestApp } from '../../helpers/harness.js';
 import { feed, opTypes } from '../../helpers/events.js';
 import { newComment, newIssue, type Repo } from '../../helpers/issues.js';
 import { assertSpecAnswer } from '../../helpers/spec-check.js';
-import { actor, pathOf, siteAdmin, userRepo, type Actor } from '../../helpers/repos.js';
+import { actor, addCollaborator, pathOf, siteAdmin, userRepo, type Actor } from '../../helpers/repos.js';
 
 let app: TestApp;
 let alice: Actor;
@@ -50,6 +50,42 @@ test('only-performed-by=true: the actions of the user alone', async () => {
 test('private repositories: the user and site admins see their rows, others do not', async () => {
   for (const who of [alice, admin]) assert.equal((await ops(alice.username, who.auth)).ops, ['comment_issue', 'create_issue', 'create_repo', 'create_repo'], who.username);
   assert.equal((await ops(alice.username, bob.auth)).ops.length, 3);
+});
+
+test("private repositories' rows show only in the user's own feed: not to another user who can read the repository (#32)", async () => {
+  // alice works in carol's private repository; carol (its owner) and bob (a reader of it) read alice's feed.
+  const carol = await actor(app);
+  const theirs = await userRepo(app, carol, { private: true });
+  await addCollaborator(app, theirs, alice, 'write');
+  await addCollaborator(app, theirs, bob, 'read');
+  await newIssue(app, { ...theirs, path: pathOf(theirs) }, alice, { title: 'in carol\'s private repository' });
+  try {
+    const mine = await ops(alice.username, alice.auth);
+    assert.equal(mine.ops.slice(0, 1), ['create_issue'], 'alice sees her own action in a private repository she can read');
+    for (const who of [carol, bob]) {
+      const r = await feed(app, { username: alice.username }, who.auth, { limit: '50' });
+      assert.equal(r.data!.filter((a) => a.repo.private), [], `${who.username} sees none of alice's private activity`);
+      assert.is(r.total, String(r.data!.length));
+    }
+    const admins = await feed(app, { username: alice.username }, admin.auth, { limit: '50' });
+    assert.ok(admins.data!.some((a) => a.repo.full_name === theirs.full_name), 'a site administrator does');
+  } finally {
+    await app.client(carol.auth).DELETE('/repos/{owner}/{repo}', { params: { path: pathOf(theirs) } });
+  }
+});
+
+test('tokens: private repositories\' rows need the repository scope; read:user alone sees public rows only (#32)', async () => {
+  const expect = async (scopes: string[], want: string[]) => {
+    const r = await ops(alice.username, await app.token(alice, scopes));
+    assert.equal(r.ops, want, scopes.join(' '));
+    assert.is(r.total, String(want.length), `X-Total-Count for ${scopes.join(' ')}`);
+  };
+  await expect(['read:user'], ['comment_issue', 'create_issue', 'create_repo']);
+  await expect(['write:user', 'read:issue'], ['comment_issue', 'create_issue', 'create_repo']);
+  await expect(['read:user', 'read:repository'], ['comment_issue', 'create_issue', 'create_repo', 'create_repo']);
+  await expect(['all'], ['comment_issue', 'create_issue', 'create_repo', 'create_repo']);
+  const r = await feed(app, { username: alice.username }, await app.token(alice, ['read:repository']));
+  assert.is(r.status, 403, 'the user scope is needed at all');
 });
 
 test('X-Total-Count is the number of rows the caller may see: for every viewer, with and without only-performed-by', async () => {
