@@ -7275,6 +7275,24 @@ export interface components {
                 "application/json": components["schemas"]["APIError"];
             };
         };
+        /** @description the repository storage is full; nothing was changed */
+        StorageFull: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["APIError"];
+            };
+        };
+        /** @description the repository storage cannot be written at the moment (read-only, not permitted, failing); nothing was changed. Gitea answers 500 with git's error text; anvil names neither paths nor git's output. */
+        StorageUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["APIError"];
+            };
+        };
         /** @description missing or invalid credentials */
         Unauthorized: {
             headers: {
@@ -10574,6 +10592,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     repoGetBranch: {
@@ -10630,6 +10650,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     repoListCollaborators: {
@@ -11011,6 +11033,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     repoGetContents: {
@@ -11084,6 +11108,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     repoCreateFile: {
@@ -11123,6 +11149,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     repoDeleteFile: {
@@ -11162,6 +11190,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     repoApplyDiffPatch: {
@@ -11199,6 +11229,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     listForks: {
@@ -13801,6 +13833,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     repoCancelScheduledAutoMerge: {
@@ -14301,6 +14335,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     repoGetRelease: {
@@ -14976,6 +15012,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     repoListTeams: {
@@ -15350,6 +15388,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     repoGetWikiPage: {

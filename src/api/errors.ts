@@ -1,6 +1,7 @@
 // The one table from domain errors to HTTP answers. 404 has an empty body; every other error is
 // {message, url} as Gitea's APIError.
 import type { Context } from 'koa';
+import { storageProblemOf } from '../git/storage.js';
 import { DomainError, TooManyRequests } from '../services/errors.js';
 
 const statusOf: Record<string, number> = {
@@ -40,10 +41,23 @@ export function writeError(ctx: Context, status: number, message: string, swagge
   ctx.body = { message, url: swaggerUrl };
 }
 
-/** Maps anything thrown to an answer; unknown errors are 500 and logged by the caller. */
+/**
+ * Failures of the repository storage (src/git/storage.ts): nothing the client sent is wrong, so neither
+ * 4xx nor git's text (it names server paths); Gitea answers 500 with git's error, anvil the status HTTP
+ * has for each — 503 for a disk that cannot be written now (read-only, not permitted, failing), 507 for a
+ * full one. The server logs them as it logs unexpected errors.
+ */
+const storageAnswers = {
+  unwritable: { status: 503, message: 'the repository storage cannot be written at the moment; nothing was changed, try again later' },
+  full: { status: 507, message: 'the repository storage is full; nothing was changed' },
+} as const;
+
+/** Maps anything thrown to an answer; unknown errors are 500; both those and storage failures are logged by the caller (`unexpected`). */
 export function errorAnswer(err: unknown): { status: number; message: string; unexpected: boolean; headers?: Record<string, string> } {
   if (err instanceof TooManyRequests) return { status: 429, message: err.message, unexpected: false, headers: { 'Retry-After': String(err.retryAfter) } };
   if (err instanceof DomainError) return { status: statusOf[err.kind] ?? 500, message: err.message, unexpected: false };
   if (err instanceof HttpError) return { status: err.status, message: err.message, unexpected: false };
+  const storage = storageProblemOf(err);
+  if (storage) return { ...storageAnswers[storage], unexpected: true };
   return { status: 500, message: 'internal server error', unexpected: true };
 }

@@ -8,6 +8,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { resolveEmbeddedGitDir, setupEnvironment } from 'dugite/build/lib/git-environment.js';
 import { spawnViaHelper, type GitChild } from './spawner.js';
 import { gitDuration, gitVerb } from '../metrics.js';
+import { StorageFailure, storageProblemInGitOutput } from './storage.js';
 
 export class GitError extends Error {
   constructor(
@@ -17,6 +18,16 @@ export class GitError extends Error {
   ) {
     super(`git ${args[0]} failed (${exitCode}): ${stderr.trim().split('\n').slice(-3).join(' ')}`);
   }
+}
+
+/**
+ * What a failed git run is: a StorageFailure when the disk under the repository failed it (so the callers
+ * that read a GitError as "the request was wrong" — a patch that does not apply, a taken name — do not
+ * misread it), a GitError otherwise.
+ */
+function failure(args: string[], exitCode: number, stderr: string): Error {
+  const problem = storageProblemInGitOutput(stderr);
+  return problem ? new StorageFailure(problem, args, stderr) : new GitError(args, exitCode, stderr);
 }
 
 function systemGit(): string | undefined {
@@ -127,16 +138,14 @@ function runBuffered(cwd: string, args: string[], opts: GitOptions): Promise<{ s
 export async function git(cwd: string, args: string[], opts: GitOptions = {}): Promise<GitResult> {
   const r = await runBuffered(cwd, args, opts);
   const result = { stdout: r.stdout.toString('utf8'), stderr: r.stderr, exitCode: r.exitCode };
-  if (result.exitCode !== 0 && !(opts.okCodes ?? []).includes(result.exitCode)) {
-    throw new GitError(args, result.exitCode, result.stderr);
-  }
+  if (result.exitCode !== 0 && !(opts.okCodes ?? []).includes(result.exitCode)) throw failure(args, result.exitCode, result.stderr);
   return result;
 }
 
 /** Like git(), but stdout as bytes (blobs). */
 export async function gitBuffer(cwd: string, args: string[], opts: GitOptions = {}): Promise<Buffer> {
   const r = await runBuffered(cwd, args, opts);
-  if (r.exitCode !== 0) throw new GitError(args, r.exitCode, r.stderr);
+  if (r.exitCode !== 0) throw failure(args, r.exitCode, r.stderr);
   return r.stdout;
 }
 
