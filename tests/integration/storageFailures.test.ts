@@ -36,6 +36,7 @@ function writes(readmeSha: string): Write[] {
     { op: 'repoCreateTag', method: 'POST', path: `${p}/tags`, body: { tag_name: 'v1', target: 'main' }, ok: 201 },
     { op: 'repoCreateTag', method: 'POST', path: `${p}/tags`, body: { tag_name: 'v2', target: 'main', message: 'annotated' }, ok: 201 },
     { op: 'repoCreateRelease', method: 'POST', path: `${p}/releases`, body: { tag_name: 'r1', target_commitish: 'main', name: 'first' }, ok: 201 },
+    { op: 'repoCreateWikiPage', method: 'POST', path: `${p}/wiki/new`, body: { title: 'Second', content_base64: b64('two') }, ok: 201 },
   ];
 }
 
@@ -48,6 +49,8 @@ test.before(async () => {
   dir = repoFolder(app, alice.username, 'frozen');
   const side = await raw(app, 'POST', `/repos/${repo.full_name}/branches`, { body: JSON.stringify({ new_branch_name: 'side', old_branch_name: 'main' }), authorization: alice.auth });
   assert.is(side.response.status, 201, side.text);
+  const home = await raw(app, 'POST', `/repos/${repo.full_name}/wiki/new`, { body: JSON.stringify({ title: 'Home', content_base64: b64('home') }), authorization: alice.auth });
+  assert.is(home.response.status, 201, home.text);
 });
 test.after(async () => {
   await app?.close();
@@ -57,10 +60,13 @@ test('every git write to a repository folder that cannot be written: 503, a plai
   if (!canFreeze('tests/integration/storageFailures.test.ts')) return;
   const readme = await raw(app, 'GET', `/repos/${repo.full_name}/contents/README.md`, { authorization: alice.auth });
   const list = writes(readme.body.sha as string);
-  const refsBefore = await refsOf(dir);
+  const wiki = dir.replace(/\.git$/, '.wiki.git');
+  const refsBefore = [await refsOf(dir), await refsOf(wiki)];
   const eventsBefore = (await eventsOf(app, repo.id)).kinds;
-  const thaw = freeze(dir);
+  const thawRepo = freeze(dir);
+  let thawWiki = () => {};
   try {
+    thawWiki = freeze(wiki);
     for (const w of list) {
       const res = await raw(app, w.method, w.path, { body: w.body === undefined ? undefined : JSON.stringify(w.body), authorization: alice.auth });
       const label = `${w.method} ${w.path} ${JSON.stringify(w.body ?? {}).slice(0, 60)}`;
@@ -72,9 +78,10 @@ test('every git write to a repository folder that cannot be written: 503, a plai
     const read = await raw(app, 'GET', `/repos/${repo.full_name}/branches/main`, { authorization: alice.auth });
     assert.is(read.response.status, 200, read.text);
   } finally {
-    thaw();
+    thawRepo();
+    thawWiki();
   }
-  assert.is(await refsOf(dir), refsBefore, 'no ref moved');
+  assert.equal([await refsOf(dir), await refsOf(wiki)], refsBefore, 'no ref moved, in the repository or its wiki');
   assert.equal((await eventsOf(app, repo.id)).kinds, eventsBefore, 'no event recorded');
   assert.is(await numReleases(app, repo.id), 0, 'no release row');
   const failures = logLines.map((l) => JSON.parse(l) as { msg: string; url?: string }).filter((e) => e.msg === 'request failed');
@@ -86,6 +93,7 @@ test('every git write to a repository folder that cannot be written: 503, a plai
     assert.is(res.response.status, w.ok, `${w.method} ${w.path} after the thaw: ${res.text}`);
   }
   assertFsck(dir);
+  assertFsck(wiki);
 });
 
 test.run();
