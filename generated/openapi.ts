@@ -633,7 +633,7 @@ export interface paths {
         };
         /**
          * List an organization's activity feed
-         * @description Anonymous callers allowed. Newest first. Private actions (those in private repositories) are included only for site administrators and members of the organization, each row only for a caller who can read its repository, and only with a token that has the repository scope (`read:repository`). An unknown (or invisible) organization is 404; a token limited to public resources on a non-public organization is 403. `date` restricts the feed to that day; Gitea ignores an unparsable `date`, anvil rejects it (422).
+         * @description Anonymous callers allowed. Newest first. Private actions (those in private repositories) are included only for site administrators and members of the organization, each row only for a caller who can read its repository, and only with a token that has the repository scope (`read:repository`). An action whose actor the caller may not see (a private account, or a limited one to anonymous callers) is left out. An unknown (or invisible) organization is 404; a token limited to public resources on a non-public organization is 403. `date` restricts the feed to that day; Gitea ignores an unparsable `date`, anvil rejects it (422).
          */
         get: operations["orgListActivityFeeds"];
         put?: never;
@@ -3941,7 +3941,7 @@ export interface paths {
         };
         /**
          * List a user's activity feed
-         * @description Anonymous callers allowed. Newest first. Actions the user performed and actions in the user's own repositories (with `only-performed-by=true`, only the first). A row of a repository the caller cannot see never shows; rows of private repositories show only to the user and site administrators (as in Gitea), and only with a token that has the repository scope (`read:repository`). An unknown (or invisible) user is 404. `date` restricts the feed to that day (UTC); an unparsable `date` is 422.
+         * @description Anonymous callers allowed. Newest first. Actions the user performed and actions in the user's own repositories (with `only-performed-by=true`, only the first). A row of a repository the caller cannot see never shows; rows of private repositories show only to the user and site administrators (as in Gitea), and only with a token that has the repository scope (`read:repository`). As in Gitea, an action whose actor the caller may not see is left out (a private account's actions show only to itself and site administrators, a limited one's only to signed-in callers). An unknown (or invisible) user is 404. `date` restricts the feed to that day (UTC); an unparsable `date` is 422.
          */
         get: operations["userListActivityFeeds"];
         put?: never;

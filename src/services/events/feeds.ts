@@ -64,7 +64,14 @@ export class FeedService {
       if (scope.kind === 'repo') return eq(t.repoId, scope.repoId);
       return scope.onlyPerformedBy ? eq(t.actUserId, scope.userId) : or(eq(t.actUserId, scope.userId), eq(t.ownerId, scope.userId));
     };
-    const conds: Array<SQL | undefined> = [visible, scoped(activities)];
+    // As in Gitea, an action shows only when its actor may be seen: a public account's to anyone, a limited
+    // one's to signed-in callers, the caller's own, everything to site administrators.
+    const actorShown = viewer?.isAdmin
+      ? undefined
+      : viewer
+        ? or(inArray(actUser.visibility, ['public', 'limited']), eq(actUser.id, viewer.id))
+        : eq(actUser.visibility, 'public');
+    const conds: Array<SQL | undefined> = [visible, actorShown, scoped(activities)];
     if (f.date) {
       const [from, to] = dayOf(f.date);
       conds.push(gte(activities.createdAt, from), lt(activities.createdAt, to));
@@ -77,13 +84,15 @@ export class FeedService {
         .from(activities)
         .innerJoin(repositories, eq(repositories.id, activities.repoId))
         .innerJoin(users, eq(users.id, repositories.ownerId))
+        .innerJoin(actUser, eq(actUser.id, activities.actUserId))
         .where(where)
         .then(([r]) => r?.n ?? 0)
       : db.select({ n: sql<string>`coalesce(sum(${activityTallies.n}), 0)` })
         .from(activityTallies)
         .innerJoin(repositories, eq(repositories.id, activityTallies.repoId))
         .innerJoin(users, eq(users.id, repositories.ownerId))
-        .where(and(visible, scoped(activityTallies)))
+        .innerJoin(actUser, eq(actUser.id, activityTallies.actUserId))
+        .where(and(visible, actorShown, scoped(activityTallies)))
         .then(([r]) => Number(r?.n ?? 0));
     const [jsonRows, n] = await Promise.all([
       db.select({ activity: jsonRow('activities'), actor: jsonRow('act_user'), repo: jsonRow('repositories'), owner: jsonRow('users'), ...repoGrantFields(viewer?.id ?? 0) })

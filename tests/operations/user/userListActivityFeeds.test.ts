@@ -114,4 +114,22 @@ test('422: a date that is not one', async () => {
   assert.is(f.status, 422);
 });
 
+test('the actor must be visible to the caller: a private account\'s actions only to itself and site admins, a limited one\'s to signed-in callers (#32)', async () => {
+  const limited = await actor(app, { visibility: 'limited' });
+  const place = await userRepo(app, bob);
+  const issue = await newIssue(app, { ...place, path: pathOf(place) }, bob, { title: 'visitors' });
+  await newComment(app, { ...place, path: pathOf(place) }, issue.number, hidden, 'from a private account');
+  await newComment(app, { ...place, path: pathOf(place) }, issue.number, limited, 'from a limited account');
+  const seen = async (auth?: string) => {
+    const r = await feed(app, { username: bob.username }, auth, { limit: '50' });
+    assert.is(r.status, 200, r.text);
+    assert.is(r.total, String(r.data!.length), 'X-Total-Count counts the same rows');
+    return r.data!.filter((a) => a.op_type === 'comment_issue' && a.repo.id === place.id).map((a) => a.act_user.login).sort();
+  };
+  assert.equal(await seen(), [], 'anonymous: neither');
+  assert.equal(await seen(alice.auth), [limited.username], 'another signed-in user: the limited account');
+  assert.equal(await seen(hidden.auth), [hidden.username, limited.username].sort(), 'the private account sees its own');
+  assert.equal(await seen(admin.auth), [hidden.username, limited.username].sort(), 'site admins see all');
+});
+
 test.run();
