@@ -31,6 +31,9 @@ test('prose, commit ids, and URLs without credentials are left alone', () => {
     `commit ${token} pushed to refs/heads/main`, 'http://127.0.0.1:3000/api/v1/repos/a/b/issues?state=open&tokens=1', 'alice@example.com']) {
     assert.is(maskSecrets(text), text);
   }
+  // The first start's generated administrator password is printed once on purpose (README).
+  const once = logged((log) => log.warn({ username: 'siteadmin', password: 'Xy12abcdEFGH' }, 'created the site administrator with a generated password'));
+  assert.ok(once.includes('"password":"Xy12abcdEFGH"'), once);
 });
 
 test.run();
