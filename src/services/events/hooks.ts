@@ -10,7 +10,7 @@ import { refTarget } from '../../git/refs.js';
 import { isRepoAdmin } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, NotFound } from '../errors.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { deliveryQueued, encodeBody } from './hookFanOut.js';
 import { hookFromCreate, hookFromEdit, type HookFields, type HookOption } from './hookOptions.js';
 import { testPushPayload } from './payloads.js';

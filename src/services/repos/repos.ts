@@ -12,27 +12,14 @@ import { permissionFromColumns, repoGrantFields, type AccessService, type RepoGr
 import type { ServiceDeps } from '../context.js';
 import { containsPattern } from '../like.js';
 import { Forbidden, NotFound } from '../errors.js';
+import type { LoadedRepo, RepoListRow } from './loadedRepo.js';
 import { closePullsFromRepo } from '../pulls/forkPulls.js';
 import { createRepository, type CreateRepoInput } from './repoCreate.js';
 import { editRepository, type EditRepoInput } from './repoEdit.js';
 import { explicitAccess, visibleTo } from './repoQuery.js';
 
 export type { EditRepoInput };
-
-export interface LoadedRepo {
-  repo: RepoRow;
-  owner: UserRow;
-  perm: RepoPermission;
-  /** Whether a transfer is pending (read with the repository by `load`; undefined where not read). */
-  transferPending?: boolean;
-}
-
-/** A repository of a list, with its owner and the caller's permission (read in the list's own query). */
-export interface RepoListRow {
-  repo: RepoRow;
-  owner: UserRow;
-  perm: RepoPermission;
-}
+export type { LoadedRepo, RepoListRow } from './loadedRepo.js';
 
 // A repository and its owner as two JSON columns (see src/db/jsonRows.ts).
 const jsonRepoAndOwner = { repoJson: jsonRow('repositories'), ownerJson: jsonRow('users') };
