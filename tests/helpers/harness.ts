@@ -18,6 +18,7 @@ import { HookDeliveryWorker } from '../../src/jobs/hookDelivery.js';
 import { ActionTriggerWorker } from '../../src/jobs/actionTriggers.js';
 import { AutoMergeWorker } from '../../src/jobs/autoMerge.js';
 import { loadSpec } from '../../src/api/spec.js';
+import { payloads } from '../../src/present/payloads.js';
 import { maintenance, preparePostgresTemplate, readPgliteTemplate, withDatabase, writePgliteTemplate } from './template.js';
 
 export const adminCredentials = { username: 'root', password: 'root-password', email: 'root@example.com' };
@@ -147,7 +148,7 @@ export async function startApp(env: Record<string, string> = {}, opts: { workers
   });
   const log = pino({ level: process.env.LOG_LEVEL ?? 'silent' });
   const { database, drop } = await openTestDatabase();
-  const services = new Services({ db: database.db, config, log, tryLock: database.tryLock });
+  const services = new Services({ db: database.db, config, log, tryLock: database.tryLock, payloads });
   await ensureFirstAdmin(services, config, log);
   const app = await buildApp({ config, services, log, doc: loadSpec() });
   const webhooks = opts.workers ? new HookDeliveryWorker(services.deps) : undefined;
