@@ -1,6 +1,6 @@
 import { loadOrg } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentFeed } from '../../presentFeeds.js';
+import { presentFeed } from '../../../present/feeds.js';
 import type { Handler } from '../../types.js';
 
 export const orgListActivityFeeds: Handler<'orgListActivityFeeds'> = async (req) => {
