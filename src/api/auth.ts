@@ -1,7 +1,6 @@
 // Who is calling: Basic (username or e-mail, password or token), `token`/`Bearer` headers,
 // `?token=`/`?access_token=` (deprecated), and Sudo for site administrators.
 import type { Context } from 'koa';
-import type { UserRow } from '../db/schema/index.js';
 import { Forbidden, NotFound, Unauthorized } from '../services/errors.js';
 import type { Services } from '../services/index.js';
 import { looksLikeToken, scopesAllow, type ScopeCategory } from '../services/users/tokens.js';

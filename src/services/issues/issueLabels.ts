@@ -1,8 +1,8 @@
 // The labels on an issue or pull request: what PATCH issue/pull sets, and the issue label endpoints
 // (add, replace, remove, clear). Each change writes Gitea's `label` timeline comments, keeps the labels'
 // counters exact and records the issue_label (pull_request_label) event, all in one transaction.
-import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import { comments, issueLabels, issues, labels, type IssueRow, type LabelRow, type UserRow } from '../../db/schema/index.js';
+import { eq, sql } from 'drizzle-orm';
+import { issues, labels, type LabelRow, type UserRow } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';

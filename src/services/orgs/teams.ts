@@ -2,8 +2,8 @@
 // membership, and the repositories a team reaches.
 import { and, asc, count, eq, inArray, or, sql, exists, type SQL } from 'drizzle-orm';
 import {
-  minMode, rank, repositories, teamMembers, teamRepos, teams, teamUnits, units, users,
-  type AccessMode, type RepoRow, type TeamRow, type Unit, type UserRow, type Visibility,
+  repositories, teamMembers, teamRepos, teams, teamUnits, users,
+  type AccessMode, type RepoRow, type TeamRow, type Unit, type UserRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { canSeeTeam, type OrgViewer } from '../../permissions/org.js';

@@ -6,13 +6,13 @@
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import {
   issueAssignees, issueLabels, issues, milestones, pullRequests, repositories, users,
-  type IssueRow, type PullRequestRow, type RepoRow, type UserRow,
+  type PullRequestRow, type RepoRow, type UserRow,
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
-import { compareCommits, type Comparison } from '../../git/compare.js';
+import { compareCommits } from '../../git/compare.js';
 import { repoDir } from '../../git/paths.js';
 import { fetchLocal } from '../../git/fetch.js';
 import { branchTipsOf, refTarget, setRef } from '../../git/refs.js';

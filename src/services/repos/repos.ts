@@ -7,7 +7,7 @@ import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { moveAsideForDelete, reconcileFolders } from '../../git/folderMoves.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
-import { canSeeRepo, type RepoPermission } from '../../permissions/repo.js';
+import { canSeeRepo } from '../../permissions/repo.js';
 import { permissionFromColumns, repoGrantFields, type AccessService, type RepoGrantColumns } from './access.js';
 import type { ServiceDeps } from '../context.js';
 import { containsPattern } from '../like.js';
