@@ -35,8 +35,11 @@ module.exports = {
     upward('services', services, above.services),
     upward('foundations', foundations, above.foundations),
     upward('leaves', leaves, above.leaves),
-    // api and the pages are two edges side by side; the pages reuse api's auth, loading and errors, so api never imports web.
-    { name: 'no-api-to-web', severity: 'error', from: { path: '^src/api/' }, to: { path: '^src/web/' } },
+    // The edges stand side by side and import each other's code in one direction only: the pages reuse
+    // api's authentication, loading and errors.
+    { name: 'no-edge-to-edge', comment: 'only src/web may import from another edge (src/api)', severity: 'error',
+      from: { path: '^src/(api|transport|jobs)/' }, to: { path: '^src/(api|web|transport|jobs)/', pathNot: '^src/$1/' } },
+    { name: 'no-web-to-edge', severity: 'error', from: { path: '^src/web/' }, to: { path: '^src/(transport|jobs)/' } },
   ],
   options: {
     tsPreCompilationDeps: true,
