@@ -8,21 +8,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 export const registryPath = 'src/api/operations/index.ts';
-const root = 'src/api/operations';
+const operationsDir = 'src/api/operations';
 
-function handlerFiles(dir: string): string[] {
+function handlerFiles(root: string, dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...handlerFiles(path));
+    if (entry.isDirectory()) out.push(...handlerFiles(root, path));
     else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && path !== join(root, 'index.ts')) out.push(path);
   }
   return out;
 }
 
-/** The registry's source text: the same files give the same text, byte for byte. */
-export function registrySource(): string {
-  const entries = handlerFiles(root).map((path) => {
+/** The registry's source text: the same files give the same text, byte for byte. `root`: for tests. */
+export function registrySource(root = operationsDir): string {
+  const entries = handlerFiles(root, root).map((path) => {
     const rel = relative(root, path).split(sep).join('/');
     const name = rel.slice(rel.lastIndexOf('/') + 1, -'.ts'.length);
     if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new Error(`${path}: a handler file is named after its operationId, which "${name}" cannot be`);
