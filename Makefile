@@ -25,14 +25,15 @@ run: install
 test: install typecheck
 	$(NODE) scripts/run-tests.ts $(TESTS)
 
-## Regenerate generated/ from spec/openapi.yaml.
+## Regenerate generated/ from spec/openapi.yaml and proto/, and the handler registry from src/api/operations/.
 generate: install
 	$(NODE) scripts/generate.ts
 
-## Fails when generated/ is not what spec/ produces.
+## Fails when generated/ or the handler registry is not what spec/, proto/ and the handler files produce.
+GENERATED := generated src/api/operations/index.ts
 check-generated: generate
-	@git diff --exit-code --stat -- generated || { echo "generated/ is stale: run 'make generate' and commit it"; exit 1; }
-	@test -z "$$(git status --porcelain -- generated)" || { echo "generated/ has uncommitted files"; exit 1; }
+	@git diff --exit-code --stat -- $(GENERATED) || { echo "generated/ or src/api/operations/index.ts is stale: run 'make generate' and commit it"; exit 1; }
+	@test -z "$$(git status --porcelain -- $(GENERATED))" || { echo "generated/ or src/api/operations/index.ts has uncommitted files"; exit 1; }
 
 lint-spec: install
 	npx --no-install redocly lint spec/openapi.yaml

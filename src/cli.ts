@@ -12,6 +12,7 @@ import { DataDirBusy, lockDataDir } from './db/lock.js';
 import { createLogger } from './log.js';
 import { DomainError } from './services/errors.js';
 import { Services } from './services/index.js';
+import { payloads } from './present/payloads.js';
 
 const usage = `usage:
   anvil admin user create --username NAME --password PASSWORD --email EMAIL [--admin] [--must-change-password]
@@ -29,7 +30,7 @@ async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<
     );
     try {
       await database.migrate();
-      return await fn(new Services({ db: database.db, config, log, tryLock: database.tryLock }));
+      return await fn(new Services({ db: database.db, config, log, tryLock: database.tryLock, payloads }));
     } finally {
       await database.close();
     }

@@ -11,6 +11,7 @@ import { ActionTriggerWorker } from './jobs/actionTriggers.js';
 import { AutoMergeWorker } from './jobs/autoMerge.js';
 import { CronScheduler } from './jobs/scheduler.js';
 import { Services } from './services/index.js';
+import { payloads } from './present/payloads.js';
 import { startSshServer } from './transport/ssh.js';
 
 const config = loadConfig();
@@ -22,7 +23,7 @@ async function start() {
     config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite-dir', dir: pgliteDir(config.dataDir) },
   );
   await database.migrate();
-  const services = new Services({ db: database.db, config, log, tryLock: database.tryLock });
+  const services = new Services({ db: database.db, config, log, tryLock: database.tryLock, payloads });
   await ensureFirstAdmin(services, config, log);
   // Pushes this host's dead processes left half-recorded (git moved the refs, the events were not written yet).
   const reconciled = await services.gitTransport.reconcilePendingPushes();

@@ -1,23 +1,12 @@
 // Who is calling: Basic (username or e-mail, password or token), `token`/`Bearer` headers,
 // `?token=`/`?access_token=` (deprecated), and Sudo for site administrators.
 import type { Context } from 'koa';
-import type { UserRow } from '../db/schema/index.js';
 import { Forbidden, NotFound, Unauthorized } from '../services/errors.js';
 import type { Services } from '../services/index.js';
 import { looksLikeToken, scopesAllow, type ScopeCategory } from '../services/users/tokens.js';
+import { anonymous, type Auth } from '../permissions/caller.js';
 
-export interface Auth {
-  /** The user the request acts as (after Sudo); null for anonymous callers. */
-  actor: UserRow | null;
-  /** How the caller proved who they are. */
-  method: 'none' | 'password' | 'token';
-  /** A token's scopes; undefined for password sign-in, which may do anything its user may. */
-  scopes?: string[];
-  /** The signed-in user before Sudo. */
-  signedIn: UserRow | null;
-}
-
-export const anonymous: Auth = { actor: null, method: 'none', signedIn: null };
+export { anonymous, type Auth };
 
 function firstQuery(ctx: Context, name: string): string | undefined {
   const v = ctx.query[name];

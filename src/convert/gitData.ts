@@ -19,6 +19,17 @@ export function toReferences(refs: RefObject[], repoApi: string): Schemas['Refer
   return out.length === 1 ? out[0]! : out;
 }
 
+export function toGitBlob(b: { sha: string; data: Buffer }, repoApi: string): Schemas['GitBlobResponse'] {
+  return { content: b.data.toString('base64'), encoding: 'base64', url: `${repoApi}/git/blobs/${b.sha}`, sha: b.sha, size: b.data.length };
+}
+
+/** One page of a tree (`page` is the page answered). */
+export function toGitTree(
+  t: { sha: string; entries: TreeEntry[]; total: number; truncated: boolean }, page: number, repoApi: string,
+): Schemas['GitTreeResponse'] {
+  return { sha: t.sha, url: `${repoApi}/git/trees/${t.sha}`, tree: t.entries.map((e) => toGitEntry(e, repoApi)), truncated: t.truncated, page, total_count: t.total };
+}
+
 export function toGitEntry(e: TreeEntry, repoApi: string): Schemas['GitEntry'] {
   // A submodule's commit lives in another repository: GitHub and Gitea leave its url empty.
   const url = e.type === 'commit' ? '' : `${repoApi}/git/${e.type === 'tree' ? 'trees' : 'blobs'}/${e.id}`;

@@ -21,7 +21,7 @@ export function issueUrls(config: Config, owner: UserRow, repo: RepoRow, issue: 
   };
 }
 
-/** `projects`: the issue's projects as the viewer sees them (see api/presentProjects.ts); none when not given. */
+/** `projects`: the issue's projects as the viewer sees them (see present/projects.ts); none when not given. */
 export function toIssue(
   issue: IssueRow, d: IssueDetails, owner: UserRow, repo: RepoRow, viewer: UserRow | null, config: Config, projects: Schemas['Project'][] = [],
 ): Schemas['Issue'] {

@@ -5,12 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git } from './core.js';
 import { writeCommit } from './commitObject.js';
+import type { Signature } from './signature.js';
 
-export interface Signature {
-  name: string;
-  email: string;
-  date?: Date;
-}
+export { rawTime, signatureEnv, type Signature } from './signature.js';
 
 export interface CommitFilesInput {
   branch: string;
@@ -22,21 +19,6 @@ export interface CommitFilesInput {
   parent?: string;
 }
 
-/** Seconds since 1970 and the zone, as git writes them in commit and tag objects. */
-export const rawTime = (d?: Date) => `${Math.floor((d ?? new Date()).getTime() / 1000)} +0000`;
-
-export function signatureEnv(author: Signature, committer: Signature): Record<string, string> {
-  // Without `@`, git refuses a count of seconds under nine digits (before 1973) or past 2099.
-  const fmt = (d?: Date) => `@${rawTime(d)}`;
-  return {
-    GIT_AUTHOR_NAME: author.name,
-    GIT_AUTHOR_EMAIL: author.email,
-    GIT_AUTHOR_DATE: fmt(author.date),
-    GIT_COMMITTER_NAME: committer.name,
-    GIT_COMMITTER_EMAIL: committer.email,
-    GIT_COMMITTER_DATE: fmt(committer.date),
-  };
-}
 
 /** The all-zero id of the object format of `id` (an id of the same repository): no git process needed. */
 export const zeroIdLike = (id: string): string => '0'.repeat(id.length);

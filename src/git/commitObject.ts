@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { rawTime, signatureEnv, type Signature } from './commit.js';
+import { rawTime, signatureEnv, type Signature } from './signature.js';
 import { git } from './core.js';
 import { readOptional } from './refFiles.js';
 

@@ -1,7 +1,10 @@
 // What a push changed: every branch and tag tip before and after, and the commits a moved ref brought,
 // with the files each commit added, removed and modified (the push payload's and the feed's view).
 import { git } from './core.js';
+import type { LoggedCommit } from './loggedCommit.js';
 import { singlePushedCommit } from './treeDiff.js';
+
+export type { LoggedCommit } from './loggedCommit.js';
 
 /** Full ref name (refs/heads/x, refs/tags/y) → the object it points at. */
 export async function listRefTips(dir: string): Promise<Map<string, string>> {
@@ -33,16 +36,6 @@ export function refChanges(before: Map<string, string>, after: Map<string, strin
   }
   const rank = (r: string) => (r.startsWith('refs/heads/') ? 0 : 1);
   return changes.sort((x, y) => rank(x.ref) - rank(y.ref) || (x.ref < y.ref ? -1 : x.ref > y.ref ? 1 : 0));
-}
-
-export interface LoggedCommit {
-  id: string;
-  message: string;
-  author: { name: string; email: string; date: string };
-  committer: { name: string; email: string; date: string };
-  added: string[];
-  removed: string[];
-  modified: string[];
 }
 
 const RS = '\x1e';

@@ -5,7 +5,7 @@
 // subtrees whose ids differ. Anything else (merges, root commits, several commits) is left to git.
 import { readObjects } from './catFile.js';
 import { readCommit, readTree } from './objects.js';
-import type { LoggedCommit } from './pushLog.js';
+import type { LoggedCommit } from './loggedCommit.js';
 
 interface Entry {
   mode: string;

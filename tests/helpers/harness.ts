@@ -18,6 +18,7 @@ import { ActionTriggerWorker } from '../../src/jobs/actionTriggers.js';
 import { AutoMergeWorker } from '../../src/jobs/autoMerge.js';
 import { loadSpec } from '../../src/api/spec.js';
 import { createLogger } from '../../src/log.js';
+import { payloads } from '../../src/present/payloads.js';
 import { maintenance, preparePostgresTemplate, readPgliteTemplate, withDatabase, writePgliteTemplate } from './template.js';
 
 export const adminCredentials = { username: 'root', password: 'root-password', email: 'root@example.com' };
@@ -153,7 +154,7 @@ export async function startApp(
     ? createLogger('info', 'json', { write: (line: string) => void logLines.push(line) })
     : createLogger(process.env.LOG_LEVEL ?? 'silent');
   const { database, drop } = await openTestDatabase();
-  const services = new Services({ db: database.db, config, log, tryLock: database.tryLock });
+  const services = new Services({ db: database.db, config, log, tryLock: database.tryLock, payloads });
   await ensureFirstAdmin(services, config, log);
   const app = await buildApp({ config, services, log, doc: loadSpec() });
   const webhooks = opts.workers ? new HookDeliveryWorker(services.deps) : undefined;

@@ -8,6 +8,7 @@ import { parseGoDuration, parseSchedule, ScheduleError } from '../../src/service
 import { cronTaskDefs } from '../../src/services/admin/cronTasks.js';
 import type { ActionUpkeep } from '../../src/services/actions/upkeep.js';
 import type { MaintenanceService } from '../../src/services/admin/maintenance.js';
+import { payloads } from '../../src/present/payloads.js';
 
 test('Go durations', () => {
   assert.is(parseGoDuration('10m'), 600_000);
@@ -52,7 +53,7 @@ test('what is no schedule is a ScheduleError', () => {
 
 // The settings are checked when the services are made (at start): a typo stops the server with a message.
 const serviceWith = (env: Record<string, string>) =>
-  new CronService({ db: undefined as unknown as Db, config: loadConfig(env), log: pino({ level: 'silent' }) }, cronTaskDefs({} as MaintenanceService, {} as ActionUpkeep));
+  new CronService({ db: undefined as unknown as Db, config: loadConfig(env), log: pino({ level: 'silent' }), payloads }, cronTaskDefs({} as MaintenanceService, {} as ActionUpkeep));
 
 test('Gitea\'s thirty tasks in registration order, with its defaults', () => {
   const tasks = serviceWith({}).tasks;

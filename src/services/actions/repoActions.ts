@@ -12,7 +12,7 @@ import { resolveCommit } from '../../git/refs.js';
 import { canRead, canWrite } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Conflict, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import type { ActionQueries, JobView, RunView } from './queries.js';
 import { aggregateState, bumpTasksVersion, isDone, type ActionService, type WorkflowFile } from './runs.js';
 import { planJobs } from './workflow.js';

@@ -13,7 +13,6 @@ import { changedPaths, readBlobs, readCommit, readDir, type CommitData } from '.
 import { isWorkflowFile, workflowDirs } from './workflowFiles.js';
 import { repoDir } from '../../git/paths.js';
 import type { ServiceDeps } from '../context.js';
-import { buildPayload } from '../events/payloads.js';
 import type { RecordedEvent } from '../events/types.js';
 import { writeStatus, type CommitStatusState } from '../git/statuses.js';
 import { recordEvent } from '../events/record.js';
@@ -139,7 +138,7 @@ export class ActionService {
     const commit = chosen.length ? await readCommit(dir, trigger.sha) : undefined;
     const [ev] = commit ? await db.select().from(events).where(eq(events.id, trigger.eventId)) : [];
     const recorded = ev ? ({ ...(ev.data as object), type: ev.type, action: ev.action, actorId: ev.actorId, repoId: ev.repoId ?? undefined, ownerId: ev.ownerId ?? undefined, isPrivate: ev.isPrivate, id: ev.id, createdAt: ev.createdAt } as RecordedEvent) : undefined;
-    const payload = (recorded && (await buildPayload(db, recorded, config))?.body) || {};
+    const payload = (recorded && (await this.deps.payloads.build(db, recorded, config))?.body) || {};
     await withTx(db, async (tx) => {
       // Deleting the trigger claims it for good: a second worker finds nothing to delete and writes nothing.
       const taken = await tx.delete(actionTriggers).where(eq(actionTriggers.id, triggerId)).returning({ id: actionTriggers.id });

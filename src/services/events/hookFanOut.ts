@@ -4,13 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { hookMessage } from '../../convert/hookMessages.js';
 import type { Db } from '../../db/client.js';
 import { rowsFromJson } from '../../db/jsonRows.js';
 import { hookDeliveries, hooks, type HookRow } from '../../db/schema/index.js';
 import type { ServiceDeps } from '../context.js';
 import { branchMatches } from './hookOptions.js';
-import { buildPayload, type BuiltPayload } from './payloads.js';
+import type { BuiltPayload, Payloads } from './payloadTypes.js';
 import { addFanOut, type Prefetch } from './record.js';
 import type { DomainEvent, RecordedEvent } from './types.js';
 
@@ -24,17 +23,11 @@ function filteredBranch(e: RecordedEvent): string | undefined {
   return undefined;
 }
 
-/** The body as sent: JSON, or `payload=<json>` for form hooks. */
-export function encodeBody(hook: Pick<HookRow, 'type' | 'config' | 'contentType'>, built: Pick<BuiltPayload, 'body' | 'summary'>): string {
-  const json = JSON.stringify(hookMessage(hook, built.body, built.summary));
-  return hook.contentType === 'form' ? `payload=${encodeURIComponent(json)}` : json;
-}
-
-export async function queueDeliveries(tx: Db, hookRows: HookRow[], eventId: number, eventType: string, built: BuiltPayload): Promise<number[]> {
+export async function queueDeliveries(tx: Db, encode: Payloads['encode'], hookRows: HookRow[], eventId: number, eventType: string, built: BuiltPayload): Promise<number[]> {
   if (hookRows.length === 0) return [];
   const rows = await tx
     .insert(hookDeliveries)
-    .values(hookRows.map((h) => ({ hookId: h.id, eventId, guid: randomUUID(), event: built.event, eventType, payload: encodeBody(h, built) })))
+    .values(hookRows.map((h) => ({ hookId: h.id, eventId, guid: randomUUID(), event: built.event, eventType, payload: encode(h, built) })))
     .returning({ id: hookDeliveries.id });
   deliveryQueued.emit('queued');
   return rows.map((r) => r.id);
@@ -113,9 +106,9 @@ export async function deliverToHooks(tx: Db, e: RecordedEvent, deps: ServiceDeps
   // Packagist is told about pushes only (Gitea's rule).
   const wanted = matching.filter((h) => h.type !== 'packagist' || e.type === 'push');
   if (wanted.length === 0) return;
-  const built = await buildPayload(tx, e, deps.config);
+  const built = await deps.payloads.build(tx, e, deps.config);
   if (!built) return;
-  await queueDeliveries(tx, wanted, e.id, e.type, built);
+  await queueDeliveries(tx, deps.payloads.encode, wanted, e.id, e.type, built);
 }
 
 /** Quiet when no active hook could hear of the events (whatever they listen to), and no repository is being created. */

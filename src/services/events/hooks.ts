@@ -10,10 +10,9 @@ import { refTarget } from '../../git/refs.js';
 import { isRepoAdmin } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, NotFound } from '../errors.js';
-import type { LoadedRepo } from '../repos/repos.js';
-import { deliveryQueued, encodeBody } from './hookFanOut.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
+import { deliveryQueued } from './hookFanOut.js';
 import { hookFromCreate, hookFromEdit, type HookFields, type HookOption } from './hookOptions.js';
-import { testPushPayload } from './payloads.js';
 
 export type HookScope = { kind: 'repo'; repoId: number } | { kind: 'org'; orgId: number } | { kind: 'admin' };
 
@@ -124,9 +123,9 @@ export class HookService {
     const tipId = loaded.repo.isEmpty ? undefined : await refTarget(dir, `refs/heads/${loaded.repo.defaultBranch}`);
     const commit = tipId ? await readCommit(dir, tipId) : undefined;
     const tip = commit ? { id: tipId!, message: commit.message, date: new Date(commit.committer.date) } : undefined;
-    const built = testPushPayload(loaded.repo, loaded.owner, actor, tip, this.deps.config);
+    const built = this.deps.payloads.testPush(loaded.repo, loaded.owner, actor, tip, this.deps.config);
     const [row] = await withTx(this.deps.db, (tx) =>
-      tx.insert(hookDeliveries).values({ hookId: hook.id, eventId: 0, guid: randomUUID(), event: 'push', eventType: 'push', payload: encodeBody(hook, built) }).returning(),
+      tx.insert(hookDeliveries).values({ hookId: hook.id, eventId: 0, guid: randomUUID(), event: 'push', eventType: 'push', payload: this.deps.payloads.encode(hook, built) }).returning(),
     );
     deliveryQueued.emit('queued');
     return row!;

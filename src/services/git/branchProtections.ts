@@ -12,7 +12,7 @@ import {
 import { canWrite, isRepoAdmin } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Forbidden, Invalid, isUniqueViolation, NotFound, RepoArchived } from '../errors.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 /** Gitea's IsRuleNameSpecial: a rule name with glob characters protects every branch it matches. */
 export const isGlobRule = (name: string) => /[*?[]/.test(name);

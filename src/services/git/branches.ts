@@ -19,7 +19,7 @@ import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { isValidRefName } from '../names.js';
 import type { BranchProtectionService } from './branchProtections.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 export interface BranchView {
   name: string;

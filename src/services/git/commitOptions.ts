@@ -6,7 +6,7 @@ import type { Signature } from '../../git/commit.js';
 import { signatureOf } from '../identity.js';
 import { Forbidden, Invalid } from '../errors.js';
 import { isValidRefName } from '../names.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import type { BranchService } from './branches.js';
 
 export interface CommitOptions {

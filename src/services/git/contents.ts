@@ -4,7 +4,7 @@ import { allRefNames, resolveCommit } from '../../git/refs.js';
 import { canRead } from '../../permissions/repo.js';
 import type { BranchService } from './branches.js';
 import { NotFound } from '../errors.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 export interface ContentEntry {
   entry: TreeEntry;

@@ -12,7 +12,7 @@ import type { ServiceDeps } from '../context.js';
 import { checkTargetBranch, commitMessage, commitPeople } from './commitOptions.js';
 import { Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { withKeyLock } from '../locks.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import type { DomainEvent } from '../events/types.js';
 
 export interface DiffPatchInput {

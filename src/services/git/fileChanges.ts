@@ -14,7 +14,7 @@ import type { ServiceDeps } from '../context.js';
 import { Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
 import type { DomainEvent } from '../events/types.js';
 import { withKeyLock } from '../locks.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { requireCodeWriter, type BranchService } from './branches.js';
 import { checkTargetBranch, commitMessage, commitPeople, type CommitOptions } from './commitOptions.js';
 import type { ContentEntry } from './contents.js';

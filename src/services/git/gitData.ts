@@ -13,7 +13,7 @@ import { canRead } from '../../permissions/repo.js';
 import { BadRequest, Conflict, Invalid, NotFound } from '../errors.js';
 import { isValidRefName } from '../names.js';
 import type { PullCommit } from '../pulls/pullChanges.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import type { BranchService } from './branches.js';
 
 const fullId = /^([0-9a-f]{40}|[0-9a-f]{64})$/;

@@ -13,7 +13,7 @@ import type { ServiceDeps } from '../context.js';
 import { signatureOf } from '../identity.js';
 import { BadRequest, Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { isValidRefName } from '../names.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 export class TagService {
   constructor(

@@ -13,7 +13,7 @@ import type { ServiceDeps } from '../context.js';
 import { BadRequest, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import type { BranchService } from './branches.js';
 import { requireCodeWriter } from './branches.js';
 import { ruleMatches } from './branchProtections.js';

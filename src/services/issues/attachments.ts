@@ -14,7 +14,7 @@ import type { CommentService } from './comments.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { canWriteIssue, issueUnit, type IssueService } from './issues.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 /** A file the HTTP edge has streamed to the temporary folder. */
 export interface Upload {

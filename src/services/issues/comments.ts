@@ -9,7 +9,7 @@ import type { ServiceDeps } from '../context.js';
 import { recountComments } from './counters.js';
 import { Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { canWriteIssue, issueUnit } from './issues.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 /** Gitea keeps the first 200 characters of a comment in the feed. */
 const excerpt = (body: string) => (body.length > 200 ? `${body.slice(0, 200)}…` : body);

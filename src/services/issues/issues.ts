@@ -18,8 +18,8 @@ import { BadRequest, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed,
 import { detailsFromColumns, prepareIssueDetailQueries, type IssueDetails } from './issueDetails.js';
 import { containsPattern } from '../like.js';
 import { nextIssueIndexCte } from './issueIndex.js';
-import { dropDuplicateScopes, usableLabelsById, writeIssueLabels } from './issueLabels.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import { dropDuplicateScopes, usableLabelsById, writeIssueLabels } from './labelRows.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 /** From this offset on, an issue list counts first and may walk from the other end (see list). */
 export const deepOffset = 1_000;

@@ -5,7 +5,7 @@ import type { OrgViewer } from '../../permissions/org.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { requireIssuesOrPulls, requireMilestoneWriter } from './milestones.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 /** `#rrggbb` (also accepts `rrggbb` and `#rgb`, as Gitea does); anything else is 422, not Gitea's 500. */
 export function normalizeColor(color: string): string {

@@ -7,7 +7,7 @@ import { canRead, canWrite } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { containsPattern } from '../like.js';
 import { Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 /** strconv.ParseInt(s, 0, 64): decimal, 0x/0o/0b prefixes, a leading 0 for octal, `_` between digits. */
 export function parseGoInt(s: string): number | undefined {

@@ -7,7 +7,7 @@ import { withTx } from '../../db/tx.js';
 import { isRepoAdmin } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, Invalid, NotFound, RepoArchived, isUniqueViolation } from '../errors.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { parsePublicKey } from './sshKeys.js';
 
 export interface DeployKeyEntry {

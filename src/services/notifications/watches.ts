@@ -9,7 +9,7 @@ import { canRead, isRepoAdmin } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, NotFound } from '../errors.js';
 import type { AccessService } from '../repos/access.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 export interface Subscription {
   subscribed: boolean;

@@ -8,7 +8,7 @@ import { withTx } from '../../db/tx.js';
 import type { OrgViewer } from '../../permissions/org.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, Invalid, isUniqueViolation } from '../errors.js';
-import { teamUnitsFrom, type TeamService, type TeamWithUnits } from './teams.js';
+import { teamUnitsFrom, type TeamLookups, type TeamWithUnits } from './teamUnits.js';
 
 export interface EditTeamInput {
   name?: string;
@@ -45,7 +45,7 @@ function newUnits(team: TeamRow, current: Partial<Record<Unit, AccessMode>>, inp
   return teamUnitsFrom({ name: team.name, permission: team.accessMode, units: input.units, unitsMap: input.unitsMap });
 }
 
-export async function editTeam(deps: ServiceDeps, service: TeamService, team: TeamRow, viewer: OrgViewer, input: EditTeamInput): Promise<TeamWithUnits> {
+export async function editTeam(deps: ServiceDeps, service: TeamLookups, team: TeamRow, viewer: OrgViewer, input: EditTeamInput): Promise<TeamWithUnits> {
   checkOwner(viewer);
   const owners = isOwnersTeam(team);
   const name = input.name || team.name;

@@ -7,11 +7,11 @@ import type { OrgViewer } from '../../permissions/org.js';
 import { isRepoAdmin } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, NotFound } from '../errors.js';
-import type { LoadedRepo } from '../repos/repos.js';
-import type { TeamService } from './teams.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
+import type { TeamLookups } from './teamUnits.js';
 
 export async function changeTeamRepo(
-  deps: ServiceDeps, service: TeamService, team: TeamRow, viewer: OrgViewer, loaded: LoadedRepo, add: boolean,
+  deps: ServiceDeps, service: TeamLookups, team: TeamRow, viewer: OrgViewer, loaded: LoadedRepo, add: boolean,
 ): Promise<void> {
   const actor = viewer.user!;
   if (loaded.repo.ownerId !== team.orgId) throw new NotFound();

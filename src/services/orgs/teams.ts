@@ -2,8 +2,8 @@
 // membership, and the repositories a team reaches.
 import { and, asc, count, eq, inArray, or, sql, exists, type SQL } from 'drizzle-orm';
 import {
-  minMode, rank, repositories, teamMembers, teamRepos, teams, teamUnits, units, users,
-  type AccessMode, type RepoRow, type TeamRow, type Unit, type UserRow, type Visibility,
+  repositories, teamMembers, teamRepos, teams, teamUnits, users,
+  type AccessMode, type RepoRow, type TeamRow, type Unit, type UserRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { canSeeTeam, type OrgViewer } from '../../permissions/org.js';
@@ -12,49 +12,14 @@ import type { ServiceDeps } from '../context.js';
 import { Forbidden, Invalid, isUniqueViolation } from '../errors.js';
 import { addOrgMember } from './orgs.js';
 import { visibleTo } from '../repos/repoQuery.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { deleteTeam, editTeam, type EditTeamInput } from './teamEdit.js';
 import { changeTeamRepo } from './teamRepos.js';
+import { teamUnitsFrom, type CreateTeamInput, type TeamLookups, type TeamWithUnits } from './teamUnits.js';
 
-export interface CreateTeamInput {
-  name: string;
-  description?: string;
-  permission?: 'read' | 'write' | 'admin' | 'owner' | string;
-  units?: string[] | null;
-  unitsMap?: Record<string, string> | null;
-  includesAllRepositories?: boolean;
-  canCreateOrgRepo?: boolean;
-  visibility?: Visibility;
-}
+export { teamUnitsFrom, type CreateTeamInput, type TeamWithUnits } from './teamUnits.js';
 
-export interface TeamWithUnits {
-  team: TeamRow;
-  units: Partial<Record<Unit, AccessMode>>;
-}
-
-const isUnit = (u: string): u is Unit => (units as readonly string[]).includes(u);
-const asMode = (m: string | undefined): AccessMode =>
-  m === 'read' || m === 'write' || m === 'admin' || m === 'owner' ? m : 'none';
-
-/** Gitea's rules: admin teams act on every unit; others get units_map, or `units` at the team's mode. */
-export function teamUnitsFrom(input: CreateTeamInput): { mode: AccessMode; units: Partial<Record<Unit, AccessMode>> } {
-  const mode = asMode(input.permission);
-  if (rank(mode) >= rank('admin')) {
-    return { mode, units: teamUnitModes({ mode, units: {} }) };
-  }
-  const out: Partial<Record<Unit, AccessMode>> = {};
-  if (input.unitsMap && Object.keys(input.unitsMap).length) {
-    // A unit cannot be given more than admin through a units map; owner is the org owners' alone.
-    for (const [u, m] of Object.entries(input.unitsMap)) if (isUnit(u)) out[u] = minMode(asMode(m), 'admin');
-  } else if (input.units?.length) {
-    for (const u of input.units) if (isUnit(u)) out[u] = u.startsWith('repo.ext_') ? 'read' : mode === 'none' ? 'read' : mode;
-  }
-  const least = leastGrantedMode(out);
-  if (least === 'none') throw new Invalid('units permission should not be empty');
-  return { mode: least, units: out };
-}
-
-export class TeamService {
+export class TeamService implements TeamLookups {
   constructor(private readonly deps: ServiceDeps) {}
 
   async create(org: UserRow, input: CreateTeamInput): Promise<TeamWithUnits> {

@@ -12,8 +12,8 @@ import { NotFound } from '../errors.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
 import { recountLabels, recountMilestones, recountRepoIssues } from '../issues/counters.js';
-import type { LoadedRepo } from '../repos/repos.js';
-import { fromOtherRepo, type PullService } from './pulls.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
+import { fromOtherRepo, type PullHost } from './pullTypes.js';
 
 /**
  * The head of a new pull request (or of a look-up by branches): `branch` of the base repository, or
@@ -22,7 +22,7 @@ import { fromOtherRepo, type PullService } from './pulls.js';
  * base's read permission covers its pull requests). `side` is undefined when the head is the base itself.
  */
 export async function resolveHead(
-  pulls: PullService, loaded: LoadedRepo, actor: UserRow | null, head: string, opts: { lookUp?: boolean } = {},
+  pulls: PullHost, loaded: LoadedRepo, actor: UserRow | null, head: string, opts: { lookUp?: boolean } = {},
 ): Promise<{ side?: LoadedRepo; branch: string }> {
   const i = head.indexOf(':');
   if (i < 0) return { branch: head };
@@ -46,7 +46,7 @@ export async function resolveHead(
 }
 
 /** The repository of a pull request's head with `actor`'s permission on it (undefined when it was deleted). */
-export async function headRepoOf(pulls: PullService, loaded: LoadedRepo, pull: PullRequestRow, actor: UserRow | null): Promise<LoadedRepo | undefined> {
+export async function headRepoOf(pulls: PullHost, loaded: LoadedRepo, pull: PullRequestRow, actor: UserRow | null): Promise<LoadedRepo | undefined> {
   if (!fromOtherRepo(pull)) return loaded;
   return (await pulls.access.reposById([pull.headRepoId], actor)).get(pull.headRepoId);
 }

@@ -25,7 +25,7 @@ import { signatureOf } from '../identity.js';
 import { shiftRepoIssues } from '../issues/counters.js';
 import { Conflict, Forbidden, NotAllowed, NotFound, RepoArchived } from '../errors.js';
 import { withKeyLock } from '../locks.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { headRepoOf } from './forkPulls.js';
 import { isWorkInProgress } from './pullEdit.js';
 import { fromOtherRepo, headRefOf, type PullService, type PullView } from './pulls.js';

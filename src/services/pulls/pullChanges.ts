@@ -14,7 +14,7 @@ import type { BranchService } from '../git/branches.js';
 import { signatureOf } from '../identity.js';
 import { Conflict, Forbidden, Invalid, RepoArchived } from '../errors.js';
 import { withKeyLock } from '../locks.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { headRepoOf } from './forkPulls.js';
 import { fromOtherRepo, type PullService, type PullView } from './pulls.js';
 

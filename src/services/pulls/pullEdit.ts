@@ -5,8 +5,8 @@ import { comments, issueCounters, pullRequests, type PullRequestRow, type UserRo
 import { withTx } from '../../db/tx.js';
 import { Conflict, Forbidden, Invalid, NotFound, PreconditionFailed } from '../errors.js';
 import { canWriteIssue, type EditIssueInput } from '../issues/issues.js';
-import { fromOtherRepo, type ChangedPull, type PullService } from './pulls.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import { fromOtherRepo, type ChangedPull, type PullHost } from './pullTypes.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 /** Gitea's work-in-progress title prefixes: such a pull request is a draft and not mergeable. */
 export const isWorkInProgress = (title: string) => /^(wip:|\[wip\])/i.test(title);
@@ -16,7 +16,7 @@ export interface EditPullInput extends EditIssueInput {
   allowMaintainerEdit?: boolean;
 }
 
-export async function editPull(pulls: PullService, loaded: LoadedRepo, index: number, actor: UserRow, input: EditPullInput): Promise<ChangedPull> {
+export async function editPull(pulls: PullHost, loaded: LoadedRepo, index: number, actor: UserRow, input: EditPullInput): Promise<ChangedPull> {
   const { issue, pull } = await pulls.load(loaded, index);
   const poster = actor.id === issue.posterId;
   if (!poster && !canWriteIssue(loaded.perm, true)) throw new Forbidden('user should be the poster or a writer');

@@ -13,7 +13,7 @@ import { branchTipsOf, refTarget } from '../../git/refs.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { isValidRefName } from '../names.js';
-import { fromOtherRepo, headRefOf, statsOf, type PullEnds, type PullService } from './pulls.js';
+import { fromOtherRepo, headRefOf, statsOf, type PullEnds, type PullHost } from './pullTypes.js';
 
 const touching = new WeakMap<Db, ReturnType<typeof prepareTouching>>();
 
@@ -49,7 +49,7 @@ async function openPullsTouching(db: Db, repoId: number) {
  * requests' branches, and a comparison only for pull requests whose tips moved; then the pull requests
  * of other repositories whose head is here.
  */
-export async function resyncRepo(pulls: PullService, repoId: number, dir: string, actorId?: number): Promise<void> {
+export async function resyncRepo(pulls: PullHost, repoId: number, dir: string, actorId?: number): Promise<void> {
   // One prepared query for both kinds: this repository's open pull requests, and other repositories'
   // whose head is here (it runs after every branch change).
   const rows = await openPullsTouching(pulls.deps.db, repoId);
@@ -71,7 +71,7 @@ export async function resyncRepo(pulls: PullService, repoId: number, dir: string
  * gone leaves its pull request at the last head it had.
  */
 async function syncForkHeads(
-  pulls: PullService, dir: string, rows: Array<{ pull: PullRequestRow; index: number; repo: RepoRow; owner: UserRow }>, actorId?: number,
+  pulls: PullHost, dir: string, rows: Array<{ pull: PullRequestRow; index: number; repo: RepoRow; owner: UserRow }>, actorId?: number,
 ): Promise<void> {
   for (const { pull, index, repo, owner } of rows) {
     const base = { repo, owner };
@@ -92,7 +92,7 @@ async function syncForkHeads(
  * Stores a pull request's statistics for the tips given when they moved, with the pull_request_sync event
  * of a moved head; `dir` is the base repository's. A head in the base repository also moves refs/pull/N/head.
  */
-async function syncOne(pulls: PullService, dir: string, pull: PullRequestRow, index: number, { baseTip, headTip }: PullEnds, actorId?: number): Promise<void> {
+async function syncOne(pulls: PullHost, dir: string, pull: PullRequestRow, index: number, { baseTip, headTip }: PullEnds, actorId?: number): Promise<void> {
   if (!baseTip || !headTip || (baseTip === pull.baseSha && headTip === pull.headSha)) return;
   if (headTip !== pull.headSha && !fromOtherRepo(pull)) await pulls.keepHeadRef(dir, index, headTip);
   const stats = statsOf(baseTip, headTip, await compareCommits(dir, baseTip, headTip));

@@ -6,13 +6,13 @@
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import {
   issueAssignees, issueLabels, issues, milestones, pullRequests, repositories, users,
-  type IssueRow, type PullRequestRow, type RepoRow, type UserRow,
+  type PullRequestRow, type RepoRow, type UserRow,
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
-import { compareCommits, type Comparison } from '../../git/compare.js';
+import { compareCommits } from '../../git/compare.js';
 import { repoDir } from '../../git/paths.js';
 import { fetchLocal } from '../../git/fetch.js';
 import { branchTipsOf, refTarget, setRef } from '../../git/refs.js';
@@ -26,21 +26,13 @@ import type { IssueService } from '../issues/issues.js';
 import { isValidRefName } from '../names.js';
 import { commitState } from '../git/statuses.js';
 import { editPull, isWorkInProgress, type EditPullInput } from './pullEdit.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { resolveHead } from './forkPulls.js';
 import { resyncRepo } from './pullSync.js';
+import { fromOtherRepo, headRefOf, statsOf, type ChangedPull, type PullEnds, type PullHost, type PullView } from './pullTypes.js';
 
 export { isWorkInProgress, type EditPullInput };
-
-export interface PullView {
-  issue: IssueRow;
-  pull: PullRequestRow;
-}
-
-/** A pull request after a change, with its repository row re-read (the counters moved). */
-export interface ChangedPull extends PullView {
-  repo: RepoRow;
-}
+export { fromOtherRepo, headRefOf, statsOf, type ChangedPull, type PullEnds, type PullView } from './pullTypes.js';
 
 export interface CreatePullInput {
   head: string;
@@ -70,30 +62,7 @@ const orders: Record<string, SQL[]> = {
 };
 const newestFirst = [desc(issues.createdAt), desc(issues.id)];
 
-/** The two tips a pull request compares, as the base repository has them (absent: the branch is gone). */
-export interface PullEnds {
-  baseTip?: string;
-  headTip?: string;
-}
-
-/** Whether the head branch is in another repository than the base (a fork, or the base's parent). */
-export const fromOtherRepo = (pull: Pick<PullRequestRow, 'repoId' | 'headRepoId'>) => pull.headRepoId !== pull.repoId;
-
-/** The ref of the base repository that holds the head: the branch itself, or refs/pull/N/head fetched from the other repository. */
-export const headRefOf = (pull: PullRequestRow, index: number) => (fromOtherRepo(pull) ? `refs/pull/${index}/head` : `refs/heads/${pull.headBranch}`);
-
-/** The stored statistics for a comparison of `baseTip` and `headTip`. */
-export const statsOf = (baseTip: string, headTip: string, c: Comparison) => ({
-  baseSha: baseTip,
-  headSha: headTip,
-  mergeBase: c.mergeBase,
-  additions: c.additions,
-  deletions: c.deletions,
-  changedFiles: c.changedFiles,
-  mergeable: c.mergeable,
-});
-
-export class PullService {
+export class PullService implements PullHost {
   constructor(
     readonly deps: ServiceDeps,
     readonly issues: IssueService,

@@ -17,7 +17,7 @@ import { Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
 import type { AccessService } from '../repos/access.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import type { PullService, PullView } from './pulls.js';
 import { openReviewRequests, type ReviewRequestsOfPulls } from './reviewRequests.js';
 

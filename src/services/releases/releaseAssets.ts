@@ -7,7 +7,7 @@ import type { AttachmentService, UploadInput } from '../issues/attachments.js';
 import { sanitizeAttachmentName } from '../issues/attachmentTypes.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Invalid, NotFound } from '../errors.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { requireReleaseWriter, type ReleaseService } from './releases.js';
 
 type Page = { limit: number; offset: number };

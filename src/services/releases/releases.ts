@@ -22,7 +22,7 @@ import type { DomainEvent } from '../events/types.js';
 import type { BranchService } from '../git/branches.js';
 import { signatureOf } from '../identity.js';
 import { isValidRefName } from '../names.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 export interface ReleaseView {
   release: ReleaseRow;

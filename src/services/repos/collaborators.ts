@@ -5,7 +5,7 @@ import { isRepoAdmin, type RepoPermission } from '../../permissions/repo.js';
 import type { AccessService } from './access.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
-import type { LoadedRepo } from './repos.js';
+import type { LoadedRepo } from './loadedRepo.js';
 
 export class CollaboratorService {
   constructor(

@@ -18,7 +18,7 @@ import { checkRepoName } from '../names.js';
 import type { OrgService } from '../orgs/orgs.js';
 import { permissionFromColumns, repoGrantFields, type AccessService } from './access.js';
 import { visibleTo } from './repoQuery.js';
-import type { LoadedRepo, RepoListRow } from './repos.js';
+import type { LoadedRepo, RepoListRow } from './loadedRepo.js';
 
 export interface ForkInput {
   organization?: string | null;

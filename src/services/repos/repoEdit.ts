@@ -13,7 +13,7 @@ import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, Invalid, RepoArchived, isUniqueViolation } from '../errors.js';
 import { checkRepoName, isValidRefName } from '../names.js';
 import type { UserRow } from '../../db/schema/index.js';
-import type { LoadedRepo } from './repos.js';
+import type { LoadedRepo } from './loadedRepo.js';
 
 export interface EditRepoInput {
   name?: string;

@@ -7,32 +7,19 @@ import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { moveAsideForDelete, reconcileFolders } from '../../git/folderMoves.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
-import { canSeeRepo, type RepoPermission } from '../../permissions/repo.js';
+import { canSeeRepo } from '../../permissions/repo.js';
 import { permissionFromColumns, repoGrantFields, type AccessService, type RepoGrantColumns } from './access.js';
 import type { ServiceDeps } from '../context.js';
 import { containsPattern } from '../like.js';
 import { Forbidden, NotFound } from '../errors.js';
+import type { LoadedRepo, RepoListRow } from './loadedRepo.js';
 import { closePullsFromRepo } from '../pulls/forkPulls.js';
 import { createRepository, type CreateRepoInput } from './repoCreate.js';
 import { editRepository, type EditRepoInput } from './repoEdit.js';
 import { explicitAccess, visibleTo } from './repoQuery.js';
 
 export type { EditRepoInput };
-
-export interface LoadedRepo {
-  repo: RepoRow;
-  owner: UserRow;
-  perm: RepoPermission;
-  /** Whether a transfer is pending (read with the repository by `load`; undefined where not read). */
-  transferPending?: boolean;
-}
-
-/** A repository of a list, with its owner and the caller's permission (read in the list's own query). */
-export interface RepoListRow {
-  repo: RepoRow;
-  owner: UserRow;
-  perm: RepoPermission;
-}
+export type { LoadedRepo, RepoListRow } from './loadedRepo.js';
 
 // A repository and its owner as two JSON columns (see src/db/jsonRows.ts).
 const jsonRepoAndOwner = { repoJson: jsonRow('repositories'), ownerJson: jsonRow('users') };

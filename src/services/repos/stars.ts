@@ -7,7 +7,7 @@ import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
 import { permissionFromColumns, repoGrantFields } from './access.js';
 import { visibleTo } from './repoQuery.js';
-import type { LoadedRepo, RepoListRow } from './repos.js';
+import type { LoadedRepo, RepoListRow } from './loadedRepo.js';
 
 export class StarService {
   constructor(private readonly deps: ServiceDeps) {}

@@ -10,7 +10,7 @@ import type { ServiceDeps } from '../context.js';
 import { Forbidden, Invalid, NotFound } from '../errors.js';
 import { containsPattern } from '../like.js';
 import { visibleTo } from './repoQuery.js';
-import type { LoadedRepo } from './repos.js';
+import type { LoadedRepo } from './loadedRepo.js';
 
 export const maxTopicsPerRepo = 25;
 const topicPattern = /^[a-z0-9][-.a-z0-9]*$/;

@@ -20,7 +20,7 @@ import type { ServiceDeps } from '../context.js';
 import { signatureOf } from '../identity.js';
 import { BadRequest, Conflict, Forbidden, NotFound, RepoArchived } from '../errors.js';
 import { withKeyLock } from '../locks.js';
-import type { LoadedRepo } from './repos.js';
+import type { LoadedRepo } from './loadedRepo.js';
 import {
   gitPathToWebPath, goQuote, goTrimSpace, legacyGitPath, queryEscape, reservedSegment, userTitleToWebPath, webPathFromRequest,
   webPathToGitPath, webPathToUserTitle,

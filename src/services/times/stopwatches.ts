@@ -8,7 +8,7 @@ import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, RepoArchived } from '../errors.js';
 import { canWriteIssue, issueUnit } from '../issues/issues.js';
 import type { AccessService } from '../repos/access.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { canTrackTime, recordRun } from './times.js';
 
 export interface StopwatchEntry {

@@ -9,7 +9,7 @@ import type { ServiceDeps } from '../context.js';
 import { BadRequest, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { canWriteIssue, readableIssues } from '../issues/issues.js';
 import type { AccessService, RepoReach } from '../repos/access.js';
-import type { LoadedRepo } from '../repos/repos.js';
+import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 export interface TimeFilter {
   /** A user name: only that user's times. */

@@ -1,6 +1,6 @@
 // A user's or an organization's page (its repositories the viewer may see) and an organization's project.
 import { loadOrg, loadUser } from '../../api/load.js';
-import { presentColumns, presentProject } from '../../api/presentProjects.js';
+import { presentColumns, presentProject } from '../../present/projects.js';
 import { NotFound } from '../../services/errors.js';
 import { enc, ownerHref, pageNumber, pageSize, pager, stateOf, when, type Page, type PageReq } from './common.js';
 import { html } from './html.js';

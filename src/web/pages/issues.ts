@@ -1,8 +1,8 @@
 // Issues and pull requests: lists by state, one issue or pull request with its comments (and reviews,
 // files and diff), each body rendered as Markdown.
 import type { components } from '../../../generated/openapi.js';
-import { presentComments, presentIssues, presentLoadedIssue } from '../../api/present.js';
-import { presentPull, presentReviews } from '../../api/presentPulls.js';
+import { presentComments, presentIssues, presentLoadedIssue } from '../../present/issues.js';
+import { presentPull, presentReviews } from '../../present/pulls.js';
 import { toPullReviewComment } from '../../convert/review.js';
 import { canRead } from '../../permissions/repo.js';
 import { NotFound } from '../../services/errors.js';

@@ -1,6 +1,6 @@
 import { toTrackedTime } from '../../../convert/trackedTime.js';
 import { actorOf, loadRepo } from '../../load.js';
-import { presentIssue } from '../../present.js';
+import { presentIssue } from '../../../present/issues.js';
 import type { Handler } from '../../types.js';
 
 export const issueAddTime: Handler<'issueAddTime'> = async (req) => {

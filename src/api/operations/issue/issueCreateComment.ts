@@ -1,5 +1,5 @@
 import { actorOf, loadRepo } from '../../load.js';
-import { presentComments } from '../../present.js';
+import { presentComments } from '../../../present/issues.js';
 import type { Handler } from '../../types.js';
 
 export const issueCreateComment: Handler<'issueCreateComment'> = async (req) => {

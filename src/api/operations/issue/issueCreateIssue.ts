@@ -1,5 +1,5 @@
 import { actorOf, loadRepo } from '../../load.js';
-import { presentIssue } from '../../present.js';
+import { presentIssue } from '../../../present/issues.js';
 import type { Handler } from '../../types.js';
 
 export const issueCreateIssue: Handler<'issueCreateIssue'> = async (req) => {

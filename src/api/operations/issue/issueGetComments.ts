@@ -1,6 +1,6 @@
 import { loadRepo } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentComments } from '../../present.js';
+import { presentComments } from '../../../present/issues.js';
 import type { Handler } from '../../types.js';
 
 export const issueGetComments: Handler<'issueGetComments'> = async (req) => {

@@ -1,5 +1,5 @@
 import { loadRepo } from '../../load.js';
-import { presentLoadedIssue } from '../../present.js';
+import { presentLoadedIssue } from '../../../present/issues.js';
 import type { Handler } from '../../types.js';
 
 export const issueGetIssue: Handler<'issueGetIssue'> = async (req) => {

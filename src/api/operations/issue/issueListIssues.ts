@@ -1,6 +1,6 @@
 import { loadRepo, loadUser } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentIssues } from '../../present.js';
+import { presentIssues } from '../../../present/issues.js';
 import type { Handler } from '../../types.js';
 
 const list = (s?: string) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined);

@@ -1,5 +1,5 @@
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentIssuesAcross } from '../../present.js';
+import { presentIssuesAcross } from '../../../present/issues.js';
 import type { Handler } from '../../types.js';
 
 const list = (s?: string) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined);

@@ -1,6 +1,6 @@
 import { actorOf, loadRepo } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentTrackedTimes } from '../../present.js';
+import { presentTrackedTimes } from '../../../present/issues.js';
 import { instant } from '../../queryDates.js';
 import type { Handler } from '../../types.js';
 

@@ -1,5 +1,5 @@
 import { actorOf, loadOrg } from '../../load.js';
-import { presentColumn } from '../../presentProjects.js';
+import { presentColumn } from '../../../present/projects.js';
 import type { Handler } from '../../types.js';
 
 export const orgAddProjectColumnIssue: Handler<'orgAddProjectColumnIssue'> = async (req) => {

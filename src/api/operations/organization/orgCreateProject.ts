@@ -1,5 +1,5 @@
 import { actorOf, loadOrg } from '../../load.js';
-import { presentProject } from '../../presentProjects.js';
+import { presentProject } from '../../../present/projects.js';
 import type { Handler } from '../../types.js';
 
 export const orgCreateProject: Handler<'orgCreateProject'> = async (req) => {

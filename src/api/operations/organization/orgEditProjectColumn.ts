@@ -1,5 +1,5 @@
 import { loadOrg } from '../../load.js';
-import { presentColumn } from '../../presentProjects.js';
+import { presentColumn } from '../../../present/projects.js';
 import type { Handler } from '../../types.js';
 
 export const orgEditProjectColumn: Handler<'orgEditProjectColumn'> = async (req) => {

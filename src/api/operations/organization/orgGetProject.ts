@@ -1,5 +1,5 @@
 import { loadOrg } from '../../load.js';
-import { presentProject } from '../../presentProjects.js';
+import { presentProject } from '../../../present/projects.js';
 import type { Handler } from '../../types.js';
 
 export const orgGetProject: Handler<'orgGetProject'> = async (req) => {

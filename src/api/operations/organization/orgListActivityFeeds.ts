@@ -1,7 +1,7 @@
 import { tokenAllows } from '../../auth.js';
 import { loadOrg } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentFeed } from '../../presentFeeds.js';
+import { presentFeed } from '../../../present/feeds.js';
 import { privateActivityShown } from '../../../services/events/feeds.js';
 import type { Handler } from '../../types.js';
 

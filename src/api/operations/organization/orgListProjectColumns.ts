@@ -1,6 +1,6 @@
 import { loadOrg } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentColumns } from '../../presentProjects.js';
+import { presentColumns } from '../../../present/projects.js';
 import type { Handler } from '../../types.js';
 
 export const orgListProjectColumns: Handler<'orgListProjectColumns'> = async (req) => {

@@ -1,6 +1,6 @@
 import { loadOrg } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentProjects } from '../../presentProjects.js';
+import { presentProjects } from '../../../present/projects.js';
 import type { Handler } from '../../types.js';
 
 export const orgListProjects: Handler<'orgListProjects'> = async (req) => {

@@ -1,4 +1,4 @@
-import { toGitEntry } from '../../../convert/gitData.js';
+import { toGitTree } from '../../../convert/gitData.js';
 import { repoUrls } from '../../../convert/repo.js';
 import { treePageSize } from '../../../services/git/gitData.js';
 import { loadRepo } from '../../load.js';
@@ -11,8 +11,5 @@ export const GetTree: Handler<'GetTree'> = async (req) => {
   const perPage = asked <= 0 || asked > treePageSize ? treePageSize : asked;
   const t = await req.services.gitData.tree(loaded, req.path.sha, { recursive: req.query.recursive ?? false, page, perPage });
   const api = repoUrls(req.config, loaded.owner.name, loaded.repo.name).api;
-  return {
-    status: 200,
-    body: { sha: t.sha, url: `${api}/git/trees/${t.sha}`, tree: t.entries.map((e) => toGitEntry(e, api)), truncated: t.truncated, page, total_count: t.total },
-  };
+  return { status: 200, body: toGitTree(t, page, api) };
 };

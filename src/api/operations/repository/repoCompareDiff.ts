@@ -1,7 +1,7 @@
 import { toChangedFile } from '../../../convert/commit.js';
 import { repoUrls } from '../../../convert/repo.js';
 import { loadRepo } from '../../load.js';
-import { presentCommits } from '../../presentCommits.js';
+import { presentCommits } from '../../../present/commits.js';
 import type { Handler } from '../../types.js';
 
 export const repoCompareDiff: Handler<'repoCompareDiff'> = async (req) => {

@@ -1,4 +1,4 @@
-import { presentBranches } from '../../presentBranches.js';
+import { presentBranches } from '../../../present/branches.js';
 import { actorOf, loadRepo } from '../../load.js';
 import type { Handler } from '../../types.js';
 

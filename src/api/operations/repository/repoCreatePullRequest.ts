@@ -1,5 +1,5 @@
 import { actorOf, loadRepo } from '../../load.js';
-import { presentPull } from '../../presentPulls.js';
+import { presentPull } from '../../../present/pulls.js';
 import type { Handler } from '../../types.js';
 
 export const repoCreatePullRequest: Handler<'repoCreatePullRequest'> = async (req) => {

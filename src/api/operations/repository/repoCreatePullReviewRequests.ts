@@ -1,5 +1,5 @@
 import { actorOf, loadRepo } from '../../load.js';
-import { presentReviews } from '../../presentPulls.js';
+import { presentReviews } from '../../../present/pulls.js';
 import type { Handler } from '../../types.js';
 
 export const repoCreatePullReviewRequests: Handler<'repoCreatePullReviewRequests'> = async (req) => {

@@ -1,6 +1,6 @@
 import { loadRepo } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentCommits } from '../../presentCommits.js';
+import { presentCommits } from '../../../present/commits.js';
 import { instant } from '../../queryDates.js';
 import type { Handler } from '../../types.js';
 

@@ -1,5 +1,5 @@
 import { canRead } from '../../../permissions/repo.js';
-import { presentBranches } from '../../presentBranches.js';
+import { presentBranches } from '../../../present/branches.js';
 import { NotFound } from '../../../services/errors.js';
 import { loadRepo } from '../../load.js';
 import type { Handler } from '../../types.js';

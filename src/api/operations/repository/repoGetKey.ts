@@ -1,5 +1,5 @@
 import { loadRepo } from '../../load.js';
-import { presentDeployKey } from '../../presentKeys.js';
+import { presentDeployKey } from '../../../present/keys.js';
 import type { Handler } from '../../types.js';
 
 export const repoGetKey: Handler<'repoGetKey'> = async (req) => {

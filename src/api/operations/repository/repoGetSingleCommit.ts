@@ -1,5 +1,5 @@
 import { loadRepo } from '../../load.js';
-import { presentCommits } from '../../presentCommits.js';
+import { presentCommits } from '../../../present/commits.js';
 import type { Handler } from '../../types.js';
 
 export const repoGetSingleCommit: Handler<'repoGetSingleCommit'> = async (req) => {

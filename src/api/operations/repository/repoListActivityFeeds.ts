@@ -1,6 +1,6 @@
 import { loadRepo } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentFeed } from '../../presentFeeds.js';
+import { presentFeed } from '../../../present/feeds.js';
 import type { Handler } from '../../types.js';
 
 export const repoListActivityFeeds: Handler<'repoListActivityFeeds'> = async (req) => {

@@ -1,6 +1,6 @@
 import { loadRepo } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentDeployKey } from '../../presentKeys.js';
+import { presentDeployKey } from '../../../present/keys.js';
 import type { Handler } from '../../types.js';
 
 export const repoListKeys: Handler<'repoListKeys'> = async (req) => {

@@ -1,6 +1,6 @@
 import { loadRepo } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentPulls } from '../../presentPulls.js';
+import { presentPulls } from '../../../present/pulls.js';
 import type { Handler } from '../../types.js';
 
 export const repoListPullRequests: Handler<'repoListPullRequests'> = async (req) => {

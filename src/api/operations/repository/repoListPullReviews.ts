@@ -1,6 +1,6 @@
 import { loadRepo } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentReviews } from '../../presentPulls.js';
+import { presentReviews } from '../../../present/pulls.js';
 import type { Handler } from '../../types.js';
 
 export const repoListPullReviews: Handler<'repoListPullReviews'> = async (req) => {

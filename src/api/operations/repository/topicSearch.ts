@@ -1,4 +1,4 @@
-import { iso } from '../../../convert/time.js';
+import { toTopic } from '../../../convert/topic.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
 import type { Handler } from '../../types.js';
 
@@ -7,7 +7,7 @@ export const topicSearch: Handler<'topicSearch'> = async (req) => {
   const { rows, total } = await req.services.topics.search(req.auth.actor, req.query.q ?? '', page);
   return {
     status: 200,
-    body: { topics: rows.map((t) => ({ id: t.id, topic_name: t.name, repo_count: t.repoCount, created: iso(t.created), updated: iso(t.updated) })) },
+    body: { topics: rows.map(toTopic) },
     headers: pageHeaders(req.config, req.koa.url, page, total),
   };
 };

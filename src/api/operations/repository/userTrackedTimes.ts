@@ -1,6 +1,6 @@
 import { actorOf, loadRepo } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentTrackedTimes } from '../../present.js';
+import { presentTrackedTimes } from '../../../present/issues.js';
 import type { Handler } from '../../types.js';
 
 export const userTrackedTimes: Handler<'userTrackedTimes'> = async (req) => {

@@ -1,4 +1,4 @@
-import { presentRepoList } from '../../presentRepos.js';
+import { presentRepoList } from '../../../present/repos.js';
 import { actorOf } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
 import type { Handler } from '../../types.js';

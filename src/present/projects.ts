@@ -6,7 +6,7 @@ import type { ProjectColumnRow, ProjectRow } from '../db/schema/index.js';
 import type { IssueDetails } from '../services/issues/issueDetails.js';
 import type { Config } from '../config.js';
 import type { Services } from '../services/index.js';
-import type { Auth } from './auth.js';
+import type { Auth } from '../permissions/caller.js';
 
 type Ctx = { services: Services; auth: Auth; config: Config };
 type Project = components['schemas']['Project'];

@@ -2,7 +2,7 @@
 import type { components } from '../../generated/openapi.js';
 import { toRepository } from '../convert/repo.js';
 import type { RepoListRow } from '../services/repos/repos.js';
-import type { Auth } from './auth.js';
+import type { Auth } from '../permissions/caller.js';
 import type { Config } from '../config.js';
 import type { Services } from '../services/index.js';
 

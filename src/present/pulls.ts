@@ -7,7 +7,7 @@ import type { RepoRow } from '../db/schema/index.js';
 import type { PullView } from '../services/pulls/pulls.js';
 import type { LoadedRepo } from '../services/repos/repos.js';
 import type { Services } from '../services/index.js';
-import type { Auth } from './auth.js';
+import type { Auth } from '../permissions/caller.js';
 
 type Ctx = { services: Services; auth: Auth; config: Config };
 

@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import type { PullCommit } from '../services/pulls/pullChanges.js';
 import type { Services } from '../services/index.js';
 import type { LoadedRepo } from '../services/repos/repos.js';
-import type { Auth } from './auth.js';
+import type { Auth } from '../permissions/caller.js';
 
 type Ctx = { services: Services; auth: Auth; config: Config };
 

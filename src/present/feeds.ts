@@ -6,7 +6,7 @@ import { toComment } from '../convert/issue.js';
 import type { Config } from '../config.js';
 import type { FeedEntry } from '../services/events/feeds.js';
 import type { Services } from '../services/index.js';
-import type { Auth } from './auth.js';
+import type { Auth } from '../permissions/caller.js';
 
 export async function presentFeed(req: { services: Services; auth: Auth; config: Config }, entries: FeedEntry[], receiver: (e: FeedEntry) => number) {
   const viewer = req.auth.actor;

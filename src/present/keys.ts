@@ -5,7 +5,7 @@ import { toRepository } from '../convert/repo.js';
 import type { Config } from '../config.js';
 import type { DeployKeyEntry } from '../services/keys/keys.js';
 import type { LoadedRepo } from '../services/repos/repos.js';
-import type { Auth } from './auth.js';
+import type { Auth } from '../permissions/caller.js';
 
 export function presentDeployKey(req: { auth: Auth; config: Config }, loaded: LoadedRepo, e: DeployKeyEntry) {
   const actor = req.auth.actor;

@@ -6,7 +6,7 @@ import type { BranchView } from '../services/git/branches.js';
 import type { Services } from '../services/index.js';
 import type { LoadedRepo } from '../services/repos/repos.js';
 import type { Config } from '../config.js';
-import type { Auth } from './auth.js';
+import type { Auth } from '../permissions/caller.js';
 
 export async function presentBranches(req: { services: Services; config: Config; auth: Auth }, loaded: LoadedRepo, rows: BranchView[]) {
   // The commits' authors and the protection rules in one statement (db/together.ts).

@@ -5,10 +5,10 @@ import { toComment, toIssue } from '../convert/issue.js';
 import { toTrackedTime } from '../convert/trackedTime.js';
 import type { CommentRow, IssueRow, RepoRow, UserRow } from '../db/schema/index.js';
 import type { TimeEntry } from '../services/times/times.js';
-import { projectsOf, projectsOfIssues } from './presentProjects.js';
+import { projectsOf, projectsOfIssues } from './projects.js';
 import type { LoadedRepo } from '../services/repos/repos.js';
 import type { IssueDetails } from '../services/issues/issueDetails.js';
-import type { Auth } from './auth.js';
+import type { Auth } from '../permissions/caller.js';
 import type { Services } from '../services/index.js';
 import type { Config } from '../config.js';
 

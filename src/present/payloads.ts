@@ -1,32 +1,31 @@
 // Gitea's webhook payloads, built inside the recording transaction from the event and the rows it names
 // (so they show the state of that moment, and a deleted comment or repository can still be described).
+// They are API JSON, so they are built here, above the services, which reach them through
+// ServiceDeps.payloads (`payloads` below; the entry points hand it to Services).
 import { asc, eq } from 'drizzle-orm';
-import type { components } from '../../../generated/openapi.js';
-import type { Config } from '../../config.js';
-import { toComment, toIssue } from '../../convert/issue.js';
-import { requestedReviewers, toPullRequest } from '../../convert/pull.js';
-import { toRelease } from '../../convert/release.js';
-import { repoUrls, toRepository } from '../../convert/repo.js';
-import { iso } from '../../convert/time.js';
-import { toUser } from '../../convert/user.js';
-import type { Db } from '../../db/client.js';
-import { attachments, comments, commitStatuses, issues, pullReviews, releases, repositories, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
-import { repoPermission } from '../../permissions/repo.js';
-import { loadIssueDetails } from '../issues/issueDetails.js';
-import { openReviewRequests } from '../pulls/reviewRequests.js';
-import { enabledUnits } from '../repos/access.js';
-import type { HookEventType, RecordedEvent } from './types.js';
-import { findJobs, findRuns } from '../actions/queries.js';
-import { toRunWorkflow, toWorkflowJob, toWorkflowRun } from '../../convert/actions.js';
+import type { components } from '../../generated/openapi.js';
+import type { Config } from '../config.js';
+import { toComment, toIssue } from '../convert/issue.js';
+import { requestedReviewers, toPullRequest } from '../convert/pull.js';
+import { toRelease } from '../convert/release.js';
+import { repoUrls, toRepository } from '../convert/repo.js';
+import { iso } from '../convert/time.js';
+import { toUser } from '../convert/user.js';
+import { hookMessage } from '../convert/hookMessages.js';
+import type { Db } from '../db/client.js';
+import { attachments, comments, commitStatuses, issues, pullReviews, releases, repositories, users, type HookRow, type RepoRow, type UserRow } from '../db/schema/index.js';
+import { repoPermission } from '../permissions/repo.js';
+import { loadIssueDetails } from '../services/issues/issueDetails.js';
+import { openReviewRequests } from '../services/pulls/reviewRequests.js';
+import { enabledUnits } from '../services/repos/access.js';
+import type { BuiltPayload, Payloads } from '../services/events/payloadTypes.js';
+import type { HookEventType, RecordedEvent } from '../services/events/types.js';
+import { findJobs, findRuns } from '../services/actions/queries.js';
+import { toRunWorkflow, toWorkflowJob, toWorkflowRun } from '../convert/actions.js';
 
 type Schemas = components['schemas'];
 
-/** What a delivery carries: the X-Gitea-Event name, the JSON payload, and a one-line summary for chat hooks. */
-export interface BuiltPayload {
-  event: string;
-  body: Record<string, unknown>;
-  summary: { title: string; text: string; url: string; actor: string; repo: string };
-}
+export type { BuiltPayload };
 
 /** X-Gitea-Event for each HookEventType (the sub-events of issues and pull requests share their group's). */
 export function headerEvent(type: HookEventType): string {
@@ -266,3 +265,12 @@ export function testPushPayload(repo: RepoRow, owner: UserRow, actor: UserRow, t
     summary: { title: `[${repo.name}:${repo.defaultBranch}] test delivery`, text: tip?.message ?? '', url: urls.html, actor: actor.name, repo: `${owner.name}/${repo.name}` },
   };
 }
+
+/** The body as sent: JSON, or `payload=<json>` for form hooks. */
+export function encodeBody(hook: Pick<HookRow, 'type' | 'config' | 'contentType'>, built: Pick<BuiltPayload, 'body' | 'summary'>): string {
+  const json = JSON.stringify(hookMessage(hook, built.body, built.summary));
+  return hook.contentType === 'form' ? `payload=${encodeURIComponent(json)}` : json;
+}
+
+/** What the services are handed (ServiceDeps.payloads). */
+export const payloads: Payloads = { build: buildPayload, testPush: testPushPayload, encode: encodeBody };
