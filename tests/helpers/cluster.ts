@@ -49,6 +49,8 @@ export function clusterTest(file: string): ClusterTest {
 export interface Cluster {
   /** The processes, each addressed directly. */
   nodes: AnvilProcess[];
+  /** Each process's SSH port, in the order of `nodes`. */
+  sshPorts: number[];
   /** The reverse proxy's URL (every process's ROOT_URL), without the trailing slash. */
   url: string;
   dataDir: string;
@@ -125,8 +127,10 @@ export async function startCluster(opts: { count?: number; env?: Record<string, 
   const dataDir = scratchDir('anvil-cluster-');
   const proxyPort = await freePort();
   const url = `http://127.0.0.1:${proxyPort}`;
-  const settled = await Promise.allSettled(Array.from({ length: count }, () =>
-    spawnAnvil({ dataDir, databaseUrl: db.url, env: { ROOT_URL: `${url}/`, ...opts.env } })));
+  // Each process on this one host needs an SSH port of its own (in production they would agree).
+  const sshPorts = await Promise.all(Array.from({ length: count }, () => freePort()));
+  const settled = await Promise.allSettled(sshPorts.map((ssh) =>
+    spawnAnvil({ dataDir, databaseUrl: db.url, env: { ROOT_URL: `${url}/`, SSH_PORT: String(ssh), ...opts.env } })));
   const nodes = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const cleanUp = async () => {
     for (const n of nodes) if (n.child.exitCode === null) await n.kill();
@@ -150,6 +154,7 @@ export async function startCluster(opts: { count?: number; env?: Record<string, 
   }
   return {
     nodes,
+    sshPorts,
     url,
     dataDir,
     databaseUrl: db.url,
