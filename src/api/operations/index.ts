@@ -9,6 +9,7 @@ import { orgListTeams } from './organization/orgListTeams.js';
 import { orgCreateTeam } from './organization/orgCreateTeam.js';
 import { orgGetTeam } from './organization/orgGetTeam.js';
 import { orgAddTeamMember } from './organization/orgAddTeamMember.js';
+import { orgRemoveTeamMember } from './organization/orgRemoveTeamMember.js';
 import { orgListTeamRepos } from './organization/orgListTeamRepos.js';
 import { createOrgRepo } from './organization/createOrgRepo.js';
 import { createOrgRepoDeprecated } from './organization/createOrgRepoDeprecated.js';
@@ -317,6 +318,7 @@ export const registry: Registry = {
   orgListTeams,
   orgGetTeam,
   orgAddTeamMember,
+  orgRemoveTeamMember,
   orgListTeamRepos,
   createOrgRepoDeprecated,
   createCurrentUserRepo,
