@@ -135,7 +135,7 @@ test('a collaborator removed through A loses the private repository on B at once
   refused(await everywhere(guest.token, 'POST', `/repos/${owner.name}/secret/issues`, (i) => ({ title: `after ${i}` })), 404, 'removed collaborator writing');
 });
 
-test('a member removed from the organization, or a repository taken from the team, through A: refused on B at once', async () => {
+test('a team member removed, an organization member removed, a repository taken from the team, through A: refused on B at once', async () => {
   const owner = await person();
   const member = await person();
   const org = `org${process.pid}x${++counter}`;
@@ -148,9 +148,14 @@ test('a member removed from the organization, or a repository taken from the tea
   ok(await call(a, owner.token, 'PUT', `/teams/${team.json.id}/repos/${org}/inner`), 204, 'give the team the repository');
   ok(await call(a, owner.token, 'PUT', `/teams/${team.json.id}/members/${member.name}`), 204, 'add member');
   await warm(member.token, 'GET', `/repos/${org}/inner`, 200);
-  // Out of the organization, so out of its teams (anvil has no DELETE /teams/{id}/members/{username} yet).
-  ok(await call(a, owner.token, 'DELETE', `/orgs/${org}/members/${member.name}`), 204, 'remove member');
+  ok(await call(a, owner.token, 'DELETE', `/teams/${team.json.id}/members/${member.name}`), 204, 'remove member');
   refused(await everywhere(member.token, 'GET', `/repos/${org}/inner`), 404, 'removed team member');
+
+  // Out of the organization (so out of every team).
+  ok(await call(a, owner.token, 'PUT', `/teams/${team.json.id}/members/${member.name}`), 204, 'add member again');
+  await warm(member.token, 'GET', `/repos/${org}/inner`, 200);
+  ok(await call(a, owner.token, 'DELETE', `/orgs/${org}/members/${member.name}`), 204, 'remove from the organization');
+  refused(await everywhere(member.token, 'GET', `/repos/${org}/inner`), 404, 'removed organization member');
 
   ok(await call(a, owner.token, 'PUT', `/teams/${team.json.id}/members/${member.name}`), 204, 'add member again');
   await warm(member.token, 'GET', `/repos/${org}/inner`, 200);
