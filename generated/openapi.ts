@@ -3505,7 +3505,11 @@ export interface paths {
          */
         put: operations["orgAddTeamMember"];
         post?: never;
-        delete?: never;
+        /**
+         * Remove a member from a team
+         * @description The same callers as `PUT`. The member loses at once the access the team gave them; one who is then in no team of the organization leaves the organization too (as in Gitea). Removing a user who is not in the team changes nothing and answers 204. The last member of the owners team stays (422).
+         */
+        delete: operations["orgRemoveTeamMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -15698,6 +15702,30 @@ export interface operations {
             /** @description the team does not exist or is not visible to the caller, or the user does not exist */
             404: components["responses"]["NotFound"];
             /** @description `id` is not an integer, or the user is an organization */
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgRemoveTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the team */
+                id: number;
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            /** @description the caller is not an owner of the organization, or the token lacks `write:organization` */
+            403: components["responses"]["Forbidden"];
+            /** @description the team does not exist or is not visible to the caller, or the user does not exist */
+            404: components["responses"]["NotFound"];
+            /** @description `id` is not an integer, or the user is the last member of the owners team */
             422: components["responses"]["Validation"];
         };
     };

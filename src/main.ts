@@ -22,9 +22,9 @@ async function start() {
   const database = await openDatabase(
     config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite-dir', dir: pgliteDir(config.dataDir) },
   );
-  await database.migrate();
   const services = new Services({ db: database.db, config, log, tryLock: database.tryLock, payloads });
-  await ensureFirstAdmin(services, config, log);
+  // Under the migration lock: processes started together on an empty database create one administrator.
+  await database.migrate(() => ensureFirstAdmin(services, config, log));
   // Pushes this host's dead processes left half-recorded (git moved the refs, the events were not written yet).
   const reconciled = await services.gitTransport.reconcilePendingPushes();
   if (reconciled) log.warn({ pushes: reconciled }, 'recorded the events of interrupted pushes');

@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { dbPoolMax } from '../metrics.js';
 import { fromRoot } from '../paths.js';
+import { inProcessChanges, PostgresChanges, setChangeFeed, type ChangeFeed } from './changes.js';
 import { PgliteStatementCache } from './pgliteStatements.js';
 import { instrumentQueries } from './queryMetrics.js';
 import * as schema from './schema/index.js';
@@ -20,8 +21,15 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   engine: 'pglite' | 'postgres';
-  migrate(): Promise<void>;
+  /**
+   * Applies the migrations, then runs `firstStart` (the first administrator and other work every start
+   * checks for) while still holding the migration lock: processes starting together on one database
+   * do it one after the other, each seeing what the previous one did.
+   */
+  migrate(firstStart?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
+  /** How in-process caches learn of writes by any process (src/db/changes.ts). */
+  changes: ChangeFeed;
   /** PGlite only: the raw instance (tests dump it as a template). */
   pglite?: PGlite;
   /** A cluster-wide lock (see `TryLock`). */
@@ -70,15 +78,20 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     dbPoolMax.set({ engine: 'postgres' }, POOL_MAX);
     const localLock = localTryLock();
     const db = drizzlePg(client, { schema, logger: !!process.env.ANVIL_SQL_LOG }) as unknown as Db;
+    const changes = new PostgresChanges(target.url);
+    setChangeFeed(db, changes);
     return {
       db,
       engine: 'postgres',
-      // The advisory lock keeps several processes starting at once from migrating twice.
-      async migrate() {
+      changes,
+      // The advisory lock keeps several processes starting at once from migrating twice, or from
+      // doing the first start's work twice.
+      async migrate(firstStart) {
         const lock = await client.reserve();
         try {
           await lock`select pg_advisory_lock(7365821)`;
           await migratePg(drizzlePg(client), { migrationsFolder });
+          await firstStart?.();
         } finally {
           await lock`select pg_advisory_unlock(7365821)`;
           lock.release();
@@ -112,7 +125,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
           }
         };
       },
-      close: () => client.end({ timeout: 5 }),
+      close: async () => {
+        await changes.close();
+        await client.end({ timeout: 5 });
+      },
     };
   }
   let pg: PGlite;
@@ -134,7 +150,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     engine: 'pglite',
     pglite: pg,
     tryLock: localTryLock(),
-    migrate: () => migratePglite(drizzlePglite(pg), { migrationsFolder }),
+    changes: inProcessChanges,
+    // One process opens the data folder (src/db/lock.ts): nobody to wait for.
+    async migrate(firstStart) {
+      await migratePglite(drizzlePglite(pg), { migrationsFolder });
+      await firstStart?.();
+    },
     close: () => pg.close(),
   };
 }

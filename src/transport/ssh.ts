@@ -2,8 +2,8 @@
 // nothing else. A client signs in with a public key anvil knows — a user's key acts as that user, a
 // deploy key reaches its repository alone (GitTransportService.openForKey) — under any user name (`git`).
 // The host key is made once into $DATA_DIR/ssh. ssh2 is loaded only when the server starts.
-import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type ssh2Types from 'ssh2';
@@ -18,15 +18,27 @@ export interface SshServer {
   close(): Promise<void>;
 }
 
-/** The host key, made on first start. */
+/**
+ * The host key, made on first start. Processes sharing DATA_DIR and starting together must end up with one
+ * key (clients would see it change between them): each writes its candidate to a file of its own and links
+ * it into place, which only the first link does; the others read the winner's.
+ */
 function hostKey(dataDir: string, utils: typeof ssh2Types.utils): Buffer {
   const dir = join(dataDir, 'ssh');
   const file = join(dir, 'anvil_host_ed25519');
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });
     const pair = utils.generateKeyPairSync('ed25519');
-    writeFileSync(file, pair.private, { mode: 0o600 });
-    chmodSync(file, 0o600);
+    const candidate = join(dir, `.anvil_host_ed25519.${process.pid}.${randomBytes(6).toString('hex')}`);
+    writeFileSync(candidate, pair.private, { mode: 0o600 });
+    chmodSync(candidate, 0o600);
+    try {
+      linkSync(candidate, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      unlinkSync(candidate);
+    }
   }
   return readFileSync(file);
 }

@@ -150,6 +150,7 @@ import { orgListTeams } from './organization/orgListTeams.js';
 import { orgListUserOrgs } from './organization/orgListUserOrgs.js';
 import { orgPublicizeMember } from './organization/orgPublicizeMember.js';
 import { orgRedeliverHook } from './organization/orgRedeliverHook.js';
+import { orgRemoveTeamMember } from './organization/orgRemoveTeamMember.js';
 import { orgRemoveTeamRepository } from './organization/orgRemoveTeamRepository.js';
 import { orgUpdateAvatar } from './organization/orgUpdateAvatar.js';
 import { rejectRepoTransfer } from './repository/rejectRepoTransfer.js';
@@ -443,6 +444,7 @@ export const registry: Registry = {
   orgListUserOrgs,
   orgPublicizeMember,
   orgRedeliverHook,
+  orgRemoveTeamMember,
   orgRemoveTeamRepository,
   orgUpdateAvatar,
   rejectRepoTransfer,

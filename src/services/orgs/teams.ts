@@ -2,7 +2,7 @@
 // membership, and the repositories a team reaches.
 import { and, asc, count, eq, inArray, or, sql, exists, type SQL } from 'drizzle-orm';
 import {
-  repositories, teamMembers, teamRepos, teams, teamUnits, users,
+  orgMembers, repositories, teamMembers, teamRepos, teams, teamUnits, users,
   type AccessMode, type RepoRow, type TeamRow, type Unit, type UserRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
@@ -112,6 +112,25 @@ export class TeamService implements TeamLookups {
     await withTx(this.deps.db, async (tx) => {
       await addOrgMember(tx, team.orgId, user.id);
       await tx.insert(teamMembers).values({ teamId: team.id, userId: user.id, orgId: team.orgId }).onConflictDoNothing();
+    });
+  }
+
+  /**
+   * Takes `user` out of the team (owners and site admins); one then in no team of the organization leaves
+   * it too, as in Gitea. Not a member: nothing changes. The owners team keeps its last member (422).
+   */
+  async removeMember(team: TeamRow, actorViewer: OrgViewer, user: UserRow): Promise<void> {
+    if (!actorViewer.isOwner && !actorViewer.user?.isAdmin) throw new Forbidden('Must be an organization owner');
+    await withTx(this.deps.db, async (tx) => {
+      // Locks the team's memberships, so that two removals cannot each leave the other owner alone.
+      const members = await tx.select({ userId: teamMembers.userId }).from(teamMembers)
+        .where(eq(teamMembers.teamId, team.id)).for('update');
+      if (!members.some((m) => m.userId === user.id)) return;
+      if (team.accessMode === 'owner' && members.length === 1) throw new Invalid('user is the last member of owner team');
+      await tx.delete(teamMembers).where(and(eq(teamMembers.teamId, team.id), eq(teamMembers.userId, user.id)));
+      const [other] = await tx.select({ teamId: teamMembers.teamId }).from(teamMembers)
+        .where(and(eq(teamMembers.orgId, team.orgId), eq(teamMembers.userId, user.id))).limit(1);
+      if (!other) await tx.delete(orgMembers).where(and(eq(orgMembers.orgId, team.orgId), eq(orgMembers.userId, user.id)));
     });
   }
 

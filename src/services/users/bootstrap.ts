@@ -1,5 +1,7 @@
 // First start: with no users at all, create the site administrator from ADMIN_* or with a random
-// password printed once.
+// password printed once. main.ts runs it under the migration lock, so processes started together on an
+// empty database take turns; it is idempotent besides: an administrator that appeared meanwhile (made by
+// another process, or the command line) is kept, and the start goes on.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
@@ -13,6 +15,10 @@ export async function ensureFirstAdmin(services: Services, config: Config, log: 
   try {
     await services.users.create({ username, email, password, isAdmin: true, mustChangePassword: false });
   } catch (err) {
+    if ((await services.users.countIndividuals()) > 0) {
+      log.info({ username }, 'the first administrator was created by another process');
+      return;
+    }
     throw new Error(`cannot create the first administrator (ADMIN_USERNAME/ADMIN_EMAIL/ADMIN_PASSWORD): ${(err as Error).message}`);
   }
   if (config.admin.password) {

@@ -3,7 +3,7 @@ import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { and, count, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { accessTokens, users, type AccessTokenRow, type UserRow } from '../../db/schema/index.js';
-import { tableGeneration } from '../../db/tableWrites.js';
+import { changesOf } from '../../db/changes.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Invalid, NotFound, isUniqueViolation } from '../errors.js';
 
@@ -21,11 +21,12 @@ export function scopesAllow(scopes: readonly string[], category: ScopeCategory, 
 }
 
 /**
- * How long a token's answer (its row and its user's) is reused without asking the database. A change made
- * in this process (a token deleted, a user edited, blocked or deleted) is seen at once (src/db/tableWrites.ts);
- * one made by another process on the same database is seen within this time.
+ * How long a token's answer (its row and its user's) is reused. Not what keeps it fresh: before an entry
+ * is used, the database's change feed (src/db/changes.ts) says whether users or access_tokens were
+ * written since it was read, by this process or any other, counting every write acknowledged before the
+ * request arrived (#31). The limit only bounds how long an unused entry sits in memory.
  */
-export const tokenCacheMs = 5_000;
+export const tokenCacheMs = 60_000;
 const tokenCacheMax = 10_000;
 
 /** How often the uses of tokens are written: `last_used_at` is at most this stale, and never written on a request's path. */
@@ -42,22 +43,25 @@ export class TokenService {
 
   constructor(private readonly deps: ServiceDeps) {}
 
-  private static generation(): number {
-    return tableGeneration('users') + tableGeneration('access_tokens');
-  }
+  /** The tables the cached answers are copied from. */
+  private static readonly sources = ['users', 'access_tokens'] as const;
 
-  /** The token's owner and row from the database, or from a fresh enough earlier read. */
+  /** The token's owner and row from the database, or from an earlier read nothing has changed since. */
   private async lookup(hash: string): Promise<{ user: UserRow; token: AccessTokenRow } | undefined> {
-    const gen = TokenService.generation();
+    // Unknown when the change feed cannot answer (the database is unreachable): read without the cache.
+    const gen = await changesOf(this.deps.db).version(TokenService.sources).catch((err) => {
+      this.deps.log.warn({ err }, 'the change feed did not answer; authenticating without the cache');
+      return undefined;
+    });
     const now = Date.now();
     const cached = this.recent.get(hash);
-    if (cached && cached.gen === gen && now - cached.at < tokenCacheMs) return cached.hit;
+    if (gen !== undefined && cached && cached.gen === gen && now - cached.at < tokenCacheMs) return cached.hit;
     const [row] = await this.byHash.execute({ hash });
     const hit = row ? { user: rowFromJson(users, row.user), token: rowFromJson(accessTokens, row.token) } : undefined;
     this.recent.delete(hash);
     if (this.recent.size >= tokenCacheMax) this.recent.delete(this.recent.keys().next().value!);
-    // Kept at the generation read before the query: a write that raced it makes the entry stale at once.
-    if (hit) this.recent.set(hash, { hit, at: now, gen });
+    // Kept at the version read before the query: a write that raced it makes the entry stale at once.
+    if (hit && gen !== undefined) this.recent.set(hash, { hit, at: now, gen });
     return hit;
   }
 

@@ -140,13 +140,16 @@ export class UserService {
    * Sign-in with a username or an e-mail address; null when either is wrong or the account cannot sign in.
    * A verified pair is remembered for a minute (keyed by its SHA-256, bound to the stored hash), so
    * clients that send Basic credentials on every request (git over HTTP) do not pay scrypt each time.
+   * Only the scrypt work is saved: the account is read again by the login each time, so a password
+   * changed, a name or address taken away, an account deactivated or deleted (by any process) counts at
+   * once.
    */
   async authenticate(login: string, password: string): Promise<UserRow | null> {
     const key = createHash('sha256').update(login.toLowerCase()).update('\0').update(password).digest('hex');
     const hit = verified.get(key);
     if (hit && hit.expires > Date.now()) {
-      const user = await this.byId(hit.userId);
-      if (user && user.passwordHash === hit.passwordHash && user.isActive && !user.prohibitLogin) return user;
+      const user = await this.account(login);
+      if (user && user.id === hit.userId && user.passwordHash === hit.passwordHash && user.isActive && !user.prohibitLogin) return user;
       verified.delete(key);
     }
     const account = await this.account(login);
