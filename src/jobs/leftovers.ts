@@ -1,0 +1,22 @@
+// The leftovers worker: takes over the half-done work of processes that died (or stalled past their
+// lease), checked every LEFTOVERS_POLL_INTERVAL_MS on every process, not only at start-up: pushes git
+// performed whose events were not recorded yet, and repository folders moved around a transaction
+// that never finished. Each is a leased row (services/leases.ts), claimed by one process.
+import { EventEmitter } from 'node:events';
+import type { ServiceDeps } from '../services/context.js';
+import type { GitTransportService } from '../services/git/gitTransport.js';
+import type { RepoService } from '../services/repos/repos.js';
+import { PollingWorker } from './pollingWorker.js';
+
+const batchSize = 5;
+
+export class LeftoversWorker extends PollingWorker {
+  constructor(deps: ServiceDeps, private readonly transport: GitTransportService, private readonly repos: RepoService) {
+    super(deps.log.child({ worker: 'leftovers' }), new EventEmitter(), () => deps.config.leftovers.pollIntervalMs, batchSize);
+  }
+
+  async runOnce(): Promise<number> {
+    const pushes = await this.transport.recoverPendingPushes(batchSize);
+    return pushes;
+  }
+}
