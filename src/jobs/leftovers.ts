@@ -17,6 +17,7 @@ export class LeftoversWorker extends PollingWorker {
 
   async runOnce(): Promise<number> {
     const pushes = await this.transport.recoverPendingPushes(batchSize);
-    return pushes;
+    const folders = await this.repos.recoverFolders(batchSize);
+    return Math.max(pushes, folders.taken);
   }
 }
