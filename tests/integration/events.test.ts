@@ -1,7 +1,7 @@
 // Every change anvil makes is recorded once, in its own transaction: the event rows (webhook event type
 // and action) and, where the change has one, its activity-feed row with Gitea's op_type, content and ref.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -12,6 +12,7 @@ import { pushJournalPath } from '../../src/services/git/gitTransport.js';
 import { commitTo, dirOf, tipOf } from '../helpers/gitFixtures.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { eventsOf, feed, gitWorkspace, opTypes } from '../helpers/events.js';
+import { eventually } from '../helpers/hooks.js';
 import { editIssue, newComment, newIssue, newLabel, newMilestone, type Repo } from '../helpers/issues.js';
 import { addFile, openPull, patch } from '../helpers/pulls.js';
 import { actor, pathOf, siteAdmin, userRepo, type Actor } from '../helpers/repos.js';
@@ -178,6 +179,28 @@ test('a push whose process died after git moved the refs is recorded from its jo
   assert.is((await app.services.deps.db.select().from(pendingPushes).where(eq(pendingPushes.repoId, repo.id))).length, 0);
   assert.not.ok(existsSync(pushJournalPath(app.config.dataDir, row!.id)), 'the journal goes with the row');
   assert.is(await app.services.gitTransport.recoverPendingPushes(), 0, 'once');
+});
+
+test('a push that makes git want a gc records only its own refs (gc packs every ref: none of that is the push)', async () => {
+  const repo = await repoOf();
+  const dir = dirOf(app, repo);
+  // git's auto gc wants to run once a push leaves two packs (every push keeps its pack here).
+  for (const [k, v] of [['gc.autoPackLimit', '1'], ['receive.unpackLimit', '1'], ['gc.autoDetach', 'false']]) {
+    await ws.must(['config', k!, v!], dir);
+  }
+  const clone = await ws.clone(ws.remote(owner, repo.path.owner, repo.path.repo));
+  await ws.must(['branch', 'side'], clone);
+  await ws.must(['tag', 'v0'], clone);
+  await ws.must(['push', '-q', 'origin', 'side', 'v0'], clone);
+  await ws.commit(clone, 'f.txt', 'f', 'first pack');
+  await ws.must(['push', '-q', 'origin', 'main'], clone);
+  const from = (await eventsOf(app, repo.id)).rows.length;
+  await ws.commit(clone, 'g.txt', 'g', 'second pack: gc wanted');
+  await ws.must(['push', '-q', 'origin', 'main'], clone);
+  const rows = (await eventsOf(app, repo.id)).rows.slice(from);
+  assert.equal(rows.map((r) => [r.type, (r.data as { ref: string }).ref]), [['push', 'refs/heads/main']]);
+  // The upkeep still happens, after the push is recorded.
+  await eventually(() => existsSync(join(dir, 'packed-refs')) && readFileSync(join(dir, 'packed-refs'), 'utf8').includes('refs/heads/side'), 'refs packed by gc --auto');
 });
 
 test('a pending push whose lease has not lapsed is left to its process', async () => {

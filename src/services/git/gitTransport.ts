@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { and, eq, inArray, lt } from 'drizzle-orm';
 import { pendingPushes, repositories, users, type PendingPushRow, type UserRow } from '../../db/schema/index.js';
 import { zeroIdLike } from '../../git/commit.js';
+import { autoGc } from '../../git/maintenance.js';
 import { journalUpdates, listRefTips, sortChanges, type RefChange } from '../../git/pushLog.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { listBranches, setHead } from '../../git/refs.js';
@@ -258,6 +259,12 @@ export class GitTransportService {
       throw err;
     }
     rmSync(pushJournalPath(this.deps.config.dataDir, pending.id), { force: true });
+    // The upkeep receive-pack would have started (it runs none of its own: see git/smartHttp.ts).
+    if (changes.length) {
+      void autoGc(dir, 10 * 60_000).then((r) => {
+        if (!r.ok) this.deps.log.warn({ repoId: loaded.repo.id, problem: r.problem }, 'git gc --auto after a push failed');
+      });
+    }
   }
 
   /**
