@@ -9,8 +9,12 @@ import type { RepoService } from '../services/repos/repos.js';
 import { PollingWorker } from './pollingWorker.js';
 
 const batchSize = 5;
+/** How often the push journals a dead process left behind are looked for (they are only files). */
+const sweepEveryMs = 10 * 60_000;
 
 export class LeftoversWorker extends PollingWorker {
+  private lastSweep = 0;
+
   constructor(deps: ServiceDeps, private readonly transport: GitTransportService, private readonly repos: RepoService) {
     super(deps.log.child({ worker: 'leftovers' }), new EventEmitter(), () => deps.config.leftovers.pollIntervalMs, batchSize);
   }
@@ -18,6 +22,10 @@ export class LeftoversWorker extends PollingWorker {
   async runOnce(): Promise<number> {
     const pushes = await this.transport.recoverPendingPushes(batchSize);
     const folders = await this.repos.recoverFolders(batchSize);
+    if (Date.now() - this.lastSweep > sweepEveryMs) {
+      this.lastSweep = Date.now();
+      await this.transport.sweepJournals();
+    }
     return Math.max(pushes, folders.taken);
   }
 }

@@ -1,6 +1,6 @@
 // Every change anvil makes is recorded once, in its own transaction: the event rows (webhook event type
 // and action) and, where the change has one, its activity-feed row with Gitea's op_type, content and ref.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { test } from 'uvu';
@@ -201,6 +201,21 @@ test('a push that makes git want a gc records only its own refs (gc packs every 
   assert.equal(rows.map((r) => [r.type, (r.data as { ref: string }).ref]), [['push', 'refs/heads/main']]);
   // The upkeep still happens, after the push is recorded.
   await eventually(() => existsSync(join(dir, 'packed-refs')) && readFileSync(join(dir, 'packed-refs'), 'utf8').includes('refs/heads/side'), 'refs packed by gc --auto');
+});
+
+test('journal files left by a process that died after recording its push are swept; a pending push keeps its journal', async () => {
+  const repo = await repoOf();
+  const [row] = await app.services.deps.db.insert(pendingPushes).values({
+    repoId: repo.id, actorId: owner.id, before: {}, holder: 'busy-host:1:alive', leaseUntil: new Date(Date.now() + 60_000),
+  }).returning();
+  writeJournal(row!.id, []);
+  writeJournal(row!.id + 1_000_000, []);
+  const old = new Date(Date.now() - 2 * 3600_000);
+  for (const id of [row!.id, row!.id + 1_000_000]) utimesSync(pushJournalPath(app.config.dataDir, id), old, old);
+  assert.is(await app.services.gitTransport.sweepJournals(), 1);
+  assert.ok(existsSync(pushJournalPath(app.config.dataDir, row!.id)), 'the pending push keeps its journal');
+  assert.not.ok(existsSync(pushJournalPath(app.config.dataDir, row!.id + 1_000_000)));
+  await app.services.deps.db.delete(pendingPushes).where(eq(pendingPushes.id, row!.id));
 });
 
 test('a pending push whose lease has not lapsed is left to its process', async () => {

@@ -1,7 +1,7 @@
 // git over HTTP: who may fetch from or push to a repository (the API's permission model, read or write
 // on the code unit), and what a push changes in the repository's row.
 import type { Readable } from 'node:stream';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { and, eq, inArray, lt } from 'drizzle-orm';
 import { pendingPushes, repositories, users, type PendingPushRow, type UserRow } from '../../db/schema/index.js';
@@ -303,6 +303,38 @@ export class GitTransportService {
       }
     }
     return claimed.length;
+  }
+
+  /**
+   * Journal files whose push is no longer pending and that were last written over `minAgeMs` ago: left by
+   * a process that died between recording a push and removing its journal. Answers how many went.
+   */
+  async sweepJournals(minAgeMs = 3600_000): Promise<number> {
+    const folder = dirname(pushJournalPath(this.deps.config.dataDir, 0));
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return 0;
+    }
+    const old = names.flatMap((name) => {
+      const m = /^(\d+)\.log$/.exec(name);
+      if (!m) return [];
+      try {
+        return Date.now() - statSync(join(folder, name)).mtimeMs > minAgeMs ? [Number(m[1])] : [];
+      } catch {
+        return [];
+      }
+    });
+    if (!old.length) return 0;
+    const pending = new Set((await this.deps.db.select({ id: pendingPushes.id }).from(pendingPushes).where(inArray(pendingPushes.id, old))).map((r) => r.id));
+    let n = 0;
+    for (const id of old) {
+      if (pending.has(id)) continue;
+      rmSync(pushJournalPath(this.deps.config.dataDir, id), { force: true });
+      n++;
+    }
+    return n;
   }
 
   private dir(loaded: Pick<TransportTarget, 'repo' | 'owner' | 'wiki'>): string {
