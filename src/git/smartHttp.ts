@@ -71,17 +71,20 @@ function run(dir: string, args: string[], input: Readable | undefined, opts: Git
   } else {
     child.stdin.end();
   }
+  // Once, whether git ended or could not be run at all (then 'close' may never come).
+  let after: Promise<void> | undefined;
+  const runAfter = () => (after ??= opts.afterExit ? opts.afterExit().catch((err: Error) => opts.onError?.(err)) : Promise.resolve());
   child.on('error', (err) => {
     exited = true;
     opts.onError?.(err);
     out.destroy(err);
+    void runAfter();
   });
   child.on('close', (code) => {
     // git reports its own failures to the client in the protocol (ERR lines, unpack status): the
     // answer ends normally either way.
     if (code !== 0) opts.onError?.(new GitError(args, code ?? -1, stderr));
-    const after = opts.afterExit ? opts.afterExit().catch((err: Error) => opts.onError?.(err)) : Promise.resolve();
-    void after.then(() => {
+    void runAfter().then(() => {
       if (!out.destroyed) out.end();
     });
   });
