@@ -32,6 +32,22 @@ export interface Config {
   actions: ActionsConfig;
   /** How often the auto-merge worker looks at scheduled merges (PULL_AUTO_MERGE_POLL_INTERVAL_MS); a status reported to this process wakes it at once. */
   autoMergePollMs: number;
+  /**
+   * Work a process leaves half-done when it dies (pushes whose events are not recorded yet, repository
+   * folders moved around a transaction): each is a row leased by the process doing it, renewed while it
+   * runs; past the lease any live process takes it over.
+   */
+  leftovers: {
+    /** LEFTOVERS_LEASE_SECONDS: how long a silent process keeps its half-done work. */
+    leaseMs: number;
+    /** LEFTOVERS_POLL_INTERVAL_MS: how often each process looks for lapsed leases. */
+    pollIntervalMs: number;
+    /**
+     * ANVIL_TEST_CRASH_AFTER_PUSH=1, for tests only: the process kills itself (SIGKILL) once git has
+     * finished a push and before it is recorded, as a crash at the worst moment would.
+     */
+    crashAfterPush: boolean;
+  };
 }
 
 export interface MetricsConfig {
@@ -211,6 +227,11 @@ export function loadConfig(env: Env = process.env): Config {
       deliveryEnabled: bool(env, 'WEBHOOK_DELIVERY_ENABLED', true),
     },
     autoMergePollMs: int(env, 'PULL_AUTO_MERGE_POLL_INTERVAL_MS', 10_000, 10),
+    leftovers: {
+      leaseMs: int(env, 'LEFTOVERS_LEASE_SECONDS', 10, 1) * 1000,
+      pollIntervalMs: int(env, 'LEFTOVERS_POLL_INTERVAL_MS', 1000, 10),
+      crashAfterPush: bool(env, 'ANVIL_TEST_CRASH_AFTER_PUSH', false),
+    },
     actions: {
       enabled: bool(env, 'ACTIONS_ENABLED', true),
       workerEnabled: bool(env, 'ACTIONS_TRIGGER_WORKER_ENABLED', true),

@@ -9,6 +9,7 @@ import { ensureFirstAdmin } from './services/users/bootstrap.js';
 import { HookDeliveryWorker } from './jobs/hookDelivery.js';
 import { ActionTriggerWorker } from './jobs/actionTriggers.js';
 import { AutoMergeWorker } from './jobs/autoMerge.js';
+import { LeftoversWorker } from './jobs/leftovers.js';
 import { CronScheduler } from './jobs/scheduler.js';
 import { Services } from './services/index.js';
 import { payloads } from './present/payloads.js';
@@ -25,12 +26,10 @@ async function start() {
   const services = new Services({ db: database.db, config, log, tryLock: database.tryLock, payloads });
   // Under the migration lock: processes started together on an empty database create one administrator.
   await database.migrate(() => ensureFirstAdmin(services, config, log));
-  // Pushes this host's dead processes left half-recorded (git moved the refs, the events were not written yet).
-  const reconciled = await services.gitTransport.reconcilePendingPushes();
-  if (reconciled) log.warn({ pushes: reconciled }, 'recorded the events of interrupted pushes');
-  // Repository folders of creates and deletes a killed process left half-done.
-  const folders = await services.repos.reconcileFolders();
-  if (folders.restored || folders.removed) log.warn(folders, 'mended repository folders of interrupted creates and deletes');
+  // Half-done work of dead processes (pushes git performed but nobody recorded, repository folders of
+  // interrupted creates and deletes), taken over now and every few seconds as leases lapse.
+  const leftovers = new LeftoversWorker(services.deps, services.gitTransport, services.repos);
+  leftovers.start();
   const webhooks = new HookDeliveryWorker(services.deps);
   if (config.webhook.deliveryEnabled) webhooks.start();
   const actionTriggers = new ActionTriggerWorker(services.deps, services.actions);
@@ -67,6 +66,7 @@ async function start() {
     await webhooks.stop();
     await actionTriggers.stop();
     await autoMerge.stop();
+    await leftovers.stop();
     await services.close();
     await database.close();
     unlock();

@@ -1,50 +1,50 @@
 // Moving repository folders around a database transaction so that a crash (kill -9) at any point leaves
-// something start-up can mend. Every move writes a journal into `$DATA_DIR/tmp` first, named after the
-// process holding it (`<host>_<pid>`):
-//   - a deletion moves the folders into `tmp/deleting-<holder>-<uuid>/` with `journal.json` (the
-//     repository id and where each folder came from); the rows go in the transaction; then the folder
-//     goes. Killed before the commit: the row is still there, so start-up moves the folders back.
-//   - a creation builds the repository in `tmp/scratch-<holder>-<uuid>.git`, writes
-//     `tmp/creating-<holder>-<uuid>.json` (owner id, lower-case name, final path) before moving it into
-//     place inside the transaction, and removes the journal after the commit. Killed in between: no row,
-//     so start-up removes the folder.
-// Start-up (`reconcileFolders`) only touches journals of processes of this host that are gone.
+// something a live process can mend. Every move is journalled first, as a leased row (`folder_journals`,
+// written and committed through a JournalStore before anything moves, renewed while the move runs):
+//   - a deletion moves the folders into `tmp/deleting-<uuid>/` (the journal names the repository and
+//     where each folder came from); the rows go in the transaction; then the folder goes and the journal
+//     with it. Killed before the commit: the repository's row is still there, so the folders go back.
+//   - a creation builds the repository in `tmp/scratch-<uuid>.git` (the journal names the owner, the
+//     lower-case name, the final path and the scratch folder), moves it into place inside the transaction
+//     that inserts its row, and drops the journal after the commit. Killed in between: no row, so the
+//     folder goes.
+// A journal whose lease lapsed (its process died) is mended by whichever live process claims it
+// (mendDelete, mendCreate), within seconds and on any host sharing the data folder.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { processAlive } from '../db/lock.js';
 
-const holder = () => `${hostname().replace(/[^A-Za-z0-9.]/g, '')}_${process.pid}`;
 const tmpOf = (dataDir: string) => join(dataDir, 'tmp');
 
-interface DeleteJournal {
+export interface DeleteJournal {
   repoId: number;
+  trash: string;
   /** [original path, path inside the trash folder] */
   moves: Array<[string, string]>;
 }
 
-interface CreateJournal {
+export interface CreateJournal {
   ownerId: number;
   lowerName: string;
   final: string;
+  scratch: string;
 }
 
-/** A scratch path for building a repository (removed by start-up when its process is gone). */
-export function scratchRepoPath(dataDir: string): string {
-  mkdirSync(tmpOf(dataDir), { recursive: true });
-  return join(tmpOf(dataDir), `scratch-${holder()}-${randomUUID()}.git`);
+export type Journal = { kind: 'delete'; data: DeleteJournal } | { kind: 'create'; data: CreateJournal };
+
+/** Where journals are kept: `open` answers once the journal is durable (and leased); `close` drops it. */
+export interface JournalStore {
+  open(journal: Journal): Promise<{ close(): Promise<void> }>;
 }
 
 /** Moves `folders` (those that exist) aside for the deletion of repository `repoId`; undo or finish it. */
-export function moveAsideForDelete(dataDir: string, repoId: number, folders: string[]): { undo(): void; finish(): void } {
-  const trash = join(tmpOf(dataDir), `deleting-${holder()}-${randomUUID()}`);
-  mkdirSync(trash, { recursive: true });
+export async function moveAsideForDelete(dataDir: string, repoId: number, folders: string[], store: JournalStore): Promise<{ undo(): Promise<void>; finish(): Promise<void> }> {
+  const trash = join(tmpOf(dataDir), `deleting-${randomUUID()}`);
   const moves: Array<[string, string]> = folders.filter((f) => existsSync(f)).map((f, i) => [f, join(trash, String(i))]);
-  const journal: DeleteJournal = { repoId, moves };
-  writeFileSync(join(trash, 'journal.json'), JSON.stringify(journal));
+  const journal = await store.open({ kind: 'delete', data: { repoId, trash, moves } });
   const done: Array<[string, string]> = [];
   try {
+    mkdirSync(trash, { recursive: true });
     for (const m of moves) {
       renameSync(m[0], m[1]);
       done.push(m);
@@ -52,105 +52,77 @@ export function moveAsideForDelete(dataDir: string, repoId: number, folders: str
   } catch (err) {
     for (const [from, to] of done.reverse()) renameSync(to, from);
     rmSync(trash, { recursive: true, force: true });
+    await journal.close();
     throw err;
   }
   return {
-    undo() {
+    async undo() {
       for (const [from, to] of moves) if (existsSync(to)) renameSync(to, from);
       rmSync(trash, { recursive: true, force: true });
+      await journal.close();
     },
-    finish() {
+    async finish() {
       rmSync(trash, { recursive: true, force: true });
+      await journal.close();
     },
   };
 }
 
 /**
- * Journals the move of a built repository into `final` (call inside the transaction that inserts its
- * row, just before `place`); `committed` after the commit, `abandon` when the transaction failed.
+ * Journals the creation of a repository at `final` before it is built in `scratch`: `place` moves it
+ * into place (inside the transaction that inserts its row), `committed` after the commit, `abandon` when
+ * the transaction failed.
  */
-export function journalCreate(dataDir: string, ownerId: number, lowerName: string, final: string) {
-  const path = join(tmpOf(dataDir), `creating-${holder()}-${randomUUID()}.json`);
+export async function beginCreate(dataDir: string, ownerId: number, lowerName: string, final: string, store: JournalStore) {
   mkdirSync(tmpOf(dataDir), { recursive: true });
-  const journal: CreateJournal = { ownerId, lowerName, final };
-  writeFileSync(path, JSON.stringify(journal));
+  const scratch = join(tmpOf(dataDir), `scratch-${randomUUID()}.git`);
+  const journal = await store.open({ kind: 'create', data: { ownerId, lowerName, final, scratch } });
   let placed = false;
   return {
+    scratch,
     /** Moves the scratch folder into place (a stale folder without a row there goes first). */
-    place(scratch: string) {
+    place() {
       mkdirSync(dirname(final), { recursive: true });
       if (existsSync(final)) rmSync(final, { recursive: true, force: true });
       renameSync(scratch, final);
       placed = true;
     },
-    committed() {
-      rmSync(path, { force: true });
+    async committed() {
+      rmSync(scratch, { recursive: true, force: true });
+      await journal.close();
     },
-    abandon() {
+    async abandon() {
       if (placed) rmSync(final, { recursive: true, force: true });
-      rmSync(path, { force: true });
+      rmSync(scratch, { recursive: true, force: true });
+      await journal.close();
     },
   };
 }
 
-/** `<prefix>-<host>_<pid>-...`: whether the process that wrote it is gone (only this host's are known). */
-function holderGone(name: string): boolean {
-  const m = /^[a-z]+-([A-Za-z0-9.]*)_(\d+)-/.exec(name);
-  if (!m) return false;
-  const [, host, pid] = m;
-  if (host !== hostname().replace(/[^A-Za-z0-9.]/g, '')) return false;
-  return Number(pid) === process.pid ? false : !processAlive(Number(pid));
-}
-
-export interface FolderChecks {
-  /** Whether repository `id` still has its row. */
-  repoExists(id: number): Promise<boolean>;
-  /** Whether a repository row (owner id, lower-case name) exists. */
-  nameTaken(ownerId: number, lowerName: string): Promise<boolean>;
-}
-
-/** Mends what dead processes of this host left in `$DATA_DIR/tmp`; answers what it did. */
-export async function reconcileFolders(dataDir: string, checks: FolderChecks): Promise<{ restored: number; removed: number }> {
-  const tmp = tmpOf(dataDir);
-  if (!existsSync(tmp)) return { restored: 0, removed: 0 };
-  let restored = 0;
-  let removed = 0;
-  for (const name of readdirSync(tmp)) {
-    if (!holderGone(name)) continue;
-    const path = join(tmp, name);
-    if (name.startsWith('deleting-')) {
-      let journal: DeleteJournal | undefined;
-      try {
-        journal = JSON.parse(readFileSync(join(path, 'journal.json'), 'utf8')) as DeleteJournal;
-      } catch {
-        journal = undefined; // killed before the journal was written: nothing was moved
+/**
+ * A deletion whose process died: if the repository's row is still there (the delete never committed)
+ * its folders go back where they were; otherwise they go for good.
+ */
+export function mendDelete(j: DeleteJournal, repoExists: boolean): 'restored' | 'removed' {
+  if (repoExists) {
+    for (const [from, to] of j.moves) {
+      if (existsSync(to) && !existsSync(from)) {
+        mkdirSync(dirname(from), { recursive: true });
+        renameSync(to, from);
       }
-      if (journal && (await checks.repoExists(journal.repoId))) {
-        // The deletion never committed: the folders go back where they were.
-        for (const [from, to] of journal.moves) {
-          if (existsSync(to) && !existsSync(from)) {
-            mkdirSync(dirname(from), { recursive: true });
-            renameSync(to, from);
-          }
-        }
-        restored++;
-      } else removed++;
-      rmSync(path, { recursive: true, force: true });
-    } else if (name.startsWith('creating-')) {
-      try {
-        const journal = JSON.parse(readFileSync(path, 'utf8')) as CreateJournal;
-        if (!(await checks.nameTaken(journal.ownerId, journal.lowerName))) {
-          rmSync(journal.final, { recursive: true, force: true });
-          removed++;
-        }
-      } catch {
-        // an unreadable journal: nothing to act on
-      }
-      rmSync(path, { force: true });
-    } else if (name.startsWith('scratch-')) {
-      rmSync(path, { recursive: true, force: true });
-      removed++;
     }
   }
-  return { restored, removed };
+  rmSync(j.trash, { recursive: true, force: true });
+  return repoExists ? 'restored' : 'removed';
+}
+
+/**
+ * A creation whose process died: its scratch folder goes; so does the folder moved into place, unless
+ * the row committed (`nameTaken`) or another creation of that name is under way (`placedByOther`).
+ */
+export function mendCreate(j: CreateJournal, nameTaken: boolean, placedByOther: boolean): 'removed' | 'kept' {
+  rmSync(j.scratch, { recursive: true, force: true });
+  if (nameTaken || placedByOther) return 'kept';
+  rmSync(j.final, { recursive: true, force: true });
+  return 'removed';
 }

@@ -26,3 +26,10 @@ export const fsck = (dir: string, timeoutMs: number) => bounded(dir, ['fsck', '-
 
 /** `git gc`: loose objects packed, unreachable ones past git's grace period pruned. */
 export const gc = (dir: string, timeoutMs: number) => bounded(dir, ['gc', '--quiet'], timeoutMs);
+
+/**
+ * `git gc --auto`: the upkeep git runs after a push when there is enough to do. anvil runs it after
+ * recording the push instead of inside receive-pack (receive.autogc=false), because its pack-refs would
+ * pass through the push's reference-transaction journal as updates of every ref.
+ */
+export const autoGc = (dir: string, timeoutMs: number) => bounded(dir, ['gc', '--auto', '--quiet'], timeoutMs);

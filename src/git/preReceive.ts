@@ -3,7 +3,13 @@
 // ANVIL_BRANCH_RULES; the hook (POSIX sh, run by receive-pack once the pack is received) applies them to
 // the pushed refs: it can tell a force push, which needs the pushed objects. Any refusal refuses the whole
 // push, as git's pre-receive does, and the client sees the reason as "remote:" lines.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+//
+// Beside it, the reference-transaction hook journals every ref update receive-pack makes into the file
+// named by ANVIL_PUSH_JOURNAL, one line per ref and state (`prepared`, then `committed` or `aborted`): the
+// push is recorded from exactly what git did, whatever other pushes run at the same time. A journal that
+// cannot be written refuses the update (a failing hook in the `prepared` state aborts the transaction), so
+// no ref moves unrecorded.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const script = `#!/bin/sh
@@ -37,19 +43,38 @@ done
 exit $status
 `;
 
-/** The hooks folder receive-pack is pointed at (core.hooksPath), written once per data folder. */
-export function hooksDir(dataDir: string): string {
-  const dir = join(dataDir, 'git-hooks');
-  const file = join(dir, 'pre-receive');
+const journalScript = `#!/bin/sh
+# Written by anvil: journals the ref updates of a push (see src/git/preReceive.ts).
+[ -n "$ANVIL_PUSH_JOURNAL" ] || exit 0
+case "$1" in prepared|committed|aborted) ;; *) exit 0 ;; esac
+lines=
+while read -r old new ref; do lines="$lines$1 $old $new $ref
+"; done
+[ -n "$lines" ] || exit 0
+printf '%s' "$lines" >> "$ANVIL_PUSH_JOURNAL" || exit 1
+`;
+
+function writeHook(dir: string, name: string, text: string): void {
+  const file = join(dir, name);
   let current: string | undefined;
   try {
     current = readFileSync(file, 'utf8');
   } catch {
     current = undefined;
   }
-  if (current !== script) {
+  if (current !== text) {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(file, script, { mode: 0o755 });
+    // Through a temporary file and a rename: another process may be running the hook right now.
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, text, { mode: 0o755 });
+    renameSync(tmp, file);
   }
+}
+
+/** The hooks folder receive-pack is pointed at (core.hooksPath), (re)written when not as expected. */
+export function hooksDir(dataDir: string): string {
+  const dir = join(dataDir, 'git-hooks');
+  writeHook(dir, 'pre-receive', script);
+  writeHook(dir, 'reference-transaction', journalScript);
   return dir;
 }

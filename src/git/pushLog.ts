@@ -25,17 +25,46 @@ export interface RefChange {
   after: string;
 }
 
-/** The refs whose tips differ between two snapshots, branches first, each group by name. */
-export function refChanges(before: Map<string, string>, after: Map<string, string>, zero: string): RefChange[] {
-  const names = new Set([...before.keys(), ...after.keys()]);
-  const changes: RefChange[] = [];
-  for (const ref of names) {
-    const b = before.get(ref) ?? zero;
-    const a = after.get(ref) ?? zero;
-    if (a !== b) changes.push({ ref, before: b, after: a });
+const isZero = (id: string) => /^0+$/.test(id);
+const rank = (r: string) => (r.startsWith('refs/heads/') ? 0 : 1);
+const byRef = (x: RefChange, y: RefChange) => rank(x.ref) - rank(y.ref) || (x.ref < y.ref ? -1 : x.ref > y.ref ? 1 : 0);
+
+/** Branches first, each group by name: the order a push's events are recorded in. */
+export const sortChanges = (changes: RefChange[]): RefChange[] => [...changes].sort(byRef);
+
+export interface JournalledUpdates {
+  /** Updates git committed. */
+  committed: RefChange[];
+  /** Updates git prepared but was stopped before it said whether they committed. */
+  unsure: RefChange[];
+}
+
+/**
+ * The branch and tag updates a push's reference-transaction journal (git/preReceive.ts) shows, branches
+ * first, each group by name. Lines are `<state> <old> <new> <ref>`; git also reports the ref it touches in
+ * packed-refs when deleting one (old and new both zero) and HEAD moving with its branch: both are left out.
+ */
+export function journalUpdates(text: string): JournalledUpdates {
+  const state = new Map<string, { change: RefChange; done?: 'committed' | 'aborted' }>();
+  for (const line of text.split('\n')) {
+    const [what, before, after, ref, ...rest] = line.split(' ');
+    if (!ref || rest.length || !before || !after) continue;
+    if (!ref.startsWith('refs/heads/') && !ref.startsWith('refs/tags/')) continue;
+    if (isZero(before) && isZero(after)) continue;
+    if (what === 'prepared') state.set(ref, { change: { ref, before, after } });
+    else if (what === 'committed' || what === 'aborted') {
+      const entry = state.get(ref) ?? { change: { ref, before, after } };
+      entry.done = what;
+      state.set(ref, entry);
+    }
   }
-  const rank = (r: string) => (r.startsWith('refs/heads/') ? 0 : 1);
-  return changes.sort((x, y) => rank(x.ref) - rank(y.ref) || (x.ref < y.ref ? -1 : x.ref > y.ref ? 1 : 0));
+  const committed: RefChange[] = [];
+  const unsure: RefChange[] = [];
+  for (const { change, done } of state.values()) {
+    if (done === 'committed') committed.push(change);
+    else if (!done) unsure.push(change);
+  }
+  return { committed: committed.sort(byRef), unsure: unsure.sort(byRef) };
 }
 
 const RS = '\x1e';

@@ -32,8 +32,10 @@ const envOf = (opts: GitStreamOptions) => ({ ...protocolEnv(opts.gitProtocol), .
 const protocolEnv = (gitProtocol?: string): Record<string, string> =>
   gitProtocol && /^[\w.=:-]{1,256}$/.test(gitProtocol) ? { GIT_PROTOCOL: gitProtocol } : {};
 
-// Partial clones (`--filter`) are served, as Gitea does.
-const baseArgs = (service: GitService) => ['-c', 'uploadpack.allowFilter=true', service.slice('git-'.length), '--stateless-rpc'];
+// Partial clones (`--filter`) are served, as Gitea does. receive-pack runs no `gc --auto` of its own:
+// the caller runs it once the push is recorded (see git/maintenance.ts autoGc).
+const serviceArgs = (service: GitService) => ['-c', 'uploadpack.allowFilter=true', '-c', 'receive.autogc=false', service.slice('git-'.length)];
+const baseArgs = (service: GitService) => [...serviceArgs(service), '--stateless-rpc'];
 
 const pktLine = (s: string) => (Buffer.byteLength(s) + 4).toString(16).padStart(4, '0') + s;
 
@@ -69,17 +71,20 @@ function run(dir: string, args: string[], input: Readable | undefined, opts: Git
   } else {
     child.stdin.end();
   }
+  // Once, whether git ended or could not be run at all (then 'close' may never come).
+  let after: Promise<void> | undefined;
+  const runAfter = () => (after ??= opts.afterExit ? opts.afterExit().catch((err: Error) => opts.onError?.(err)) : Promise.resolve());
   child.on('error', (err) => {
     exited = true;
     opts.onError?.(err);
     out.destroy(err);
+    void runAfter();
   });
   child.on('close', (code) => {
     // git reports its own failures to the client in the protocol (ERR lines, unpack status): the
     // answer ends normally either way.
     if (code !== 0) opts.onError?.(new GitError(args, code ?? -1, stderr));
-    const after = opts.afterExit ? opts.afterExit().catch((err: Error) => opts.onError?.(err)) : Promise.resolve();
-    void after.then(() => {
+    void runAfter().then(() => {
       if (!out.destroyed) out.end();
     });
   });
@@ -111,7 +116,7 @@ export function servePack(
   io: { input: Readable; output: NodeJS.WritableStream; errors: NodeJS.WritableStream },
   opts: GitStreamOptions = {},
 ): Promise<number> {
-  const child = gitSpawn(dir, [...hookArgs(opts), service.slice('git-'.length), '.'], { env: envOf(opts) });
+  const child = gitSpawn(dir, [...hookArgs(opts), ...serviceArgs(service), '.'], { env: envOf(opts) });
   child.stdout.pipe(io.output, { end: false });
   child.stderr.pipe(io.errors, { end: false });
   io.input.pipe(child.stdin);

@@ -1,96 +1,134 @@
 // kill -9 in the middle of a repository delete or create: a child process runs the real folder moves of
-// git/folderMoves.ts and kills itself where the transaction would commit; what start-up runs
-// (repos.reconcileFolders) then mends the data folder.
+// git/folderMoves.ts (its journal store writes the journal to a file, which the test then inserts as the
+// leased row a dead process leaves: lease lapsed) and kills itself where the transaction would commit; a
+// live process's recovery (repos.recoverFolders, run every few seconds by the leftovers worker) mends
+// the data folder.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { folderJournals, repositories } from '../../src/db/schema/index.js';
+import { LeftoversWorker } from '../../src/jobs/leftovers.js';
 import { fromRoot } from '../../src/paths.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
+import { eventually } from '../helpers/hooks.js';
 import { actor, fresh, pathOf, repoFolder, userRepo, type Actor } from '../helpers/repos.js';
 
 let app: TestApp;
 let owner: Actor;
 
 test.before(async () => {
-  app = await startApp();
+  app = await startApp({ LEFTOVERS_POLL_INTERVAL_MS: '50' });
   owner = await actor(app);
 });
 test.after(async () => {
   await app.close();
 });
 
-/** Runs `body` (an async function body; `m` is git/folderMoves.ts) in a child that SIGKILLs itself afterwards. */
-function dieAfter(body: string): void {
-  const script = `const m = await import(${JSON.stringify(fromRoot('src', 'git', 'folderMoves.ts'))});\n${body}\nprocess.kill(process.pid, 'SIGKILL');`;
+/**
+ * Runs `body` (an async function body; `m` is git/folderMoves.ts, `store` a journal store) in a child that
+ * SIGKILLs itself afterwards; then leaves the journal it wrote as the row of a dead process.
+ */
+async function dieAfter(body: string): Promise<void> {
+  const out = join(app.config.dataDir, `journal-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  const script = `const m = await import(${JSON.stringify(fromRoot('src', 'git', 'folderMoves.ts'))});
+const { writeFileSync } = await import('node:fs');
+const store = { open: async (j) => { writeFileSync(${JSON.stringify(out)}, JSON.stringify(j)); return { close: async () => {} }; } };
+${body}
+process.kill(process.pid, 'SIGKILL');`;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: fromRoot(), encoding: 'utf8' });
   assert.is(r.signal, 'SIGKILL', `the child died by SIGKILL: ${r.stderr}`);
+  const journal = JSON.parse(readFileSync(out, 'utf8')) as { kind: string; data: Record<string, unknown> };
+  rmSync(out);
+  await app.services.deps.db.insert(folderJournals).values({ kind: journal.kind, data: journal.data, holder: 'gone-host:1:dead', leaseUntil: new Date(Date.now() - 1000) });
 }
 
 const tmpEntries = () => readdirSync(join(app.config.dataDir, 'tmp')).filter((n) => /^(deleting|creating|scratch)-/.test(n));
+const journalRows = () => app.services.deps.db.select().from(folderJournals);
 
-test('killed after moving a repository\'s folders aside, before its rows went: start-up moves them back', async () => {
+test('killed after moving a repository\'s folders aside, before its rows went: its folders go back', async () => {
   const repo = await userRepo(app, owner, { auto_init: true });
   const folder = repoFolder(app, owner.username, repo.name);
-  dieAfter(`m.moveAsideForDelete(${JSON.stringify(app.config.dataDir)}, ${repo.id}, [${JSON.stringify(folder)}]);`);
+  await dieAfter(`await m.moveAsideForDelete(${JSON.stringify(app.config.dataDir)}, ${repo.id}, [${JSON.stringify(folder)}], store);`);
   assert.not.ok(existsSync(folder), 'the folder was moved aside');
   const broken = await app.client(owner.auth).GET('/repos/{owner}/{repo}/branches', { params: { path: pathOf(repo) } });
-  assert.ok(broken.response.status !== 200, 'the repository is broken until start-up mends it');
-  const mended = await app.services.repos.reconcileFolders();
-  assert.equal(mended, { restored: 1, removed: 0 });
+  assert.ok(broken.response.status !== 200, 'the repository is broken until a live process mends it');
+  assert.equal(await app.services.repos.recoverFolders(), { taken: 1, restored: 1, removed: 0 });
   assert.ok(existsSync(folder));
   const ok = await app.client(owner.auth).GET('/repos/{owner}/{repo}/branches', { params: { path: pathOf(repo) } });
   assert.is(ok.response.status, 200);
   assert.equal(ok.data!.map((b) => b.name), ['main']);
   assert.equal(tmpEntries(), []);
+  assert.equal(await journalRows(), []);
+  assert.equal(await app.services.repos.recoverFolders(), { taken: 0, restored: 0, removed: 0 }, 'once');
 });
 
-test('killed after its rows went (the delete committed): start-up removes the folders for good', async () => {
+test('killed after its rows went (the delete committed): the folders go for good', async () => {
   const repo = await userRepo(app, owner, { auto_init: true });
   const folder = repoFolder(app, owner.username, repo.name);
-  dieAfter(`m.moveAsideForDelete(${JSON.stringify(app.config.dataDir)}, ${repo.id}, [${JSON.stringify(folder)}]);`);
-  const { repositories } = await import('../../src/db/schema/index.js');
-  const { eq } = await import('drizzle-orm');
+  await dieAfter(`await m.moveAsideForDelete(${JSON.stringify(app.config.dataDir)}, ${repo.id}, [${JSON.stringify(folder)}], store);`);
   await app.services.deps.db.delete(repositories).where(eq(repositories.id, repo.id));
-  assert.equal(await app.services.repos.reconcileFolders(), { restored: 0, removed: 1 });
+  assert.equal(await app.services.repos.recoverFolders(), { taken: 1, restored: 0, removed: 1 });
   assert.not.ok(existsSync(folder));
   assert.equal(tmpEntries(), []);
+  assert.equal(await journalRows(), []);
 });
 
-test('killed after moving a new repository into place, before its row committed: start-up removes the folder', async () => {
+test('killed after moving a new repository into place, before its row committed: the folder goes', async () => {
   const name = fresh('ghost');
   const ownerRow = (await app.services.users.byName(owner.username))!;
   const final = repoFolder(app, owner.username, name);
-  dieAfter(`
-    const scratch = m.scratchRepoPath(${JSON.stringify(app.config.dataDir)});
+  await dieAfter(`
+    const j = await m.beginCreate(${JSON.stringify(app.config.dataDir)}, ${ownerRow.id}, ${JSON.stringify(name.toLowerCase())}, ${JSON.stringify(final)}, store);
     const { mkdirSync } = await import('node:fs');
-    mkdirSync(scratch, { recursive: true });
-    const j = m.journalCreate(${JSON.stringify(app.config.dataDir)}, ${ownerRow.id}, ${JSON.stringify(name.toLowerCase())}, ${JSON.stringify(final)});
-    j.place(scratch);
+    mkdirSync(j.scratch, { recursive: true });
+    j.place();
   `);
   assert.ok(existsSync(final), 'a folder without a row');
-  // A half-built scratch repository of another dead process goes too.
-  dieAfter(`const { mkdirSync } = await import('node:fs'); mkdirSync(m.scratchRepoPath(${JSON.stringify(app.config.dataDir)}), { recursive: true });`);
-  assert.is(tmpEntries().length, 2);
-  assert.equal(await app.services.repos.reconcileFolders(), { restored: 0, removed: 2 });
+  // A half-built scratch repository of another dead process goes too (its final folder was never made).
+  const other = fresh('half');
+  await dieAfter(`
+    const j = await m.beginCreate(${JSON.stringify(app.config.dataDir)}, ${ownerRow.id}, ${JSON.stringify(other.toLowerCase())}, ${JSON.stringify(repoFolder(app, owner.username, other))}, store);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(j.scratch, { recursive: true });
+  `);
+  assert.is(tmpEntries().length, 1, 'the scratch folder');
+  assert.equal(await app.services.repos.recoverFolders(), { taken: 2, restored: 0, removed: 2 });
   assert.not.ok(existsSync(final));
   assert.equal(tmpEntries(), []);
+  assert.equal(await journalRows(), []);
   // The name is free and works.
   const made = await userRepo(app, owner, { name, auto_init: true });
   assert.is(made.name, name);
 });
 
-test('a live process\'s moves and a repository that committed are left alone', async () => {
+test('a live process\'s moves (lease renewed) and a repository that committed are left alone', async () => {
   const repo = await userRepo(app, owner, { auto_init: true });
   const folder = repoFolder(app, owner.username, repo.name);
   const { moveAsideForDelete } = await import('../../src/git/folderMoves.js');
-  const aside = moveAsideForDelete(app.config.dataDir, repo.id, [folder]);
-  assert.equal(await app.services.repos.reconcileFolders(), { restored: 0, removed: 0 }, 'this process is alive');
-  aside.undo();
+  const aside = await moveAsideForDelete(app.config.dataDir, repo.id, [folder], app.services.repos.journals);
+  assert.equal(await app.services.repos.recoverFolders(), { taken: 0, restored: 0, removed: 0 }, 'its lease holds');
+  await aside.undo();
   assert.ok(existsSync(folder));
   mkdirSync(join(app.config.dataDir, 'tmp'), { recursive: true });
   assert.equal(tmpEntries(), []);
+  assert.equal(await journalRows(), []);
+});
+
+test('the leftovers worker mends a dead process\'s move by itself, within seconds', async () => {
+  const repo = await userRepo(app, owner, { auto_init: true });
+  const folder = repoFolder(app, owner.username, repo.name);
+  await dieAfter(`await m.moveAsideForDelete(${JSON.stringify(app.config.dataDir)}, ${repo.id}, [${JSON.stringify(folder)}], store);`);
+  const worker = new LeftoversWorker(app.services.deps, app.services.gitTransport, app.services.repos);
+  worker.start();
+  try {
+    await eventually(() => existsSync(folder), 'the folder back in place', 10_000);
+    await eventually(async () => (await journalRows()).length === 0, 'the journal gone', 10_000);
+  } finally {
+    await worker.stop();
+  }
 });
 
 test.run();

@@ -1,15 +1,18 @@
 // Every change anvil makes is recorded once, in its own transaction: the event rows (webhook event type
 // and action) and, where the change has one, its activity-feed row with Gitea's op_type, content and ref.
-import { hostname } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withTx } from '../../src/db/tx.js';
 import { activities, events, pendingPushes } from '../../src/db/schema/index.js';
 import { recordEvent } from '../../src/services/events/record.js';
+import { pushJournalPath } from '../../src/services/git/gitTransport.js';
 import { commitTo, dirOf, tipOf } from '../helpers/gitFixtures.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { eventsOf, feed, gitWorkspace, opTypes } from '../helpers/events.js';
+import { eventually } from '../helpers/hooks.js';
 import { editIssue, newComment, newIssue, newLabel, newMilestone, type Repo } from '../helpers/issues.js';
 import { addFile, openPull, patch } from '../helpers/pulls.js';
 import { actor, pathOf, siteAdmin, userRepo, type Actor } from '../helpers/repos.js';
@@ -37,6 +40,12 @@ const repoFeed = async (repo: Repo) => {
   const f = await feed(app, repo.path, admin.auth, { limit: '50' });
   assert.is(f.status, 200, f.text);
   return f.data!;
+};
+/** Writes pending push `id`'s journal as git's reference-transaction hook would have. */
+const writeJournal = (id: number, lines: string[]) => {
+  const path = pushJournalPath(app.config.dataDir, id);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, lines.map((l) => `${l}\n`).join(''));
 };
 /** The kinds recorded since `from` events of the repository. */
 const since = async (repo: Repo, from: number) => (await eventsOf(app, repo.id)).kinds.slice(from);
@@ -136,21 +145,88 @@ test('git push over HTTP: commits, new branch, tag, deletions; no pending push i
   assert.is(pending.length, 0);
 });
 
-test('a push whose process died after git moved the refs is recorded by the reconciliation', async () => {
+test('a push whose process died after git moved the refs is recorded from its journal once its lease lapsed', async () => {
   const repo = await repoOf();
   const dir = dirOf(app, repo);
   const before = tipOf(dir, 'main')!;
-  // What the dead process had written before running receive-pack; its pid is not running here.
-  await app.services.deps.db.insert(pendingPushes).values({
-    repoId: repo.id, actorId: owner.id, before: { 'refs/heads/main': before }, holder: `${hostname()}:2147483646`,
-  });
+  const zero = '0'.repeat(before.length);
+  // What the dead process had written before running receive-pack: its row, lease lapsed.
+  const [row] = await app.services.deps.db.insert(pendingPushes).values({
+    repoId: repo.id, actorId: owner.id, before: { 'refs/heads/main': before }, holder: 'gone-host:1:dead', leaseUntil: new Date(Date.now() - 1000),
+  }).returning();
   const after = commitTo(dir, 'main', { 'late.txt': 'arrived' }, { message: 'pushed before the crash' });
-  const n = await app.services.gitTransport.reconcilePendingPushes();
+  // Another push moved `other` meanwhile and recorded itself: not this push's change.
+  commitTo(dir, 'other', { 'x.txt': 'x' }, { message: 'someone else' });
+  // `half` was prepared by git, then git was killed: it landed (the ref is there), so it counts; `lost`
+  // was prepared and never landed.
+  const half = commitTo(dir, 'half', { 'h.txt': 'h' }, { message: 'half' });
+  const lost = commitTo(dir, 'scratch', { 's.txt': 's' }, { message: 'never landed' });
+  writeJournal(row!.id, [
+    `prepared ${before} ${after} refs/heads/main`,
+    `committed ${before} ${after} refs/heads/main`,
+    `prepared ${zero} ${half} refs/heads/half`,
+    `prepared ${zero} ${lost} refs/heads/lost`,
+    `prepared ${zero} ${lost} refs/heads/refused`,
+    `aborted ${zero} ${lost} refs/heads/refused`,
+  ]);
+  const from = (await eventsOf(app, repo.id)).rows.length;
+  const n = await app.services.gitTransport.recoverPendingPushes();
   assert.is(n, 1);
-  const push = (await eventsOf(app, repo.id)).rows.at(-1)!;
-  assert.equal([push.type, (push.data as { before: string }).before, (push.data as { after: string }).after], ['push', before, after]);
+  const rows = (await eventsOf(app, repo.id)).rows.slice(from);
+  assert.equal(rows.map((r) => [r.type, (r.data as { ref: string }).ref]), [['create', 'half'], ['push', 'refs/heads/half'], ['push', 'refs/heads/main']]);
+  const push = rows.at(-1)!;
+  assert.equal([(push.data as { before: string }).before, (push.data as { after: string }).after], [before, after]);
   assert.is((await app.services.deps.db.select().from(pendingPushes).where(eq(pendingPushes.repoId, repo.id))).length, 0);
-  assert.is(await app.services.gitTransport.reconcilePendingPushes(), 0, 'once');
+  assert.not.ok(existsSync(pushJournalPath(app.config.dataDir, row!.id)), 'the journal goes with the row');
+  assert.is(await app.services.gitTransport.recoverPendingPushes(), 0, 'once');
+});
+
+test('a push that makes git want a gc records only its own refs (gc packs every ref: none of that is the push)', async () => {
+  const repo = await repoOf();
+  const dir = dirOf(app, repo);
+  // git's auto gc wants to run once a push leaves two packs (every push keeps its pack here).
+  for (const [k, v] of [['gc.autoPackLimit', '1'], ['receive.unpackLimit', '1'], ['gc.autoDetach', 'false']]) {
+    await ws.must(['config', k!, v!], dir);
+  }
+  const clone = await ws.clone(ws.remote(owner, repo.path.owner, repo.path.repo));
+  await ws.must(['branch', 'side'], clone);
+  await ws.must(['tag', 'v0'], clone);
+  await ws.must(['push', '-q', 'origin', 'side', 'v0'], clone);
+  await ws.commit(clone, 'f.txt', 'f', 'first pack');
+  await ws.must(['push', '-q', 'origin', 'main'], clone);
+  const from = (await eventsOf(app, repo.id)).rows.length;
+  await ws.commit(clone, 'g.txt', 'g', 'second pack: gc wanted');
+  await ws.must(['push', '-q', 'origin', 'main'], clone);
+  const rows = (await eventsOf(app, repo.id)).rows.slice(from);
+  assert.equal(rows.map((r) => [r.type, (r.data as { ref: string }).ref]), [['push', 'refs/heads/main']]);
+  // The upkeep still happens, after the push is recorded.
+  await eventually(() => existsSync(join(dir, 'packed-refs')) && readFileSync(join(dir, 'packed-refs'), 'utf8').includes('refs/heads/side'), 'refs packed by gc --auto');
+});
+
+test('journal files left by a process that died after recording its push are swept; a pending push keeps its journal', async () => {
+  const repo = await repoOf();
+  const [row] = await app.services.deps.db.insert(pendingPushes).values({
+    repoId: repo.id, actorId: owner.id, before: {}, holder: 'busy-host:1:alive', leaseUntil: new Date(Date.now() + 60_000),
+  }).returning();
+  writeJournal(row!.id, []);
+  writeJournal(row!.id + 1_000_000, []);
+  const old = new Date(Date.now() - 2 * 3600_000);
+  for (const id of [row!.id, row!.id + 1_000_000]) utimesSync(pushJournalPath(app.config.dataDir, id), old, old);
+  assert.is(await app.services.gitTransport.sweepJournals(), 1);
+  assert.ok(existsSync(pushJournalPath(app.config.dataDir, row!.id)), 'the pending push keeps its journal');
+  assert.not.ok(existsSync(pushJournalPath(app.config.dataDir, row!.id + 1_000_000)));
+  await app.services.deps.db.delete(pendingPushes).where(eq(pendingPushes.id, row!.id));
+});
+
+test('a pending push whose lease has not lapsed is left to its process', async () => {
+  const repo = await repoOf();
+  const dir = dirOf(app, repo);
+  const before = tipOf(dir, 'main')!;
+  const [row] = await app.services.deps.db.insert(pendingPushes).values({
+    repoId: repo.id, actorId: owner.id, before: { 'refs/heads/main': before }, holder: 'busy-host:1:alive', leaseUntil: new Date(Date.now() + 60_000),
+  }).returning();
+  assert.is(await app.services.gitTransport.recoverPendingPushes(), 0);
+  await app.services.deps.db.delete(pendingPushes).where(eq(pendingPushes.id, row!.id));
 });
 
 test('issues: open, edit, milestone, assignees, close, reopen, comments', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { closeObjectReaders } from '../../src/git/catFile.js';
-import { pushedCommits } from '../../src/git/pushLog.js';
+import { journalUpdates, pushedCommits } from '../../src/git/pushLog.js';
 import { singlePushedCommit } from '../../src/git/treeDiff.js';
 
 let dir: string;
@@ -86,6 +86,52 @@ test('one commit on its parent: described without git, as git log describes it',
   const head = git('rev-parse', 'HEAD');
   assert.is(await singlePushedCommit(dir, head, [ids[0]!]), undefined);
   assert.is(await singlePushedCommit(dir, ids[0]!, [ids[0]!]), undefined);
+});
+
+const z = '0'.repeat(40);
+const a = 'c69c42e2dd85956b6c26da56d68f0c9ad6d925e1';
+const b = 'a3fff1d0c5c4362773d6ad3732f64d6e5799d390';
+
+test('journalUpdates: what git 2.39 journals for an atomic push (a packed branch deleted, one moved, one made, HEAD along)', () => {
+  // As captured from receive-pack with anvil's reference-transaction hook.
+  const text = [
+    `prepared ${z} ${z} refs/heads/b2`,
+    `prepared ${a} ${z} refs/heads/b2`,
+    `prepared ${a} ${b} refs/heads/master`,
+    `prepared ${z} ${b} refs/heads/b3`,
+    `prepared ${a} ${b} HEAD`,
+    `committed ${z} ${z} refs/heads/b2`,
+    `committed ${a} ${z} refs/heads/b2`,
+    `committed ${a} ${b} refs/heads/master`,
+    `committed ${z} ${b} refs/heads/b3`,
+    `committed ${a} ${b} HEAD`,
+    `prepared ${z} ${a} refs/tags/v1`,
+    `committed ${z} ${a} refs/tags/v1`,
+    `prepared ${z} ${a} refs/pull/1/head`,
+    `committed ${z} ${a} refs/pull/1/head`,
+    '',
+  ].join('\n');
+  assert.equal(journalUpdates(text), {
+    committed: [
+      { ref: 'refs/heads/b2', before: a, after: z },
+      { ref: 'refs/heads/b3', before: z, after: b },
+      { ref: 'refs/heads/master', before: a, after: b },
+      { ref: 'refs/tags/v1', before: z, after: a },
+    ],
+    unsure: [],
+  });
+});
+
+test('journalUpdates: aborted updates are left out; prepared ones git never finished are unsure; torn lines ignored', () => {
+  const text = [
+    `prepared ${a} ${b} refs/heads/refused`,
+    `aborted ${a} ${b} refs/heads/refused`,
+    `prepared ${z} ${a} refs/heads/killed`,
+    `committed ${a} ${b}`,
+    `prepared ${a} ${b} refs/heads/x extra`,
+  ].join('\n');
+  assert.equal(journalUpdates(text), { committed: [], unsure: [{ ref: 'refs/heads/killed', before: z, after: a }] });
+  assert.equal(journalUpdates(''), { committed: [], unsure: [] });
 });
 
 test.run();

@@ -84,16 +84,39 @@ export const activityTallies = pgTable(
 
 /**
  * A push in progress: written before git-receive-pack runs, deleted in the transaction that records the
- * push's events. A row left behind (the process died after git moved the refs) is reconciled later:
- * the refs now in git are compared with `before` and the difference is recorded.
+ * push's events. git's reference-transaction hook journals each ref update it makes into a file named
+ * after the row (`$DATA_DIR/tmp/pushes/<id>.log`); what is recorded is that journal, never a comparison of
+ * snapshots. The row is leased by the process serving the push, which renews the lease while git runs; a
+ * row whose lease lapsed (its process died) is taken over by any live process, which records the journal.
  */
 export const pendingPushes = pgTable('pending_pushes', {
   id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
   repoId: bigint('repo_id', { mode: 'number' }).notNull(),
   actorId: bigint('actor_id', { mode: 'number' }).notNull(),
-  /** Full ref name → tip before the push. */
+  /** Full ref name → tip before the push: what a new branch's commits are counted against. */
   before: jsonb('before').$type<Record<string, string>>().notNull(),
-  /** `<hostname>:<pid>` of the process serving the push. */
+  /** The process serving (or taking over) the push: `<hostname>:<pid>:<random>`. */
   holder: text('holder').notNull(),
   startedAt: ts('started_at').notNull().defaultNow(),
-});
+  /** Past this, the holder is presumed dead and any process may take the push over. */
+  leaseUntil: ts('lease_until').notNull().defaultNow(),
+}, (t) => [index('pending_pushes_lease_idx').on(t.leaseUntil)]);
+
+/**
+ * Repository folders moved around a transaction (git/folderMoves.ts): a delete's folders set aside, a
+ * create's folder moved into place. Written (committed) before the move, deleted once the move is final;
+ * leased like a pending push, so a row whose process died is mended by any live process.
+ */
+export const folderJournals = pgTable('folder_journals', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  /** `delete` or `create`. */
+  kind: text('kind').notNull(),
+  /** delete: `{repoId, trash, moves: [[from, to]]}`; create: `{ownerId, lowerName, final, scratch}`. */
+  data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+  holder: text('holder').notNull(),
+  startedAt: ts('started_at').notNull().defaultNow(),
+  leaseUntil: ts('lease_until').notNull().defaultNow(),
+}, (t) => [index('folder_journals_lease_idx').on(t.leaseUntil)]);
+
+export type PendingPushRow = typeof pendingPushes.$inferSelect;
+export type FolderJournalRow = typeof folderJournals.$inferSelect;

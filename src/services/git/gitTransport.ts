@@ -1,12 +1,13 @@
 // git over HTTP: who may fetch from or push to a repository (the API's permission model, read or write
 // on the code unit), and what a push changes in the repository's row.
 import type { Readable } from 'node:stream';
-import { hostname } from 'node:os';
-import { eq } from 'drizzle-orm';
-import { pendingPushes, repositories, users, type UserRow } from '../../db/schema/index.js';
-import { processAlive } from '../../db/lock.js';
-import { zeroId } from '../../git/commit.js';
-import { listRefTips, refChanges } from '../../git/pushLog.js';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { and, eq, inArray, lt } from 'drizzle-orm';
+import { pendingPushes, repositories, users, type PendingPushRow, type UserRow } from '../../db/schema/index.js';
+import { zeroIdLike } from '../../git/commit.js';
+import { autoGc } from '../../git/maintenance.js';
+import { journalUpdates, listRefTips, sortChanges, type RefChange } from '../../git/pushLog.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { listBranches, setHead } from '../../git/refs.js';
 import { hooksDir } from '../../git/preReceive.js';
@@ -20,6 +21,7 @@ import type { WikiService } from '../repos/wiki.js';
 import { existsSync } from 'node:fs';
 import type { KeyService } from '../keys/keys.js';
 import { scopesAllow } from '../users/tokens.js';
+import { keepRenewed, leaseEnd, newHolder } from '../leases.js';
 
 /** Who an SSH key signs in as: a user key's user, or a deploy key (the repository decides). */
 export type KeyHolder = { kind: 'user'; user: UserRow } | { kind: 'deploy'; keyId: number };
@@ -54,7 +56,18 @@ function splitWiki(name: string): { name: string; wiki: boolean } {
   return /\.wiki$/i.test(name) ? { name: name.slice(0, -'.wiki'.length), wiki: true } : { name, wiki: false };
 }
 
+/** Where git journals the ref updates of pending push `id` (shared by every process on the data folder). */
+export const pushJournalPath = (dataDir: string, id: number): string => join(dataDir, 'tmp', 'pushes', `${id}.log`);
+
+/** The pending push was taken over by another process (this one stalled past its lease): it records it. */
+class TakenOver extends Error {}
+
+type PendingPush = Pick<PendingPushRow, 'id' | 'actorId' | 'before'>;
+
 export class GitTransportService {
+  /** This instance's name in the rows it leases. */
+  private readonly holder = newHolder();
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly repos: RepoService,
@@ -115,24 +128,36 @@ export class GitTransportService {
     const dir = this.dir(loaded);
     // A wiki push changes pages only: no branch events, no pull requests to refresh.
     if (!isPush(service) || loaded.wiki) return servePack(dir, service, io, stream);
-    const hooks = await this.protectionHooks(loaded, pusher, deployKey);
-    const { before, pendingId } = await this.announcePush(loaded, pusher);
-    return servePack(dir, service, io, { ...stream, hooks, afterExit: () => this.afterPush(loaded, pusher.id, before, pendingId) });
+    const { hooks, afterExit } = await this.beginPush(loaded, pusher, deployKey);
+    return servePack(dir, service, io, { ...stream, hooks, afterExit });
   }
 
-  /** The pre-receive hook with this pusher's rules for the repository's protected branches (none: no hook). */
-  private async protectionHooks(loaded: LoadedRepo, pusher: UserRow, deployKey: boolean) {
-    const rules = await this.branches.protections.pushRules(loaded, pusher, deployKey);
-    return rules ? { path: hooksDir(this.deps.config.dataDir), env: { ANVIL_BRANCH_RULES: rules } } : undefined;
-  }
-
-  private async announcePush(loaded: LoadedRepo, actor: UserRow): Promise<{ before: Map<string, string>; pendingId: number }> {
-    const before = await listRefTips(this.dir(loaded));
-    const [pending] = await this.deps.db
+  /**
+   * Announces a push before receive-pack runs: a pending-push row leased by this process (renewed while
+   * git runs) and the hooks git is to run: the pre-receive hook with this pusher's rules for the
+   * repository's protected branches, and the reference-transaction hook that journals each ref update
+   * into the row's journal file. `afterExit` records the journal once git is done.
+   */
+  private async beginPush(loaded: LoadedRepo, actor: UserRow, deployKey: boolean) {
+    const { db, config, log } = this.deps;
+    const [rules, before] = await Promise.all([this.branches.protections.pushRules(loaded, actor, deployKey), listRefTips(this.dir(loaded))]);
+    const [pending] = await db
       .insert(pendingPushes)
-      .values({ repoId: loaded.repo.id, actorId: actor.id, before: Object.fromEntries(before), holder: holderId() })
-      .returning({ id: pendingPushes.id });
-    return { before, pendingId: pending!.id };
+      .values({ repoId: loaded.repo.id, actorId: actor.id, before: Object.fromEntries(before), holder: this.holder, leaseUntil: leaseEnd(config.leftovers.leaseMs) })
+      .returning();
+    const journal = pushJournalPath(config.dataDir, pending!.id);
+    mkdirSync(dirname(journal), { recursive: true });
+    const stopRenewing = keepRenewed(config.leftovers.leaseMs, () => db.update(pendingPushes)
+      .set({ leaseUntil: leaseEnd(config.leftovers.leaseMs) })
+      .where(and(eq(pendingPushes.id, pending!.id), eq(pendingPushes.holder, this.holder))), log);
+    const env: Record<string, string> = { ANVIL_PUSH_JOURNAL: journal, ...(rules ? { ANVIL_BRANCH_RULES: rules } : {}) };
+    const afterExit = async () => {
+      stopRenewing();
+      // Tests only: die as a crash would, after git moved the refs and before anything is recorded.
+      if (config.leftovers.crashAfterPush) process.kill(process.pid, 'SIGKILL');
+      await this.finishPush(loaded, pending!);
+    };
+    return { hooks: { path: hooksDir(config.dataDir), env }, afterExit };
   }
 
   /**
@@ -171,75 +196,148 @@ export class GitTransportService {
   }
 
   /**
-   * Runs `service` on the request body. A push is announced first (a pending-push row with the refs as
-   * they were), so that what it changed is recorded even if this process dies once git has moved them:
-   * the client's answer ends only after the events are recorded, and a row left behind is reconciled.
+   * Runs `service` on the request body. A push is announced first (a leased pending-push row, and the
+   * journal git writes its ref updates to), so that what it changed is recorded even if this process
+   * dies once git has moved them: the client's answer ends only after the events are recorded, and a row
+   * left behind is taken over by a live process once its lease lapses.
    */
   async rpc(loaded: TransportTarget, service: GitService, input: Readable, stream: TransportStream = {}, actor?: UserRow | null): Promise<Readable> {
     const dir = this.dir(loaded);
     if (!isPush(service) || !actor || loaded.wiki) return serviceRpc(dir, service, input, stream);
-    const hooks = await this.protectionHooks(loaded, actor, false);
-    const { before, pendingId } = await this.announcePush(loaded, actor);
-    return serviceRpc(dir, service, input, { ...stream, hooks, afterExit: () => this.afterPush(loaded, actor.id, before, pendingId) });
+    const { hooks, afterExit } = await this.beginPush(loaded, actor, false);
+    return serviceRpc(dir, service, input, { ...stream, hooks, afterExit });
   }
 
   /**
-   * Records what the push changed and brings the row in step with git. A push that leaves HEAD on a
-   * missing branch (the first push into an empty repository) makes the configured default branch, if
-   * pushed, or else the first new branch the default.
+   * The ref updates git journalled for a push: those it committed, and those it prepared but was stopped
+   * before reporting (a killed git), if the ref is now where that update put it.
    */
-  private async afterPush(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, actorId: number, before: Map<string, string>, pendingId: number): Promise<void> {
+  private async journalledChanges(dir: string, id: number): Promise<RefChange[]> {
+    let text = '';
+    try {
+      text = readFileSync(pushJournalPath(this.deps.config.dataDir, id), 'utf8');
+    } catch (err) {
+      // No journal: git moved no ref (the push was refused, or never reached git).
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    const { committed, unsure } = journalUpdates(text);
+    if (!unsure.length) return committed;
+    const now = await listRefTips(dir);
+    const landed = unsure.filter((c) => (now.get(c.ref) ?? zeroIdLike(c.after)) === c.after);
+    return sortChanges([...committed, ...landed]);
+  }
+
+  /**
+   * Records what the push did (its journal) and brings the row in step with git, in the transaction that
+   * deletes the pending row, which only its holder may do: a push is recorded once, by this process or
+   * by the one that took it over. A push that leaves HEAD on a missing branch (the first push into an
+   * empty repository) makes the configured default branch, if pushed, or else the first new branch the
+   * default.
+   */
+  private async finishPush(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, pending: PendingPush): Promise<void> {
     const dir = this.dir(loaded);
-    const after = await listRefTips(dir);
-    const changes = refChanges(before, after, await zeroId(dir));
+    const changes = await this.journalledChanges(dir, pending.id);
     const branches = await listBranches(dir);
     let defaultBranch = loaded.repo.defaultBranch;
     if (branches.length && !branches.includes(defaultBranch)) {
-      const had = new Set([...before.keys()]);
-      defaultBranch = branches.find((b) => !had.has(`refs/heads/${b}`)) ?? branches[0]!;
+      const created = changes.find((c) => c.ref.startsWith('refs/heads/') && /^0+$/.test(c.before) && branches.includes(c.ref.slice('refs/heads/'.length)));
+      defaultBranch = created ? created.ref.slice('refs/heads/'.length) : branches[0]!;
       await setHead(dir, defaultBranch);
     }
-    await this.branches.refsChanged(loaded, actorId, changes, [...before.values()], { defaultBranch }, async (tx) => {
-      await tx.delete(pendingPushes).where(eq(pendingPushes.id, pendingId));
-    });
+    try {
+      await this.branches.refsChanged(loaded, pending.actorId, changes, Object.values(pending.before), { defaultBranch }, async (tx) => {
+        const mine = await tx.delete(pendingPushes)
+          .where(and(eq(pendingPushes.id, pending.id), eq(pendingPushes.holder, this.holder)))
+          .returning({ id: pendingPushes.id });
+        if (!mine.length) throw new TakenOver();
+      });
+    } catch (err) {
+      if (err instanceof TakenOver) {
+        this.deps.log.warn({ pendingPush: pending.id }, 'a push was recorded by the process that took it over');
+        return;
+      }
+      throw err;
+    }
+    rmSync(pushJournalPath(this.deps.config.dataDir, pending.id), { force: true });
+    // The upkeep receive-pack would have started (it runs none of its own: see git/smartHttp.ts).
+    if (changes.length) {
+      void autoGc(dir, 10 * 60_000).then((r) => {
+        if (!r.ok) this.deps.log.warn({ repoId: loaded.repo.id, problem: r.problem }, 'git gc --auto after a push failed');
+      });
+    }
   }
 
   /**
-   * Pushes whose process died after git moved the refs: those of dead processes on this host, and any
-   * older than an hour (no push takes that long). Each is recorded as the difference between its refs
-   * before and git's refs now.
+   * Pushes whose process died (or stalled past its lease) before recording them: claims up to `limit`
+   * of them (any process may; each is claimed by one) and records what git journalled for each.
+   * Answers how many it took.
    */
-  async reconcilePendingPushes(): Promise<number> {
-    const { db } = this.deps;
-    const rows = await db
-      .select({ pending: pendingPushes, repo: repositories, owner: users })
-      .from(pendingPushes)
-      .leftJoin(repositories, eq(repositories.id, pendingPushes.repoId))
-      .leftJoin(users, eq(users.id, repositories.ownerId))
-      .orderBy(pendingPushes.id);
-    let done = 0;
-    for (const { pending, repo, owner } of rows) {
-      if (!isStale(pending.holder, pending.startedAt)) continue;
-      if (!repo || !owner) {
-        await db.delete(pendingPushes).where(eq(pendingPushes.id, pending.id));
+  async recoverPendingPushes(limit = 5): Promise<number> {
+    const { db, config, log } = this.deps;
+    const now = new Date();
+    const due = db.select({ id: pendingPushes.id }).from(pendingPushes)
+      .where(lt(pendingPushes.leaseUntil, now))
+      .orderBy(pendingPushes.id)
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    const claimed = await db.update(pendingPushes)
+      .set({ holder: this.holder, leaseUntil: leaseEnd(config.leftovers.leaseMs) })
+      .where(and(inArray(pendingPushes.id, due), lt(pendingPushes.leaseUntil, now)))
+      .returning();
+    for (const pending of claimed.sort((a, b) => a.id - b.id)) {
+      const [site] = await db.select({ repo: repositories, owner: users }).from(repositories)
+        .innerJoin(users, eq(users.id, repositories.ownerId))
+        .where(eq(repositories.id, pending.repoId));
+      if (!site) {
+        // The repository is gone, and its refs with it: nothing to record.
+        await db.delete(pendingPushes).where(and(eq(pendingPushes.id, pending.id), eq(pendingPushes.holder, this.holder)));
+        rmSync(pushJournalPath(config.dataDir, pending.id), { force: true });
         continue;
       }
-      await this.afterPush({ repo, owner }, pending.actorId, new Map(Object.entries(pending.before)), pending.id);
-      done++;
+      try {
+        await this.finishPush(site, pending);
+        log.warn({ pendingPush: pending.id, repoId: pending.repoId }, 'recorded a push its process left unrecorded');
+      } catch (err) {
+        // Left leased: taken again when the lease lapses.
+        log.warn({ err, pendingPush: pending.id }, 'could not record an interrupted push');
+      }
     }
-    return done;
+    return claimed.length;
+  }
+
+  /**
+   * Journal files whose push is no longer pending and that were last written over `minAgeMs` ago: left by
+   * a process that died between recording a push and removing its journal. Answers how many went.
+   */
+  async sweepJournals(minAgeMs = 3600_000): Promise<number> {
+    const folder = dirname(pushJournalPath(this.deps.config.dataDir, 0));
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return 0;
+    }
+    const old = names.flatMap((name) => {
+      const m = /^(\d+)\.log$/.exec(name);
+      if (!m) return [];
+      try {
+        return Date.now() - statSync(join(folder, name)).mtimeMs > minAgeMs ? [Number(m[1])] : [];
+      } catch {
+        return [];
+      }
+    });
+    if (!old.length) return 0;
+    const pending = new Set((await this.deps.db.select({ id: pendingPushes.id }).from(pendingPushes).where(inArray(pendingPushes.id, old))).map((r) => r.id));
+    let n = 0;
+    for (const id of old) {
+      if (pending.has(id)) continue;
+      rmSync(pushJournalPath(this.deps.config.dataDir, id), { force: true });
+      n++;
+    }
+    return n;
   }
 
   private dir(loaded: Pick<TransportTarget, 'repo' | 'owner' | 'wiki'>): string {
     return (loaded.wiki ? wikiDir : repoDir)(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
   }
-}
-
-const holderId = () => `${hostname()}:${process.pid}`;
-
-/** A pending push nobody is serving any more: its process on this host is gone, or it is over an hour old. */
-function isStale(holder: string, startedAt: Date): boolean {
-  if (Date.now() - startedAt.getTime() > 3600_000) return true;
-  const [host, pid] = holder.split(':');
-  return host === hostname() && Number(pid) !== process.pid && !processAlive(Number(pid));
 }

@@ -6,7 +6,8 @@ import { collaborations, repoWatches, repositories, users, type RepoRow, type Us
 import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { withTx } from '../../db/tx.js';
 import { cloneBareLocal } from '../../git/clone.js';
-import { journalCreate, scratchRepoPath } from '../../git/folderMoves.js';
+import { beginCreate } from '../../git/folderMoves.js';
+import { FolderJournals } from './folderJournals.js';
 import { initBare } from '../../git/init.js';
 import { repoDir } from '../../git/paths.js';
 import { canRead, canSeeRepo, type RepoPermission } from '../../permissions/repo.js';
@@ -33,11 +34,15 @@ export interface RepoParent {
 }
 
 export class ForkService {
+  private readonly journals: FolderJournals;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly access: AccessService,
     private readonly orgs: OrgService,
-  ) {}
+  ) {
+    this.journals = new FolderJournals(deps);
+  }
 
   /** Forks `loaded` for `actor` into the actor's account or `input.organization`. Git first, then the rows. */
   async fork(loaded: LoadedRepo, actor: UserRow, input: ForkInput): Promise<{ repo: RepoRow; owner: UserRow; perm: RepoPermission }> {
@@ -68,8 +73,8 @@ export class ForkService {
       if ((n?.n ?? 0) >= limit) throw new Conflict(`user has reached maximum limit of repositories [limit: ${limit}]`);
     }
 
-    const scratch = scratchRepoPath(config.dataDir);
-    const journal = journalCreate(config.dataDir, owner.id, lowerName, repoDir(config.dataDir, owner.name, name));
+    const journal = await beginCreate(config.dataDir, owner.id, lowerName, repoDir(config.dataDir, owner.name, name), this.journals);
+    const { scratch } = journal;
     try {
       if (parent.isEmpty) await initBare(scratch, { objectFormat: parent.objectFormat, defaultBranch: parent.defaultBranch });
       else await cloneBareLocal(repoDir(config.dataDir, loaded.owner.name, parent.name), scratch);
@@ -106,13 +111,13 @@ export class ForkService {
         await recordEvent(this.deps, tx, {
           type: 'repository', action: 'created', repoName: fork.name, ...inRepo(fork, actor.id), activity: { opType: 'create_repo' },
         });
-        journal.place(scratch);
+        journal.place();
         return fork;
       });
-      journal.committed();
+      await journal.committed();
       return { repo, owner, perm: await this.access.repoPermission(repo, owner, actor) };
     } catch (err) {
-      journal.abandon();
+      await journal.abandon();
       if (isUniqueViolation(err)) throw conflict();
       throw err;
     } finally {

@@ -6,7 +6,7 @@ import { collaborations, labels, repoWatches, repositories, users, type ObjectFo
 import { withTx } from '../../db/tx.js';
 import { commitFiles } from '../../git/commit.js';
 import { initBare } from '../../git/init.js';
-import { journalCreate, scratchRepoPath } from '../../git/folderMoves.js';
+import { beginCreate, type JournalStore } from '../../git/folderMoves.js';
 import { repoDir } from '../../git/paths.js';
 import * as templates from '../../templates/index.js';
 import type { AccessService } from './access.js';
@@ -78,6 +78,7 @@ export async function createRepository(
   owner: UserRow,
   actor: UserRow,
   input: CreateRepoInput,
+  journals: JournalStore,
 ): Promise<RepoRow> {
   const { db, config } = deps;
   const p = plan(owner, input);
@@ -99,10 +100,10 @@ export async function createRepository(
 
   // Git first, in a scratch folder: nothing is visible under the real path until the row exists. The
   // move into place is journalled (git/folderMoves.ts): a crash before the commit leaves a folder that
-  // start-up removes.
-  const scratch = scratchRepoPath(config.dataDir);
+  // a live process removes once the journal's lease lapses.
   const final = repoDir(config.dataDir, owner.name, input.name);
-  const journal = journalCreate(config.dataDir, owner.id, lowerName, final);
+  const journal = await beginCreate(config.dataDir, owner.id, lowerName, final, journals);
+  const { scratch } = journal;
   try {
     await initBare(scratch, { objectFormat: p.objectFormat, defaultBranch: p.defaultBranch });
     if (p.files.length) {
@@ -154,13 +155,13 @@ export async function createRepository(
       });
       // The row holds the name (a concurrent creation waits on its unique key), so the move into
       // place cannot race; a leftover folder without a row is stale and goes.
-      journal.place(scratch);
+      journal.place();
       return row!;
     });
-    journal.committed();
+    await journal.committed();
     return repo;
   } catch (err) {
-    journal.abandon();
+    await journal.abandon();
     if (isUniqueViolation(err)) throw conflict();
     throw err;
   } finally {

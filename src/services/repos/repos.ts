@@ -5,7 +5,8 @@ import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
-import { moveAsideForDelete, reconcileFolders } from '../../git/folderMoves.js';
+import { moveAsideForDelete } from '../../git/folderMoves.js';
+import { FolderJournals } from './folderJournals.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { canSeeRepo } from '../../permissions/repo.js';
 import { permissionFromColumns, repoGrantFields, type AccessService, type RepoGrantColumns } from './access.js';
@@ -57,13 +58,18 @@ const sortColumns: Record<string, SQL | typeof repositories.lowerName> = {
 };
 
 export class RepoService {
+  /** The journals of this service's folder moves, and the mending of those dead processes left. */
+  readonly journals: FolderJournals;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly access: AccessService,
-  ) {}
+  ) {
+    this.journals = new FolderJournals(deps);
+  }
 
   create(owner: UserRow, actor: UserRow, input: CreateRepoInput): Promise<RepoRow> {
-    return createRepository(this.deps, this.access, owner, actor, input);
+    return createRepository(this.deps, this.access, owner, actor, input, this.journals);
   }
 
   /** The repository with its owner and the caller's permission; 404 when missing or invisible. */
@@ -105,16 +111,12 @@ export class RepoService {
   }
 
   /**
-   * Mends what processes of this host killed in the middle of a repository create or delete left behind
-   * (git/folderMoves.ts): folders of an uncommitted delete go back, folders of an uncommitted create go.
+   * Mends what processes killed in the middle of a repository create or delete left behind, once their
+   * journal's lease lapsed (git/folderMoves.ts): folders of an uncommitted delete go back, folders of an
+   * uncommitted create go. Answers what it did.
    */
-  async reconcileFolders(): Promise<{ restored: number; removed: number }> {
-    const { db, config } = this.deps;
-    return reconcileFolders(config.dataDir, {
-      repoExists: async (id) => (await db.select({ id: repositories.id }).from(repositories).where(eq(repositories.id, id))).length > 0,
-      nameTaken: async (ownerId, lowerName) => (await db.select({ id: repositories.id }).from(repositories)
-        .where(and(eq(repositories.ownerId, ownerId), eq(repositories.lowerName, lowerName)))).length > 0,
-    });
+  recoverFolders(limit = 5): Promise<{ taken: number; restored: number; removed: number }> {
+    return this.journals.recover(limit);
   }
 
   /** Owner, organization owner or site admin; the rows go first, then the folders (moved aside before, back on failure). */
@@ -122,8 +124,8 @@ export class RepoService {
     const { repo, owner, perm } = loaded;
     if (perm.mode !== 'owner') throw new Forbidden('user should be the owner of the repo');
     const { dataDir } = this.deps.config;
-    // Journalled (git/folderMoves.ts): killed before the commit, start-up moves the folders back.
-    const aside = moveAsideForDelete(dataDir, repo.id, [repoDir(dataDir, owner.name, repo.name), wikiDir(dataDir, owner.name, repo.name)]);
+    // Journalled (git/folderMoves.ts): killed before the commit, a live process moves the folders back.
+    const aside = await moveAsideForDelete(dataDir, repo.id, [repoDir(dataDir, owner.name, repo.name), wikiDir(dataDir, owner.name, repo.name)], this.journals);
     try {
       await withTx(this.deps.db, async (tx) => {
         // Recorded first, while the rows it describes exist; the repository's feed rows go with it.
@@ -142,10 +144,10 @@ export class RepoService {
         await tx.delete(repositories).where(eq(repositories.id, repo.id));
       });
     } catch (err) {
-      aside.undo();
+      await aside.undo();
       throw err;
     }
-    aside.finish();
+    await aside.finish();
   }
 
   /** Repositories the user owns or reaches by collaboration or team, by name (Gitea's default order). */
