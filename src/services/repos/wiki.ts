@@ -19,6 +19,7 @@ import { inRepo } from '../events/scope.js';
 import type { ServiceDeps } from '../context.js';
 import { signatureOf } from '../identity.js';
 import { BadRequest, Conflict, Forbidden, NotFound, RepoArchived } from '../errors.js';
+import { isStdBase64 } from '../base64.js';
 import { withKeyLock } from '../locks.js';
 import type { LoadedRepo } from './repos.js';
 import {
@@ -49,12 +50,14 @@ const attempts = 8;
 const sidebarFile = '_Sidebar.md';
 const footerFile = '_Footer.md';
 
-// Go's base64.StdEncoding: padded standard alphabet; it skips CR and LF, and so do we.
-const base64Pattern = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The longest file name (bytes) common file systems hold. */
+const WIKI_FILE_NAME_MAX = 255;
 
 function decodeBase64(s: string): Buffer {
+  // Go's base64.StdEncoding: padded standard alphabet; it skips CR and LF, and so do we.
   const compact = s.replace(/[\r\n]/g, '');
-  if (!base64Pattern.test(compact)) throw new BadRequest('illegal base64 data in content_base64');
+  if (!isStdBase64(compact)) throw new BadRequest('illegal base64 data in content_base64');
   return Buffer.from(compact, 'base64');
 }
 
@@ -80,6 +83,9 @@ export class WikiService {
     const title = input.title ?? '';
     if (goTrimSpace(title) === '') throw new BadRequest('wiki page title must not be empty');
     if (title.includes('\0') || input.message?.includes('\0')) throw new BadRequest('title and message must not contain NUL characters');
+    // The page is a file named after the escaped title: a name longer than a file system's 255 bytes could
+    // not be checked out of any clone of the wiki. (Checked on the title first: a longer title never fits.)
+    if (title.length > WIKI_FILE_NAME_MAX) throw new BadRequest(`wiki page title is too long (its file name must fit in ${WIKI_FILE_NAME_MAX} bytes)`);
     const content = decodeBase64(input.contentBase64 ?? '');
     const webPath = userTitleToWebPath(title);
     const reserved = reservedSegment(webPath);
@@ -87,6 +93,7 @@ export class WikiService {
     const gitPath = webPathToGitPath(webPath);
     // A query-escaped title has no slash: its page is always one top-level file of the wiki.
     if (!gitPath || gitPath.includes('/')) throw new BadRequest(`invalid wiki page title: ${title}`);
+    if (Buffer.byteLength(gitPath) > WIKI_FILE_NAME_MAX) throw new BadRequest(`wiki page title is too long (its file name must fit in ${WIKI_FILE_NAME_MAX} bytes)`);
     let message = input.message || `Add ${goQuote(title)}`;
     if (!message.endsWith('\n')) message += '\n';
     const who: Signature = signatureOf(actor, this.deps.config);
