@@ -1,0 +1,149 @@
+// Issue #32: hostile input is a 4xx before anything is written (lone surrogates, NUL, ids beyond int64,
+// oversized avatars, strings too long for a git argument or a field), and no git change stands without
+// its database record.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startApp, type TestApp } from '../helpers/harness.js';
+import { dirOf, disk, repoFor, roles, type Roles } from '../helpers/gitFixtures.js';
+import { raw, type Repository } from '../helpers/repos.js';
+
+let app: TestApp;
+let r: Roles;
+let repo: Repository;
+let dir: string;
+let p: string;
+
+test.before(async () => {
+  app = await startApp();
+  r = await roles(app);
+  repo = await repoFor(app, r);
+  dir = dirOf(app, repo);
+  p = `/repos/${repo.full_name}`;
+});
+test.after(async () => {
+  await app.close();
+});
+
+const send = (method: string, path: string, body?: unknown, authorization = r.owner.auth) =>
+  raw(app, method, path, { body: body === undefined ? undefined : JSON.stringify(body), authorization });
+
+async function status(method: string, path: string, body: unknown, want: number, label: string, match?: RegExp) {
+  const res = await send(method, path, body);
+  assert.is(res.response.status, want, `${label}: ${res.text.slice(0, 300)}`);
+  if (match) assert.match(res.body.message, match, label);
+  return res;
+}
+
+const refs = () => disk.run(dir, ['for-each-ref', '--format=%(refname)']);
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+test('422: a lone surrogate or NUL in a body field, a key or a query value; nothing is written', async () => {
+  const before = await refs();
+  await status('POST', `${p}/branches`, { new_branch_name: '\ud800x', old_branch_name: 'main' }, 422, 'branch', /\[new_branch_name\]: .*lone surrogate/);
+  await status('POST', `${p}/tags`, { tag_name: 't\udc00' }, 422, 'tag', /\[tag_name\]/);
+  await status('POST', `${p}/contents/s.txt`, { content: b64('x'), new_branch: 'nb\ud800' }, 422, 'contents new_branch', /\[new_branch\]/);
+  await status('POST', `${p}/contents/s.txt`, { content: b64('x'), branch: '\ud800' }, 422, 'contents branch', /\[branch\]/);
+  await status('POST', `${p}/contents`, { files: [{ operation: 'create', path: 's\ud800.txt', content: b64('x') }] }, 422, 'file path', /\[files\.0\.path\]/);
+  await status('POST', `${p}/contents`, { files: [{ operation: 'create', path: 's.txt', content: b64('x') }], message: 'm\0' }, 422, 'NUL', /\[message\]: must not contain NUL/);
+  assert.is(await refs(), before, 'no ref was written');
+
+  await status('POST', `${p}/issues`, { title: 'a\ud800' }, 422, 'issue title', /\[title\]/);
+  await status('POST', `${p}/issues`, { title: 'a', ['b\ud800']: 1 }, 422, 'a key', /lone surrogate/);
+  const issue = await status('POST', `${p}/issues`, { title: 'a pair is fine 😀' }, 201, 'surrogate pair');
+  await status('POST', `${p}/issues/${issue.body.number}/comments`, { body: 'x\udfffy' }, 422, 'comment', /\[body\]/);
+  await status('PATCH', `${p}/issues/${issue.body.number}`, { body: '\ud83d' }, 422, 'issue edit', /\[body\]/);
+  await status('GET', `${p}/issues?q=a%00b`, undefined, 422, 'query NUL', /\[q\]: must not contain NUL/);
+  const list = await send('GET', `${p}/issues?state=all`);
+  assert.equal(list.body.map((i: { title: string }) => i.title), ['a pair is fine 😀']);
+  const comments = await send('GET', `${p}/issues/${issue.body.number}/comments`);
+  assert.equal(comments.body, []);
+});
+
+test('a ref change whose record fails is undone: branch, tag, contents on a new and on an existing branch', async () => {
+  const target = (await disk.tip(dir, 'main'))!;
+  const before = await refs();
+  await app.sqlFromElsewhere(`
+    create function anvil_test_refuse() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$;
+    create trigger anvil_test_refuse before update on repositories for each row when (new.id = ${repo.id}) execute function anvil_test_refuse();`);
+  try {
+    for (const [label, method, path, body] of [
+      ['branch', 'POST', `${p}/branches`, { new_branch_name: 'undone' }],
+      ['tag', 'POST', `${p}/tags`, { tag_name: 'undone-tag' }],
+      ['annotated tag', 'POST', `${p}/tags`, { tag_name: 'undone-annotated', message: 'm' }],
+      ['contents, new branch', 'POST', `${p}/contents/u.txt`, { content: b64('u'), new_branch: 'undone-files' }],
+      ['contents, main', 'POST', `${p}/contents/u.txt`, { content: b64('u') }],
+      ['diffpatch, main', 'POST', `${p}/diffpatch`, { content: 'diff --git a/d.txt b/d.txt\nnew file mode 100644\n--- /dev/null\n+++ b/d.txt\n@@ -0,0 +1 @@\n+d\n' }],
+    ] as const) {
+      const res = await send(method, path, body);
+      assert.ok(res.response.status >= 500, `${label}: the record failed (${res.response.status})`);
+      assert.is(await refs(), before, `${label}: no ref stands without its record`);
+      assert.is(await disk.tip(dir, 'main'), target, `${label}: main is where it was`);
+    }
+  } finally {
+    await app.sqlFromElsewhere('drop trigger anvil_test_refuse on repositories; drop function anvil_test_refuse();');
+  }
+  await status('POST', `${p}/branches`, { new_branch_name: 'undone' }, 201, 'the same branch once the record works');
+  await status('POST', `${p}/tags`, { tag_name: 'undone-tag' }, 201, 'the same tag once the record works');
+});
+
+test('422: ids beyond int64 (or beyond what a JS number holds exactly) in id lists; a real id still filters', async () => {
+  for (const v of ['99999999999999999999', '9223372036854775807', '1,9007199254740993']) {
+    await status('GET', `${p}/issues?milestones=${v}`, undefined, 422, v, /\[milestones\]: .*out of range/);
+  }
+  const m = await status('POST', `${p}/milestones`, { title: 'm1' }, 201, 'milestone');
+  const issue = await status('POST', `${p}/issues`, { title: 'in m1', milestone: m.body.id }, 201, 'issue in milestone');
+  const found = await status('GET', `${p}/issues?milestones=${m.body.id}`, undefined, 200, 'by id');
+  assert.equal(found.body.map((i: { number: number }) => i.number), [issue.body.number]);
+  await status('GET', `${p}/issues/9223372036854775807`, undefined, 422, 'path index', /\[index\]/);
+});
+
+test('413: a 9 MB avatar (user and organization) is refused by its size first', async () => {
+  const image = 'A'.repeat(9 * 1024 * 1024);
+  await status('POST', '/user/avatar', { image }, 413, 'user avatar', /larger than/);
+  await status('POST', '/orgs', { username: `o${r.owner.id}hostile` }, 201, 'org');
+  await status('POST', `/orgs/o${r.owner.id}hostile/avatar`, { image }, 413, 'org avatar', /larger than/);
+  await status('POST', '/user/avatar', { image: `${'A'.repeat(1000)}!` }, 400, 'bad base64', /base64/);
+});
+
+test('strings that would reach a git argument or a file name are limited first (no E2BIG)', async () => {
+  const huge = 'x'.repeat(300 * 1024);
+  await status('POST', `${p}/wiki/new`, { title: huge, content_base64: b64('w') }, 400, 'wiki title', /too long/);
+  await status('POST', `${p}/wiki/new`, { title: 'a'.repeat(253), content_base64: b64('w') }, 400, 'wiki title of 256 bytes as a file', /too long/);
+  await status('POST', `${p}/wiki/new`, { title: 'a'.repeat(252), content_base64: b64('w') }, 201, 'wiki title of 255 bytes as a file');
+  await status('POST', `${p}/wiki/new`, { title: 'big', content_base64: `${'A'.repeat(3 * 1024 * 1024)}!` }, 400, 'wiki content', /base64/);
+  await status('POST', `${p}/actions/workflows/ci.yml/dispatches`, { ref: huge }, 404, 'dispatch ref');
+  await status('POST', `${p}/branches`, { new_branch_name: 'ok-branch', old_ref_name: huge }, 422, 'old_ref_name', /old_ref_name/);
+  await status('POST', `${p}/contents/a.txt`, { content: b64('a'), author: { name: huge, email: 'a@example.com' } }, 422, 'author name', /author\.name/);
+  await status('POST', `${p}/contents`, { files: [{ operation: 'create', path: huge, content: b64('x') }] }, 422, 'file path', /files\.0\.path/);
+});
+
+test('422: file paths with control characters or backslashes; new branch names git and Gitea refuse', async () => {
+  const before = await refs();
+  for (const path of ['a%0Ab.txt', 'a%5Cb.txt', 'dir%09x/f.txt']) {
+    await status('POST', `${p}/contents/${path}`, { content: b64('x') }, 422, path, /malformed path/);
+  }
+  await status('POST', `${p}/contents`, { files: [{ operation: 'create', path: 'x\ny', content: b64('x') }] }, 422, 'ChangeFiles', /malformed path/);
+  for (const name of ['HEAD', 'refs/heads/x', 'f'.repeat(40)]) {
+    await status('POST', `${p}/contents/n.txt`, { content: b64('x'), new_branch: name }, 422, name, /\[new_branch\]/);
+  }
+  assert.is(await refs(), before);
+});
+
+test('422: edits hold the limits creation holds (pull and milestone titles, hook branch filters, e-mail)', async () => {
+  await status('POST', `${p}/branches`, { new_branch_name: 'feature' }, 201, 'branch');
+  await status('POST', `${p}/contents/f.txt`, { content: b64('f'), branch: 'feature' }, 201, 'commit');
+  const pull = await status('POST', `${p}/pulls`, { head: 'feature', base: 'main', title: 'a pull' }, 201, 'pull');
+  await status('PATCH', `${p}/pulls/${pull.body.number}`, { title: 't'.repeat(256) }, 422, 'pull title', /\[title\]/);
+  await status('PATCH', `${p}/pulls/${pull.body.number}`, { title: 't'.repeat(255) }, 201, 'pull title of 255');
+  const m = await status('POST', `${p}/milestones`, { title: 'm2' }, 201, 'milestone');
+  await status('PATCH', `${p}/milestones/${m.body.id}`, { title: 't'.repeat(256) }, 422, 'milestone title', /\[title\]/);
+  const hook = { type: 'gitea', config: { url: 'http://127.0.0.1:9/hook', content_type: 'json' }, events: ['push'], active: false };
+  await status('POST', `${p}/hooks`, { ...hook, branch_filter: 'b'.repeat(2049) }, 422, 'hook create', /\[branch_filter\]/);
+  const h = await status('POST', `${p}/hooks`, { ...hook, branch_filter: 'main' }, 201, 'hook');
+  await status('PATCH', `${p}/hooks/${h.body.id}`, { branch_filter: 'b'.repeat(2049) }, 422, 'hook edit', /\[branch_filter\]/);
+  const res = await send('PATCH', `/admin/users/${r.writer.username}`, { email: `${'e'.repeat(250)}@example.com` }, r.admin.auth);
+  assert.is(res.response.status, 422, res.text);
+  assert.match(res.body.message, /\[email\]/);
+});
+
+test.run();
