@@ -11,7 +11,7 @@ import { initBare } from '../../git/init.js';
 import { readBlob, readCommit, type CommitData } from '../../git/objects.js';
 import { commitsTouching, entriesAt } from '../../git/pathHistory.js';
 import { wikiDir } from '../../git/paths.js';
-import { headBranch, refTarget } from '../../git/refs.js';
+import { deleteRef, headBranch, moveRef, refTarget } from '../../git/refs.js';
 import { canRead, canWrite } from '../../permissions/repo.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
@@ -100,7 +100,7 @@ export class WikiService {
 
     const dir = this.dir(loaded);
     const branch = (existsSync(dir) && (await headBranch(dir))) || repo.defaultBranch;
-    const id = await withKeyLock(`${dir}\0${branch}`, async () => {
+    const { id, parent } = await withKeyLock(`${dir}\0${branch}`, async () => {
       if (!existsSync(dir)) await this.init(dir, repo);
       for (let attempt = 0; attempt < attempts; attempt++) {
         const parent = await refTarget(dir, `refs/heads/${branch}`);
@@ -109,7 +109,7 @@ export class WikiService {
           throw new BadRequest(`wiki page already exists [title: ${gitPath}]`);
         }
         try {
-          return await commitFiles(dir, { branch, files: [{ path: gitPath, content }], message, author: who, parent });
+          return { id: await commitFiles(dir, { branch, files: [{ path: gitPath, content }], message, author: who, parent }), parent };
         } catch (err) {
           // Only a branch that moved under us is worth another try.
           if (!(err instanceof GitError) || (await refTarget(dir, `refs/heads/${branch}`)) === parent) throw err;
@@ -117,7 +117,15 @@ export class WikiService {
       }
       throw new Conflict('the wiki kept changing while the page was written; try again');
     });
-    await withTx(this.deps.db, (tx) => recordEvent(this.deps, tx, { type: 'wiki', action: 'created', page: webPath, sha: id, ...inRepo(repo, actor.id) }));
+    try {
+      await withTx(this.deps.db, (tx) => recordEvent(this.deps, tx, { type: 'wiki', action: 'created', page: webPath, sha: id, ...inRepo(repo, actor.id) }));
+    } catch (err) {
+      // No page stands without its record: the branch goes back to where it was (if it is still at the page).
+      const ref = `refs/heads/${branch}`;
+      await (parent ? moveRef(dir, ref, parent, id) : deleteRef(dir, ref, id))
+        .catch((e: Error) => this.deps.log.error({ err: e.message, repoId: repo.id }, 'could not undo a wiki page whose record failed'));
+      throw err;
+    }
     return (await this.readPage(dir, id, [gitPath]))!;
   }
 
