@@ -86,6 +86,31 @@ test('a ref change whose record fails is undone: branch, tag, contents on a new 
   await status('POST', `${p}/tags`, { tag_name: 'undone-tag' }, 201, 'the same tag once the record works');
 });
 
+test('a wiki page or a pull request update whose record fails is undone', async () => {
+  await status('POST', `${p}/wiki/new`, { title: 'Home', content_base64: b64('home') }, 201, 'first page');
+  await status('POST', `${p}/branches`, { new_branch_name: 'upd-head' }, 201, 'head branch');
+  await status('POST', `${p}/contents/h.txt`, { content: b64('h'), branch: 'upd-head' }, 201, 'head commit');
+  const pull = await status('POST', `${p}/pulls`, { head: 'upd-head', base: 'main', title: 'to update' }, 201, 'pull');
+  await status('POST', `${p}/contents/m.txt`, { content: b64('m') }, 201, 'base commit');
+  const wikiDir = dir.replace(/\.git$/, '.wiki.git');
+  const [wikiTip, headTip] = [await disk.tip(wikiDir, 'main'), await disk.tip(dir, 'upd-head')];
+  await app.sqlFromElsewhere(`
+    create function anvil_test_refuse() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$;
+    create trigger anvil_test_refuse before insert on events for each row when (new.repo_id = ${repo.id}) execute function anvil_test_refuse();`);
+  try {
+    const page = await send('POST', `${p}/wiki/new`, { title: 'Undone', content_base64: b64('u') });
+    assert.ok(page.response.status >= 500, `wiki: the record failed (${page.response.status})`);
+    assert.is(await disk.tip(wikiDir, 'main'), wikiTip, 'the wiki branch is where it was');
+    const update = await send('POST', `${p}/pulls/${pull.body.number}/update`);
+    assert.ok(update.response.status >= 500, `update: the record failed (${update.response.status})`);
+    assert.is(await disk.tip(dir, 'upd-head'), headTip, 'the head branch is where it was');
+  } finally {
+    await app.sqlFromElsewhere('drop trigger anvil_test_refuse on events; drop function anvil_test_refuse();');
+  }
+  await status('POST', `${p}/wiki/new`, { title: 'Undone', content_base64: b64('u') }, 201, 'the same page once the record works');
+  await status('POST', `${p}/pulls/${pull.body.number}/update`, undefined, 200, 'the update once the record works');
+});
+
 test('422: ids beyond int64 (or beyond what a JS number holds exactly) in id lists; a real id still filters', async () => {
   for (const v of ['99999999999999999999', '9223372036854775807', '1,9007199254740993']) {
     await status('GET', `${p}/issues?milestones=${v}`, undefined, 422, v, /\[milestones\]: .*out of range/);
@@ -129,7 +154,7 @@ test('422: file paths with control characters or backslashes; new branch names g
   assert.is(await refs(), before);
 });
 
-test('422: edits hold the limits creation holds (pull and milestone titles, hook branch filters, e-mail)', async () => {
+test('422: edits hold the limits creation holds (pull and milestone titles, hook branch filters, e-mail); an indexed status context', async () => {
   await status('POST', `${p}/branches`, { new_branch_name: 'feature' }, 201, 'branch');
   await status('POST', `${p}/contents/f.txt`, { content: b64('f'), branch: 'feature' }, 201, 'commit');
   const pull = await status('POST', `${p}/pulls`, { head: 'feature', base: 'main', title: 'a pull' }, 201, 'pull');
@@ -141,6 +166,8 @@ test('422: edits hold the limits creation holds (pull and milestone titles, hook
   await status('POST', `${p}/hooks`, { ...hook, branch_filter: 'b'.repeat(2049) }, 422, 'hook create', /\[branch_filter\]/);
   const h = await status('POST', `${p}/hooks`, { ...hook, branch_filter: 'main' }, 201, 'hook');
   await status('PATCH', `${p}/hooks/${h.body.id}`, { branch_filter: 'b'.repeat(2049) }, 422, 'hook edit', /\[branch_filter\]/);
+  await status('POST', `${p}/statuses/main`, { state: 'success', context: 'c'.repeat(513) }, 422, 'status context', /\[context\]/);
+  await status('POST', `${p}/statuses/main`, { state: 'success', context: 'c'.repeat(512) }, 201, 'status context of 512');
   const res = await send('PATCH', `/admin/users/${r.writer.username}`, { email: `${'e'.repeat(250)}@example.com` }, r.admin.auth);
   assert.is(res.response.status, 422, res.text);
   assert.match(res.body.message, /\[email\]/);
