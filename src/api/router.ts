@@ -175,6 +175,8 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
         maxFiles: config.attachment.maxFiles,
       });
       try {
+        const badName = textProblem(Object.fromEntries(Object.entries(form.files).map(([field, f]) => [`${field}.filename`, f?.filename ?? ''])));
+        if (badName) throw new Invalid(badName);
         await run(form, check(form.fields));
       } finally {
         await discardUploads(form);
