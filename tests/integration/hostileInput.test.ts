@@ -59,6 +59,14 @@ test('422: a lone surrogate or NUL in a body field, a key or a query value; noth
   assert.equal(comments.body, []);
 });
 
+test('404: git over HTTP with NUL in the owner or repository name (not a 500)', async () => {
+  const [owner, name] = repo.full_name.split('/');
+  for (const path of [`/a%00/${name}.git/info/refs?service=git-upload-pack`, `/${owner}/${name}%00.git/info/refs?service=git-upload-pack`]) {
+    const res = await fetch(`${app.url}${path}`, { headers: { Authorization: r.owner.auth } });
+    assert.is(res.status, 404, path);
+  }
+});
+
 test('a ref change whose record fails is undone: branch, tag, contents on a new and on an existing branch', async () => {
   const target = (await disk.tip(dir, 'main'))!;
   const before = await refs();
