@@ -1,11 +1,23 @@
 // Issue #32: hostile input is a 4xx before anything is written (lone surrogates, NUL, ids beyond int64,
 // oversized avatars, strings too long for a git argument or a field), and no git change stands without
 // its database record.
+import { execFileSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { dirOf, disk, repoFor, roles, type Roles } from '../helpers/gitFixtures.js';
 import { raw, type Repository } from '../helpers/repos.js';
+import { gitWorkspace } from '../helpers/events.js';
+
+/** `probe()` once it answers something, polled until a deadline (the push is recorded as the request ends). */
+async function until<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  for (const end = Date.now() + ms; ;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error('the condition never held');
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
 
 let app: TestApp;
 let r: Roles;
@@ -65,6 +77,27 @@ test('404: git over HTTP with NUL in the owner or repository name (not a 500)', 
     const res = await fetch(`${app.url}${path}`, { headers: { Authorization: r.owner.auth } });
     assert.is(res.status, 404, path);
   }
+});
+
+test('a pushed commit with NUL in its message and author is recorded (NUL stored as U+FFFD)', async () => {
+  const ws = gitWorkspace(app);
+  try {
+    const [owner, name] = repo.full_name.split('/');
+    const work = await ws.clone(ws.remote(r.owner, owner!, name!));
+    const tree = (await ws.must(['rev-parse', 'HEAD^{tree}'], work)).trim();
+    const parent = (await ws.must(['rev-parse', 'HEAD'], work)).trim();
+    const object = `tree ${tree}\nparent ${parent}\nauthor A\0B <a@example.com> 1700000000 +0000\ncommitter C <c@example.com> 1700000000 +0000\n\nmsg with \0 NUL\n`;
+    const id = execFileSync('git', ['hash-object', '-t', 'commit', '--literally', '-w', '--stdin'], { cwd: work, input: object }).toString().trim();
+    await ws.must(['push', '-q', 'origin', `${id}:refs/heads/with-nul`], work);
+  } finally {
+    ws.close();
+  }
+  const feed = await until(async () => {
+    const res = await send('GET', `${p}/activities/feeds`);
+    return (res.body as Array<{ op_type: string; ref_name: string; content: string }>).find((a) => a.ref_name === 'refs/heads/with-nul' && a.op_type === 'commit_repo');
+  });
+  assert.match(feed.content, /msg with \ufffd NUL/);
+  assert.match(feed.content, /A\ufffdB/);
 });
 
 test('a ref change whose record fails is undone: branch, tag, contents on a new and on an existing branch', async () => {
