@@ -13,27 +13,45 @@ function problemOf(s: string): string | undefined {
   return undefined;
 }
 
+/** Where a value sits: its key under its parent (names are built only for the one refused). */
+interface Place {
+  key: string;
+  parent?: Place;
+}
+
+/** `name.0.key`, as a message shows it: a deeply nested one is cut (the message stays short). */
+function nameOf(place: Place | undefined, root: string): string {
+  const keys: string[] = [];
+  for (let p = place; p; p = p.parent) keys.push(p.key);
+  if (root) keys.push(root);
+  const name = keys.reverse().join('.') || 'body';
+  return name.length > 200 ? `${name.slice(0, 200)}…` : name;
+}
+
 /**
- * `[field]: problem` for the first string (or key) of `value` that is not storable text (`name`,
- * `scopes.0`, `body` for a bare string), or undefined when all of it is. Walked without recursion, so
+ * `[field]: problem` for a string (or key) of `value` that is not storable text (`name`, `scopes.0`,
+ * `body` for a bare string; an object's own strings before those nested deeper), or undefined when all
+ * of it is. Walked without recursion, so
  * a deeply nested body cannot overflow the stack.
  */
 export function textProblem(value: unknown, name = ''): string | undefined {
-  const pending: Array<[unknown, string]> = [[value, name]];
+  const pending: Array<[unknown, Place | undefined]> = [[value, undefined]];
   while (pending.length) {
-    const [v, field] = pending.pop()!;
+    const [v, place] = pending.pop()!;
     if (typeof v === 'string') {
       const problem = problemOf(v);
-      if (problem) return `[${field || 'body'}]: ${problem}`;
+      if (problem) return `[${nameOf(place, name)}]: ${problem}`;
     } else if (typeof v === 'object' && v !== null) {
-      const entries = Object.entries(v);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [k, inner] = entries[i]!;
-        const at = field ? `${field}.${k}` : k;
-        const keyProblem = problemOf(k);
-        if (keyProblem) return `[${at}]: ${keyProblem}`;
-        pending.push([inner, at]);
+      // Keys and string values (most of them) are checked here, in order; objects wait their turn with a
+      // place of their own, pushed last to first so that they are walked first to last.
+      const nested: Array<[unknown, Place]> = [];
+      for (const key of Object.keys(v)) {
+        const inner = (v as Record<string, unknown>)[key];
+        const problem = problemOf(key) ?? (typeof inner === 'string' ? problemOf(inner) : undefined);
+        if (problem) return `[${nameOf({ key, parent: place }, name)}]: ${problem}`;
+        if (typeof inner === 'object' && inner !== null) nested.push([inner, { key, parent: place }]);
       }
+      for (let i = nested.length - 1; i >= 0; i--) pending.push(nested[i]!);
     }
   }
   return undefined;
