@@ -8,16 +8,7 @@ import { startApp, type TestApp } from '../helpers/harness.js';
 import { dirOf, disk, repoFor, roles, type Roles } from '../helpers/gitFixtures.js';
 import { raw, type Repository } from '../helpers/repos.js';
 import { gitWorkspace } from '../helpers/events.js';
-
-/** `probe()` once it answers something, polled until a deadline (the push is recorded as the request ends). */
-async function until<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  for (const end = Date.now() + ms; ;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('the condition never held');
-    await new Promise((res) => setTimeout(res, 50));
-  }
-}
+import { eventually } from '../helpers/hooks.js';
 
 let app: TestApp;
 let r: Roles;
@@ -92,10 +83,10 @@ test('a pushed commit with NUL in its message and author is recorded (NUL stored
   } finally {
     ws.close();
   }
-  const feed = await until(async () => {
+  const feed = await eventually(async () => {
     const res = await send('GET', `${p}/activities/feeds`);
     return (res.body as Array<{ op_type: string; ref_name: string; content: string }>).find((a) => a.ref_name === 'refs/heads/with-nul' && a.op_type === 'commit_repo');
-  });
+  }, 'the push of a commit with NUL in the feed');
   assert.match(feed.content, /msg with \ufffd NUL/);
   assert.match(feed.content, /A\ufffdB/);
 });
