@@ -12,6 +12,7 @@ import type { LoadedRepo } from '../services/repos/repos.js';
 import type { UserRow } from '../db/schema/index.js';
 import { authenticate } from './auth.js';
 import { errorAnswer, HttpError } from './errors.js';
+import { textProblem } from './textInput.js';
 
 const noCache = { 'Cache-Control': 'no-cache, max-age=0, must-revalidate', Pragma: 'no-cache', Expires: 'Fri, 01 Jan 1980 00:00:00 GMT' };
 
@@ -59,6 +60,8 @@ export function buildGitRouter(services: Services, log: Logger): Router {
 
   async function open(ctx: Context, service: GitService): Promise<{ loaded: LoadedRepo; actor: UserRow | null }> {
     const name = String(ctx.params.repo).replace(/\.git$/i, '');
+    // A name that is not storable text (NUL, a lone surrogate) names no repository.
+    if (textProblem({ owner: ctx.params.owner, name })) throw new HttpError(404, 'Repository not found');
     // A running Actions task's token (actions/checkout sends it as the Basic password) fetches its own
     // repository. Looked up before the account's credentials, so that a task's many fetches never count
     // as failed sign-ins of the user name they carry.

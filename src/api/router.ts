@@ -12,7 +12,8 @@ import { discardUploads, readMultipart } from './multipart.js';
 import { registry } from './operations/index.js';
 import { DECIMAL_INTEGER, specOperations, type OpenApiDocument, type SpecOperation } from './spec.js';
 import type { Handler, HandlerEntry, OperationId } from './types.js';
-import { createValidator, nulField, validationTemplate } from './validate.js';
+import { textProblem } from './textInput.js';
+import { createValidator, validationTemplate } from './validate.js';
 
 export const apiPrefix = '/api/v1';
 
@@ -117,6 +118,8 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
       }
       const query = declaredQuery(ctx, op);
       const check = (body: unknown) => {
+        const bad = textProblem({ ...ctx.params, ...query }) ?? textProblem(body);
+        if (bad) throw new Invalid(bad);
         for (const p of op.integerParams) {
           const raw = p.in === 'path' ? ctx.params[p.name] : query[p.name];
           for (const v of [raw].flat()) {
@@ -125,8 +128,6 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
         }
         const checked = validate(op.operationId, { method: op.method, path: validationPath(op, ctx.params), headers: ctx.headers, query, body });
         if (!checked.ok) throw new Invalid(checked.message!);
-        const nul = nulField({ ...ctx.params, ...query }) ?? nulField(body);
-        if (nul) throw new Invalid(`[${nul}]: must not contain NUL characters`);
         return checked;
       };
       const run = async (body: unknown, checked: ReturnType<typeof check>) => {
@@ -156,8 +157,8 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
           numbers[p.name] = n;
         }
         if (plain) {
-          const nul = nulField(ctx.params);
-          if (nul) throw new Invalid(`[${nul}]: must not contain NUL characters`);
+          const bad = textProblem(ctx.params);
+          if (bad) throw new Invalid(bad);
           return run(undefined, { ok: true, path: numbers });
         }
       }
@@ -174,6 +175,8 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
         maxFiles: config.attachment.maxFiles,
       });
       try {
+        const badName = textProblem(Object.fromEntries(Object.entries(form.files).map(([field, f]) => [`${field}.filename`, f?.filename ?? ''])));
+        if (badName) throw new Invalid(badName);
         await run(form, check(form.fields));
       } finally {
         await discardUploads(form);

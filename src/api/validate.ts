@@ -66,21 +66,6 @@ export async function createValidator(doc: OpenApiDocument) {
   };
 }
 
-/**
- * The first field (`name`, `scopes.0`) holding a NUL character, which PostgreSQL cannot store in text or
- * jsonb: such a value names nothing and can be stored nowhere, so it is refused as invalid up front.
- */
-export function nulField(value: unknown, name = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\0') ? name || 'body' : undefined;
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [k, v] of Object.entries(value)) {
-    const field = name ? `${name}.${k}` : k;
-    const hit = k.includes('\0') ? field : nulField(v, field);
-    if (hit) return hit;
-  }
-  return undefined;
-}
-
 interface AjvErr {
   instancePath: string;
   message?: string;

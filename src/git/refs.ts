@@ -55,15 +55,23 @@ export async function setHead(dir: string, branch: string): Promise<void> {
 
 /** The object a full ref points at, or undefined. */
 export async function refTarget(dir: string, ref: string): Promise<string | undefined> {
+  if (ref.length > MAX_REV_LENGTH) return undefined;
   const read = await readRef(dir, ref);
   if (read !== undefined) return read ?? undefined;
   const r = await git(dir, ['rev-parse', '--verify', '--quiet', ref], { okCodes: [1, 128] });
   return r.exitCode === 0 ? r.stdout.trim() : undefined;
 }
 
+/**
+ * The longest revision worth asking git about: git writes a new ref as a file, so no ref name is longer
+ * than a path may be (PATH_MAX). A longer text names nothing, and as a git argument past 128 KiB it would
+ * not even start git (E2BIG).
+ */
+export const MAX_REV_LENGTH = 4096;
+
 /** Resolves a branch, tag or commit id (full or abbreviated) to a commit id, or undefined. */
 export async function resolveCommit(dir: string, rev: string): Promise<string | undefined> {
-  if (rev.startsWith('-')) return undefined;
+  if (rev.startsWith('-') || rev.length > MAX_REV_LENGTH) return undefined;
   for (const candidate of [`refs/heads/${rev}`, `refs/tags/${rev}`, rev]) {
     const r = await git(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`], { okCodes: [1, 128] });
     if (r.exitCode === 0) return r.stdout.trim();

@@ -62,3 +62,12 @@ export function isValidRefName(name: string): boolean {
   if (name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
   return name.split('/').every((part) => part.length > 0 && !part.startsWith('.') && !part.endsWith('.lock'));
 }
+
+/**
+ * A name a new branch may take: a valid ref name that `git check-ref-format --branch` also accepts as a
+ * branch (not `HEAD`), that does not read as a full ref (`refs/heads/x` would make `refs/heads/refs/heads/x`)
+ * and that is not a full commit id (it would shadow the commit wherever a revision is resolved).
+ */
+export function isValidNewBranchName(name: string): boolean {
+  return isValidRefName(name) && name !== 'HEAD' && !name.startsWith('refs/') && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(name);
+}

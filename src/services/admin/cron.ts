@@ -59,7 +59,7 @@ export class CronService {
     return t;
   }
 
-  /** Every task in registration order, with its record; disabled ones show `-` and no times, as in Gitea. */
+  /** Every task in registration order, with its record; disabled ones show `-` and no next run, as in Gitea. */
   async list(now = new Date()): Promise<CronTaskView[]> {
     const rows = new Map((await this.deps.db.select().from(cronTasks)).map((r) => [r.name, r]));
     return this.tasks.map((t) => {
@@ -68,7 +68,8 @@ export class CronService {
         name: t.name,
         schedule: t.enabled ? t.schedule : '-',
         next: t.enabled ? t.plan.next(now) : null,
-        prev: t.enabled ? (row?.prevAt ?? null) : null,
+        // Gitea shows a manual run as the previous one even for a task the scheduler does not run.
+        prev: row?.prevAt ?? null,
         execTimes: row?.execTimes ?? 0,
       };
     });

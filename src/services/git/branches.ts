@@ -13,11 +13,11 @@ import { hasWorkflowFiles } from '../actions/workflowFiles.js';
 import { GitError } from '../../git/core.js';
 import { describeCommits, type DescribedCommit } from '../../git/describe.js';
 import { repoDir } from '../../git/paths.js';
-import { branchCount, createRef, deleteRef, listBranchTips, refNames, refTarget, resolveCommit } from '../../git/refs.js';
+import { branchCount, createRef, deleteRef, listBranchTips, moveRef, refNames, refTarget, resolveCommit } from '../../git/refs.js';
 import { canWrite } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
-import { isValidRefName } from '../names.js';
+import { isValidNewBranchName, isValidRefName } from '../names.js';
 import type { BranchProtectionService } from './branchProtections.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 
@@ -114,12 +114,30 @@ export class BranchService {
     await this.changed(repo.id, dir, actorId);
   }
 
+  /**
+   * Runs `record` (reading and recording the events of ref moves already made in git); when it fails, each
+   * moved ref is put back where it was (only if it still points where this change put it) and the error
+   * goes on: no git change stands without its database record.
+   */
+  async recordOrUndo<T>(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, moves: RefChange[], record: () => Promise<T>): Promise<T> {
+    try {
+      return await record();
+    } catch (err) {
+      const dir = repoDir(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
+      for (const m of moves) {
+        const undo = /^0+$/.test(m.before) ? deleteRef(dir, m.ref, m.after) : moveRef(dir, m.ref, m.before, m.after);
+        await undo.catch((e: Error) => this.deps.log.error({ err: e.message, ref: m.ref, repoId: loaded.repo.id }, 'could not undo a ref change whose record failed'));
+      }
+      throw err;
+    }
+  }
+
   async create(loaded: LoadedRepo, actor: UserRow, input: { name: string; oldBranch?: string; oldRef?: string }): Promise<BranchView> {
     const { repo } = loaded;
     requireCodeWriter(loaded);
     if (repo.isArchived) throw new RepoArchived();
     if (repo.isMirror) throw new Forbidden('Git Repository is a mirror.');
-    if (!isValidRefName(input.name)) throw new Invalid(`[new_branch_name]: invalid branch name "${input.name}"`);
+    if (!isValidNewBranchName(input.name)) throw new Invalid(`[new_branch_name]: invalid branch name "${input.name}"`);
     const dir = this.dir(loaded);
     if (repo.isEmpty) throw new NotFound('Git Repository is empty.');
     // The names of every ref (one listing, no ref file opened), then the one source read.
@@ -150,10 +168,13 @@ export class BranchService {
       if (err instanceof GitError) throw new Conflict('The branch already exists.');
       throw err;
     }
-    const events = await this.refEvents(loaded, actor.id, [{ ref: wanted, before: zeroIdLike(source), after: source }], [source]);
-    // The branches counted from the listing read before (with the new one), not listed again.
-    const heads = [...refs].filter((r) => r.startsWith('refs/heads/')).length + 1;
-    await this.recordRefEvents(loaded, actor.id, events, {}, undefined, heads);
+    const move = { ref: wanted, before: zeroIdLike(source), after: source };
+    await this.recordOrUndo(loaded, [move], async () => {
+      const events = await this.refEvents(loaded, actor.id, [move], [source]);
+      // The branches counted from the listing read before (with the new one), not listed again.
+      const heads = [...refs].filter((r) => r.startsWith('refs/heads/')).length + 1;
+      await this.recordRefEvents(loaded, actor.id, events, {}, undefined, heads);
+    });
     const commit = (await describeCommits(dir, [source], { files: false })).get(source)!;
     return { name: input.name, commit };
   }

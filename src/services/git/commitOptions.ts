@@ -5,7 +5,7 @@ import type { UserRow } from '../../db/schema/index.js';
 import type { Signature } from '../../git/commit.js';
 import { signatureOf } from '../identity.js';
 import { Forbidden, Invalid } from '../errors.js';
-import { isValidRefName } from '../names.js';
+import { isValidNewBranchName, isValidRefName } from '../names.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 import type { BranchService } from './branches.js';
 
@@ -60,6 +60,7 @@ export async function checkTargetBranch(branches: BranchService, loaded: LoadedR
   for (const [field, name] of [['branch', base], ['new_branch', target]] as const) {
     if (!isValidRefName(name)) throw new Invalid(`[${field}]: invalid branch name "${name}"`);
   }
+  if (target !== base && !isValidNewBranchName(target)) throw new Invalid(`[new_branch]: invalid branch name "${target}"`);
   const rule = await branches.protections.ruleFor(loaded.repo.id, target);
   if (rule && !(await branches.protections.canPush(loaded, rule, actor))) throw new Forbidden(`branch protected [name: ${target}]`);
 }

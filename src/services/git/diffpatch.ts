@@ -13,6 +13,7 @@ import { checkTargetBranch, commitMessage, commitPeople } from './commitOptions.
 import { Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { withKeyLock } from '../locks.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
+import type { RefChange } from '../../git/pushLog.js';
 import type { DomainEvent } from '../events/types.js';
 
 export interface DiffPatchInput {
@@ -74,8 +75,10 @@ export class DiffPatchService {
       }
       // The commits the change brings are read from git while the ref moves (both are git processes).
       let events: Promise<DomainEvent[]> | undefined;
+      let move: RefChange | undefined;
       const eventsFrom = (before: string) => {
-        events = this.branches.refEvents(loaded, actor.id, [{ ref: `refs/heads/${target}`, before, after: id }], [baseTip]);
+        move = { ref: `refs/heads/${target}`, before, after: id };
+        events = this.branches.refEvents(loaded, actor.id, [move], [baseTip]);
         events.catch(() => undefined); // awaited below when the ref moved; dropped when it did not
       };
       try {
@@ -93,7 +96,7 @@ export class DiffPatchService {
         if (newBranch && !input.forcePush) throw new Invalid(`branch already exists [name: ${target}]`);
         continue; // the branch moved under us: rebuild on its new tip
       }
-      await this.branches.recordRefEvents(loaded, actor.id, await events!);
+      await this.branches.recordOrUndo(loaded, [move!], async () => this.branches.recordRefEvents(loaded, actor.id, await events!));
       return readCommit(dir, id);
     }
     throw new Conflict('the branch kept changing while the patch was applied; try again');

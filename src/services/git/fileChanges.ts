@@ -12,6 +12,7 @@ import { commitIndexChanges, writeBlob, type IndexChange } from '../../git/treeE
 import type { UserRow } from '../../db/schema/index.js';
 import type { ServiceDeps } from '../context.js';
 import { Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
+import type { RefChange } from '../../git/pushLog.js';
 import type { DomainEvent } from '../events/types.js';
 import { withKeyLock } from '../locks.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
@@ -69,8 +70,15 @@ function written(files: Planned[], commit: CommitData): Array<ContentEntry | nul
   );
 }
 
-/** Gitea's tree-path cleaning: `.` and empty segments dropped, `..` resolved inside the tree; a `.git` segment is refused. */
+const MAX_TREE_PATH_BYTES = 4096;
+
+/**
+ * Gitea's tree-path cleaning: `.` and empty segments dropped, `..` resolved inside the tree; a `.git` segment
+ * is refused. So are control characters (a newline splits git's path lists), backslashes (a separator on
+ * Windows checkouts, where `a\b` would name a folder) and paths longer than a checkout can hold (PATH_MAX).
+ */
 function cleanTreePath(raw: string): string | undefined {
+  if (/[\x00-\x1f\x7f\\]/.test(raw) || Buffer.byteLength(raw) > MAX_TREE_PATH_BYTES) return undefined;
   const out: string[] = [];
   for (const part of raw.split('/')) {
     if (part === '' || part === '.') continue;
@@ -152,8 +160,10 @@ export class FileChangeService {
         const changes = await this.plan(dir, parent, planned);
         const id = await commitIndexChanges(dir, { parent, changes, message, author, committer });
         let events: Promise<DomainEvent[]> | undefined;
+        let move: RefChange | undefined;
         const eventsFrom = (before: string) => {
-          events = this.branches.refEvents(loaded, actor.id, [{ ref: `refs/heads/${target}`, before, after: id }], parent ? [parent] : []);
+          move = { ref: `refs/heads/${target}`, before, after: id };
+          events = this.branches.refEvents(loaded, actor.id, [move], parent ? [parent] : []);
           events.catch(() => undefined); // awaited below when the ref moved; dropped when it did not
         };
         const ref = `refs/heads/${target}`;
@@ -174,8 +184,15 @@ export class FileChangeService {
           continue; // the branch moved under us: check and build again on its new tip
         }
         const wasEmpty = repo.isEmpty || !parent;
-        if (wasEmpty && target !== repo.defaultBranch) await setHead(dir, target);
-        await this.branches.recordRefEvents(loaded, actor.id, await events!, wasEmpty ? { defaultBranch: target } : {});
+        await this.branches.recordOrUndo(loaded, [move!], async () => {
+          if (wasEmpty && target !== repo.defaultBranch) await setHead(dir, target);
+          try {
+            await this.branches.recordRefEvents(loaded, actor.id, await events!, wasEmpty ? { defaultBranch: target } : {});
+          } catch (err) {
+            if (wasEmpty && target !== repo.defaultBranch) await setHead(dir, repo.defaultBranch).catch(() => {});
+            throw err;
+          }
+        });
         const commit = await readCommit(dir, id);
         return { ref: target, commit, files: written(planned, commit) };
       }

@@ -62,7 +62,8 @@ export class TagService {
       if (err instanceof GitError) throw new Conflict(`tag ${input.name} already exists`);
       throw err;
     }
-    await this.branches.refsChanged(loaded, actor.id, [{ ref: wanted, before: zeroIdLike(id), after: id }], [target]);
+    const move = { ref: wanted, before: zeroIdLike(id), after: id };
+    await this.branches.recordOrUndo(loaded, [move], () => this.branches.refsChanged(loaded, actor.id, [move], [target]));
     // Answer what the list will show: a lightweight tag carries its commit's message and committer date,
     // an annotated one its own message and the tagger date git stored.
     const stored = message ? (await readTag(dir, id))! : await readCommit(dir, target);

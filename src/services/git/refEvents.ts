@@ -15,6 +15,21 @@ type Scope = Pick<DomainEvent, 'actorId' | 'repoId' | 'ownerId' | 'isPrivate'>;
 const isZero = (sha: string) => /^0+$/.test(sha);
 const shortName = (ref: string) => ref.replace(/^refs\/(heads|tags)\//, '');
 
+/**
+ * A pushed commit as it can be stored: git lets a commit's message and identities hold NUL, which no
+ * PostgreSQL text or jsonb value can (the push's record would fail after its refs moved); it becomes U+FFFD.
+ */
+const noNul = (s: string) => s.replaceAll('\0', '\ufffd');
+function storable(c: PushCommit): PushCommit {
+  if (!`${c.message}${c.author.name}${c.author.email}${c.committer.name}${c.committer.email}`.includes('\0')) return c;
+  return {
+    ...c,
+    message: noNul(c.message),
+    author: { ...c.author, name: noNul(c.author.name), email: noNul(c.author.email) },
+    committer: { ...c.committer, name: noNul(c.committer.name), email: noNul(c.committer.email) },
+  };
+}
+
 /** Gitea's commit_repo content: the pushed commits as JSON, newest first. */
 function feedContent(commits: PushCommit[], total: number, compare: string): string {
   const shown = commits.slice(0, feedCommitLimit).map((c) => ({
@@ -47,7 +62,9 @@ export async function refChangeEvents(dir: string, scope: Scope, repoPath: strin
     if (created) out.push({ type: 'create', refType, ref: name, sha: c.after, ...scope });
     const exclude = created ? known : [c.before];
     // A branch created at a commit it was told is known brings no new commits: no need to ask git.
-    const { commits, total } = tag || exclude.includes(c.after) ? { commits: [], total: 0 } : await pushedCommits(dir, c.after, exclude, pushCommitLimit);
+    const pushed = tag || exclude.includes(c.after) ? { commits: [], total: 0 } : await pushedCommits(dir, c.after, exclude, pushCommitLimit);
+    const { total } = pushed;
+    const commits = pushed.commits.map(storable);
     const compare = created ? '' : `${repoPath}/compare/${c.before}...${c.after}`;
     out.push({
       type: 'push', ref: c.ref, before: c.before, after: c.after, commits, totalCommits: total, ...scope,

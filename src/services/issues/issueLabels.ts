@@ -50,7 +50,9 @@ export class IssueLabelService {
 
   async remove(loaded: LoadedRepo, actor: UserRow, index: number, labelId: number): Promise<void> {
     await this.change(loaded, actor, index, async (tx, current) => {
-      const [exists] = await tx.select({ id: labels.id }).from(labels).where(eq(labels.id, labelId));
+      // A label of another repository (or organization) is no label of this issue's: answered as a missing
+      // one, whether or not it exists elsewhere, so the answer tells nothing about other repositories.
+      const [exists] = await usableLabelsById(tx, loaded, [labelId]);
       if (!exists) throw new Invalid(`label does not exist [label_id: ${labelId}]`);
       return { next: current.filter((l) => l.id !== labelId).map((l) => l.id), action: 'label_updated' };
     });

@@ -248,6 +248,9 @@ export class IssueService {
     }
     if (f.milestones?.length) {
       const ids = f.milestones.filter((m) => /^\d+$/.test(m)).map(Number);
+      // An id no row can have: beyond a safe integer it is not even the number that was sent.
+      const tooBig = f.milestones.find((m) => /^\d+$/.test(m) && !Number.isSafeInteger(Number(m)));
+      if (tooBig !== undefined) throw new Invalid(`[milestones]: ${tooBig} is out of range for an id`);
       const names = f.milestones.map((m) => m.toLowerCase());
       conds.push(sql`${issues.milestoneId} in (select ${milestones.id} from ${milestones} where ${milestones.repoId} = ${loaded.repo.id}
         and (lower(${milestones.name}) in ${names} ${ids.length ? sql`or ${milestones.id} in ${ids}` : sql``}))`);

@@ -172,11 +172,9 @@ export class GpgKeyService {
   async get(user: UserRow, id: number): Promise<GpgKeyView> {
     const [row] = await this.deps.db.select().from(gpgKeys).where(and(eq(gpgKeys.id, id), eq(gpgKeys.ownerId, user.id)));
     if (!row) throw new NotFound();
-    const primary = row.primaryKeyId
-      ? (await this.deps.db.select().from(gpgKeys).where(and(eq(gpgKeys.keyId, row.primaryKeyId), eq(gpgKeys.ownerId, user.id))))[0]
-      : row;
-    if (!primary) throw new NotFound();
-    return (await this.views(user, [primary]))[0]!;
+    // A subkey's own id answers the subkey's row, as Gitea does: no e-mails, no subkeys of its own.
+    if (row.primaryKeyId) return { key: row, subkeys: [], emails: [] };
+    return (await this.views(user, [row]))[0]!;
   }
 
   async delete(user: UserRow, id: number): Promise<void> {

@@ -124,7 +124,8 @@ export class PullChangeService {
       return { before: headTip, after: next, known: [headTip, baseTip] };
     });
     if (!moved) return;
-    await this.branches.refsChanged(head, actor.id, [{ ref: headRef, before: moved.before, after: moved.after }], moved.known);
+    const move = { ref: headRef, before: moved.before, after: moved.after };
+    await this.branches.recordOrUndo(head, [move], () => this.branches.refsChanged(head, actor.id, [move], moved.known));
   }
 
   private get deps() {

@@ -11,7 +11,7 @@ import { initBare } from '../../git/init.js';
 import { readBlob, readCommit, type CommitData } from '../../git/objects.js';
 import { commitsTouching, entriesAt } from '../../git/pathHistory.js';
 import { wikiDir } from '../../git/paths.js';
-import { headBranch, refTarget } from '../../git/refs.js';
+import { deleteRef, headBranch, moveRef, refTarget } from '../../git/refs.js';
 import { canRead, canWrite } from '../../permissions/repo.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
@@ -19,6 +19,7 @@ import { inRepo } from '../events/scope.js';
 import type { ServiceDeps } from '../context.js';
 import { signatureOf } from '../identity.js';
 import { BadRequest, Conflict, Forbidden, NotFound, RepoArchived } from '../errors.js';
+import { isStdBase64 } from '../base64.js';
 import { withKeyLock } from '../locks.js';
 import type { LoadedRepo } from './loadedRepo.js';
 import {
@@ -49,12 +50,14 @@ const attempts = 8;
 const sidebarFile = '_Sidebar.md';
 const footerFile = '_Footer.md';
 
-// Go's base64.StdEncoding: padded standard alphabet; it skips CR and LF, and so do we.
-const base64Pattern = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The longest file name (bytes) common file systems hold. */
+const WIKI_FILE_NAME_MAX = 255;
 
 function decodeBase64(s: string): Buffer {
+  // Go's base64.StdEncoding: padded standard alphabet; it skips CR and LF, and so do we.
   const compact = s.replace(/[\r\n]/g, '');
-  if (!base64Pattern.test(compact)) throw new BadRequest('illegal base64 data in content_base64');
+  if (!isStdBase64(compact)) throw new BadRequest('illegal base64 data in content_base64');
   return Buffer.from(compact, 'base64');
 }
 
@@ -80,6 +83,9 @@ export class WikiService {
     const title = input.title ?? '';
     if (goTrimSpace(title) === '') throw new BadRequest('wiki page title must not be empty');
     if (title.includes('\0') || input.message?.includes('\0')) throw new BadRequest('title and message must not contain NUL characters');
+    // The page is a file named after the escaped title: a name longer than a file system's 255 bytes could
+    // not be checked out of any clone of the wiki. (Checked on the title first: a longer title never fits.)
+    if (title.length > WIKI_FILE_NAME_MAX) throw new BadRequest(`wiki page title is too long (its file name must fit in ${WIKI_FILE_NAME_MAX} bytes)`);
     const content = decodeBase64(input.contentBase64 ?? '');
     const webPath = userTitleToWebPath(title);
     const reserved = reservedSegment(webPath);
@@ -87,13 +93,14 @@ export class WikiService {
     const gitPath = webPathToGitPath(webPath);
     // A query-escaped title has no slash: its page is always one top-level file of the wiki.
     if (!gitPath || gitPath.includes('/')) throw new BadRequest(`invalid wiki page title: ${title}`);
+    if (Buffer.byteLength(gitPath) > WIKI_FILE_NAME_MAX) throw new BadRequest(`wiki page title is too long (its file name must fit in ${WIKI_FILE_NAME_MAX} bytes)`);
     let message = input.message || `Add ${goQuote(title)}`;
     if (!message.endsWith('\n')) message += '\n';
     const who: Signature = signatureOf(actor, this.deps.config);
 
     const dir = this.dir(loaded);
     const branch = (existsSync(dir) && (await headBranch(dir))) || repo.defaultBranch;
-    const id = await withKeyLock(`${dir}\0${branch}`, async () => {
+    const { id, parent } = await withKeyLock(`${dir}\0${branch}`, async () => {
       if (!existsSync(dir)) await this.init(dir, repo);
       for (let attempt = 0; attempt < attempts; attempt++) {
         const parent = await refTarget(dir, `refs/heads/${branch}`);
@@ -102,7 +109,7 @@ export class WikiService {
           throw new BadRequest(`wiki page already exists [title: ${gitPath}]`);
         }
         try {
-          return await commitFiles(dir, { branch, files: [{ path: gitPath, content }], message, author: who, parent });
+          return { id: await commitFiles(dir, { branch, files: [{ path: gitPath, content }], message, author: who, parent }), parent };
         } catch (err) {
           // Only a branch that moved under us is worth another try.
           if (!(err instanceof GitError) || (await refTarget(dir, `refs/heads/${branch}`)) === parent) throw err;
@@ -110,7 +117,15 @@ export class WikiService {
       }
       throw new Conflict('the wiki kept changing while the page was written; try again');
     });
-    await withTx(this.deps.db, (tx) => recordEvent(this.deps, tx, { type: 'wiki', action: 'created', page: webPath, sha: id, ...inRepo(repo, actor.id) }));
+    try {
+      await withTx(this.deps.db, (tx) => recordEvent(this.deps, tx, { type: 'wiki', action: 'created', page: webPath, sha: id, ...inRepo(repo, actor.id) }));
+    } catch (err) {
+      // No page stands without its record: the branch goes back to where it was (if it is still at the page).
+      const ref = `refs/heads/${branch}`;
+      await (parent ? moveRef(dir, ref, parent, id) : deleteRef(dir, ref, id))
+        .catch((e: Error) => this.deps.log.error({ err: e.message, repoId: repo.id }, 'could not undo a wiki page whose record failed'));
+      throw err;
+    }
     return (await this.readPage(dir, id, [gitPath]))!;
   }
 

@@ -37,11 +37,15 @@ test('204: the task runs before the answer; exec_times goes up by one and prev i
   assert.ok(record.lastDurationMs! >= 0);
 });
 
-test('204: a disabled task runs too (its count shows; its times stay zero, as Gitea shows disabled tasks)', async () => {
-  assert.is((await run('git_gc_repos')).response.status, 204);
-  assert.is((await run('git_gc_repos')).response.status, 204);
-  const t = await shown('git_gc_repos');
-  assert.equal(t, { name: 'git_gc_repos', schedule: '-', next: '0001-01-01T00:00:00Z', prev: '0001-01-01T00:00:00Z', exec_times: 2 });
+test('204: a disabled task runs too; it shows its count and, as in Gitea, the manual run as prev (no next run)', async () => {
+  for (const name of ['git_gc_repos', 'reinit_missing_repos', 'delete_missing_repos']) {
+    const asked = Math.floor(Date.now() / 1000) * 1000;
+    assert.is((await run(name)).response.status, 204, name);
+    assert.is((await run(name)).response.status, 204, name);
+    const t = await shown(name);
+    assert.equal({ ...t, prev: '' }, { name, schedule: '-', next: '0001-01-01T00:00:00Z', prev: '', exec_times: 2 }, name);
+    assert.ok(Date.parse(t.prev) >= asked, `${name}: ${t.prev} ≥ ${new Date(asked).toISOString()}`);
+  }
   assert.match((await app.services.cron.record('git_gc_repos'))!.lastMessage, /git repositories checked/);
 });
 

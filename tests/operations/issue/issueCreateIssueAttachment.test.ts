@@ -164,6 +164,22 @@ test('422: no attachment part (another part, another field name, or not multipar
   await assertNothingLeft(app, rows, files, 'missing part');
 });
 
+test('422: a file name with NUL (RFC 5987 filename*) is refused; nothing is kept (#32)', async () => {
+  const issue = await newIssue(app, w, w.owner);
+  const rows = await attachmentRowCount(app);
+  const files = filesUnder(attachmentDir(app));
+  const res = await fetch(`${app.url}/api/v1${assetsPath(w, issue.number)}`, {
+    method: 'POST',
+    headers: { Authorization: w.owner.auth, 'Content-Type': 'multipart/form-data; boundary=xyz' },
+    body: `--xyz\r\nContent-Disposition: form-data; name="attachment"; filename*=UTF-8''a%00b.txt\r\n\r\ncontent\r\n--xyz--\r\n`,
+  });
+  const body = await res.json();
+  assert.is(res.status, 422, JSON.stringify(body));
+  assertSpecAnswer('issueCreateIssueAttachment', res.status, body);
+  assert.match(body.message, /\[attachment\.filename\]: must not contain NUL/);
+  await assertNothingLeft(app, rows, files, 'NUL file name');
+});
+
 test('401: anonymous and wrong credentials', async () => {
   const issue = await newIssue(app, w, w.owner);
   const anon = await uploadToIssue(app, w, issue.number, {});

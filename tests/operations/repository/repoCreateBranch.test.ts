@@ -285,14 +285,19 @@ test('409: two requests for one new name at once: one 201, one 409', async () =>
 
 test('422: names that are not valid git ref names, or longer than 100 characters', async () => {
   const bad = ['a..b', 'a.lock', 'a/b.lock/c', '-x', 'a b', 'a~1', 'a^b', 'a:b', 'a?b', 'a*b', 'a[b', 'a\\b', 'x/', '/x', 'x.',
-    '.x', 'a/.b', 'a//b', 'a@{1}', '@', 'tab\there', 'del\x7f', 'x'.repeat(101), ''];
+    '.x', 'a/.b', 'a//b', 'a@{1}', '@', 'tab\there', 'del\x7f', 'x'.repeat(101), '',
+    // Not branch names to `git check-ref-format --branch` or Gitea: HEAD, a full ref name, a full commit id.
+    'HEAD', 'refs/heads/x', 'refs/tags/v9', first, 'ab'.repeat(32),
+    // Not text at all: a lone surrogate (it has no UTF-8 form) and NUL.
+    '\ud800x', 'x\udfff', 'nul\0'];
   for (const branch of bad) {
     const res = await create(repo, { new_branch_name: branch }, r.writer.auth);
     assert.is(res.response.status, 422, JSON.stringify(branch));
     assertSpec('repoCreateBranch', res);
     assert.match(messageOf(res.error), /new_branch_name/, JSON.stringify(branch));
   }
-  assert.not.match(await disk.run(dir, ['for-each-ref', '--format=%(refname)', 'refs/heads/']), /\.lock|a~1|\.\./);
+  const heads = await disk.run(dir, ['for-each-ref', '--format=%(refname)', 'refs/heads/']);
+  assert.not.match(heads, /\.lock|a~1|\.\.|HEAD|refs\/heads\/refs|[0-9a-f]{40}|\ufffd|nul/);
   for (const body of [{ old_ref_name: 'a..b' }, { old_branch_name: 'x'.repeat(101) }, { old_ref_name: '-x' }]) {
     const res = await create(repo, { new_branch_name: name(), ...body }, r.writer.auth);
     assert.is(res.response.status, 422, JSON.stringify(body));

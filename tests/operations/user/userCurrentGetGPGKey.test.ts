@@ -20,14 +20,18 @@ test.after(async () => {
   await app.close();
 });
 
-test('200: the key with its subkeys, as added; a subkey’s own id finds the key too', async () => {
+test('200: the key with its subkeys, as added; a subkey’s own id answers the subkey row (as Gitea)', async () => {
   const r = await get(key.id, p.writer.auth);
   assert.is(r.response.status, 200);
   assertSpec('userCurrentGetGPGKey', r);
   assert.equal(r.data, key);
-  const bySub = await get(key.subkeys[0]!.id, p.writer.auth);
+  const sub = key.subkeys[0]!;
+  const bySub = await get(sub.id, p.writer.auth);
   assert.is(bySub.response.status, 200);
-  assert.equal(bySub.data, key);
+  assertSpec('userCurrentGetGPGKey', bySub);
+  assert.equal(bySub.data, sub);
+  assert.is(bySub.data!.primary_key_id, key.key_id);
+  assert.equal([bySub.data!.emails, bySub.data!.subkeys], [[], []]);
 });
 
 test('404: another user’s key (the site admin included), an unknown id; 401; 403 without read:user', async () => {
