@@ -18,7 +18,6 @@
 // which counts writes per table as they are sent and again when they are done.
 import postgres from 'postgres';
 import { tableGeneration } from './tableWrites.js';
-import type { Db } from './client.js';
 
 export const changeChannel = 'anvil_changes';
 
@@ -107,14 +106,15 @@ export class PostgresChanges implements ChangeFeed {
   }
 }
 
-const feeds = new WeakMap<Db, ChangeFeed>();
+// Keyed by the database handle (client.ts's Db; `object` here so that this file does not import client.ts).
+const feeds = new WeakMap<object, ChangeFeed>();
 
 /** Set by openDatabase: the feed of the database behind `db`. */
-export function setChangeFeed(db: Db, feed: ChangeFeed): void {
+export function setChangeFeed(db: object, feed: ChangeFeed): void {
   feeds.set(db, feed);
 }
 
 /** The change feed of `db` (a handle opened elsewhere counts its own writes only). */
-export function changesOf(db: Db): ChangeFeed {
+export function changesOf(db: object): ChangeFeed {
   return feeds.get(db) ?? inProcessChanges;
 }
