@@ -27,11 +27,18 @@ test('201 when it changes something, then 200: a watcher and a mentioned partici
     const c = await checkSubscription(app, repo, issue.number, who.auth);
     assert.equal([c.data!.subscribed, c.data!.ignored], [false, true]);
   }
-  const before = (await threadsOf(app, p.reader)).length;
+  // The reader has the issue's thread from the mention; a comment after unsubscribing must not move it.
+  const before = await threadsOf(app, p.reader);
+  const thread = before.find((t) => t.subject.url.endsWith(`/issues/${issue.number}`));
+  assert.ok(thread, `the mention made a thread: ${JSON.stringify(before.map((t) => t.subject.url))}`);
+  assert.is(thread!.subject.latest_comment_url, '', 'no comment yet');
   await newComment(app, repo, issue.number, p.writer, 'anyone?');
-  const [t] = await threadsOf(app, p.reader);
-  assert.is((await threadsOf(app, p.reader)).length, before);
-  assert.ok(!t || t.subject.latest_comment_url === '', 'the thread did not move to the new comment');
+  const after = await threadsOf(app, p.reader);
+  assert.is(after.length, before.length, 'no new thread');
+  const same = after.find((t) => t.id === thread!.id)!;
+  assert.is(same.subject.latest_comment_url, '', 'the thread did not move to the new comment');
+  assert.is(same.updated_at, thread!.updated_at, 'nor was it touched');
+  assert.is(same.unread, thread!.unread);
   assert.is((await setSubscription(app, 'DELETE', repo, issue.number, p.outsider.username, p.outsider.auth)).status, 200, 'never subscribed');
 });
 
