@@ -1,6 +1,7 @@
 // `make test`: prepares one migrated database template, runs every tests/**/*.test.ts file (each in its
 // own process, or the small ones in batches that share one; two processes at a time, one per core), and prints `N passed, M failed` — uvu prints no total our CI
-// can read. Exits non-zero on any failure, a crashed file, or when no test ran.
+// can read. Exits non-zero on any failure, a crashed file, a hung one (killed after TEST_FILE_TIMEOUT
+// seconds, never run again), or when no test ran.
 // With DATABASE_URL set the suite runs on that PostgreSQL server (the database it names is created,
 // used as the template, and dropped); otherwise on PGlite.
 import { spawn } from 'node:child_process';
