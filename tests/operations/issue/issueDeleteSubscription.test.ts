@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import { newComment, newIssue, people, sharedRepo, type Issue, type People, type Repo } from '../../helpers/issues.js';
-import { checkSubscription, setSubscription, threadsOf } from '../../helpers/notifications.js';
+import { checkSubscription, setSubscription, setThread, threadsOf } from '../../helpers/notifications.js';
 
 let app: TestApp;
 let p: People;
@@ -28,10 +28,14 @@ test('201 when it changes something, then 200: a watcher and a mentioned partici
     assert.equal([c.data!.subscribed, c.data!.ignored], [false, true]);
   }
   // The reader has the issue's thread from the mention; a comment after unsubscribing must not move it.
+  const mentioned = (await threadsOf(app, p.reader)).find((t) => t.subject.url.endsWith(`/issues/${issue.number}`));
+  assert.ok(mentioned, 'the mention made a thread');
+  // Read an hour ago: a notification would make it unread, newer, and point it at the comment.
+  await setThread(app, mentioned!.id, 'read', new Date(Date.now() - 3_600_000));
   const before = await threadsOf(app, p.reader);
-  const thread = before.find((t) => t.subject.url.endsWith(`/issues/${issue.number}`));
-  assert.ok(thread, `the mention made a thread: ${JSON.stringify(before.map((t) => t.subject.url))}`);
+  const thread = before.find((t) => t.id === mentioned!.id);
   assert.is(thread!.subject.latest_comment_url, '', 'no comment yet');
+  assert.is(thread!.unread, false);
   await newComment(app, repo, issue.number, p.writer, 'anyone?');
   const after = await threadsOf(app, p.reader);
   assert.is(after.length, before.length, 'no new thread');
