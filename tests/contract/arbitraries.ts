@@ -18,7 +18,15 @@ export interface GeneratedRequest {
   bodyKind: 'json' | 'multipart' | 'none';
   valid: boolean;
   broken?: string;
+  /**
+   * Go-client forms of "not given" the request carries (Go's `null` for an unset pointer, `""` for an
+   * unset enum, the zero time, a ParseBool spelling): `go-null`, `go-empty-enum`, `go-zero-time`, `go-bool`.
+   */
+  goForm?: GoForm;
+  /** The same request without the Go forms (members left out, booleans spelled `true`/`false`). */
+  stripped?: GeneratedRequest;
 }
+export type GoForm = 'go-null' | 'go-empty-enum' | 'go-zero-time' | 'go-bool';
 type Fixtures = Record<string, Array<string | number>>;
 type Param = OperationShape['parameters'][number];
 type Arb = fc.Arbitrary<unknown>;
@@ -26,7 +34,9 @@ type BodyPart = Pick<GeneratedRequest, 'body' | 'bodyKind'>;
 
 const MAX_DEPTH = 3; // past this nesting only required members are generated (also ends self-referencing schemas)
 const MAX_ITEMS = 4; // default array cap: keeps requests small and fast to replay
-const MAX_FREE_STRING = 300; // cap for strings without maxLength
+const MAX_FREE_STRING = 4096; // cap for strings without maxLength (several KB: long text must not break anything)
+/** Cap for free strings in a URL: several of them percent-encoded must stay below Node's 16 KB request head. */
+const MAX_URL_STRING = 400;
 
 // ---------------------------------------------------------------- schema helpers
 
@@ -171,8 +181,20 @@ function plainString(min: number, max: number): Arb {
   ];
   const tricky = TRICKY_VALUES.filter((v) => len(v) >= min && len(v) <= max);
   if (tricky.length) arbs.push({ weight: 2, arbitrary: fc.constantFrom(...tricky) });
-  if (max > shortMax) arbs.push({ weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: Math.max(min, shortMax + 1, Math.floor(max / 2)), maxLength: max }) });
+  if (max > shortMax) arbs.push({ weight: 2, arbitrary: longString(Math.max(min, shortMax + 1), max) });
   return fc.oneof(...arbs);
+}
+
+/**
+ * A string of `lo` to `max` code points (several KB for free strings), built from a short random
+ * motif: cheap to make, and it shrinks towards the shortest length.
+ */
+function longString(lo: number, max: number): fc.Arbitrary<string> {
+  const motif = fc.oneof(fc.string({ unit: TRICKY_UNITS, minLength: 1, maxLength: 6 }), fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 6 }));
+  return fc.tuple(fc.integer({ min: lo, max }), motif).map(([n, m]) => {
+    const units = [...m];
+    return Array.from({ length: n }, (_, i) => units[i % units.length]).join('');
+  });
 }
 
 /** Deep-equal values get the same key (object key order ignored), as uniqueItems requires. */
@@ -211,8 +233,16 @@ function withoutNull(s: JsonSchema): JsonSchema {
   return t?.length ? { ...s, type: t } : s;
 }
 
+/** A string parameter's schema with a length cap that keeps the URL within what servers accept. */
+function urlSized(s: JsonSchema): JsonSchema {
+  const types = typesOf(s);
+  if (types && !types.includes('string')) return s;
+  if ((num(s.minLength) ?? 0) > MAX_URL_STRING) return s;
+  return { ...s, maxLength: Math.min(num(s.maxLength) ?? MAX_URL_STRING, MAX_URL_STRING) };
+}
+
 function pathParamArb(p: Param, fixtures: Fixtures): fc.Arbitrary<string> {
-  const s = withoutNull(flatten(p.schema));
+  const s = urlSized(withoutNull(flatten(p.schema)));
   // An empty, '.' or '..' segment would be dropped or resolved by the URL and hit another route.
   const random = schemaArbitrary({ ...s, minLength: Math.max(1, num(s.minLength) ?? 0) })
     .map(toParam).filter((v) => v !== '' && v !== '.' && v !== '..');
@@ -223,10 +253,11 @@ function pathParamArb(p: Param, fixtures: Fixtures): fc.Arbitrary<string> {
 
 function queryParamArb(p: Param): fc.Arbitrary<string | string[]> {
   const s = withoutNull(flatten(p.schema));
-  if (!typesOf(s)?.includes('array')) return schemaArbitrary(s).map(toParam);
+  if (!typesOf(s)?.includes('array')) return schemaArbitrary(urlSized(s)).map(toParam);
   // An empty array serialises to nothing, which would read as a missing required parameter.
   const minItems = Math.max(p.required ? 1 : 0, num(s.minItems) ?? 0);
-  return schemaArbitrary({ ...s, type: 'array', minItems }).map((v) => (v as unknown[]).map(toParam));
+  const items = isObj(s.items) ? urlSized(s.items) : s.items;
+  return schemaArbitrary({ ...s, type: 'array', minItems, items }).map((v) => (v as unknown[]).map(toParam));
 }
 
 function pickBody(op: OperationShape): { kind: 'json' | 'multipart'; schema: JsonSchema } | undefined {
@@ -329,6 +360,43 @@ function valueBreaks(raw: JsonSchema): Break[] {
   return out;
 }
 
+// Hostile input (issue #32): text no string may hold, numbers no integer column holds.
+const WITH_NUL = ['\0', 'a\0b', 'main\0', '\0\0\0'];
+const LONE_SURROGATES = ['\ud800', 'a\udc00b', 'x\ud83d', '\udfff\ud800'];
+/** JSON numbers past int64 (JSON.stringify writes 2 ** 63 as 9223372036854776000). */
+const BEYOND_INT64 = [2 ** 63, -(2 ** 64), 1e20, 1e300];
+const BEYOND_INT64_TEXT = ['9223372036854775808', '-9223372036854775809', '18446744073709551616', '100000000000000000000'];
+const BEYOND_INT32 = [2 ** 31, -(2 ** 31) - 1, 2 ** 32];
+const BEYOND_INT32_TEXT = ['2147483648', '-2147483649', '4294967296'];
+
+/** Integer schemas that are an integer only (not string or null as well), by width. */
+function integerWidth(s: JsonSchema): 'int32' | 'int64' | undefined {
+  const types = allowedTypes(s);
+  if (!types || !types.has('integer') || types.has('number')) return undefined;
+  return s.format === 'int32' ? 'int32' : 'int64';
+}
+
+/**
+ * Values no server can take as they are: a NUL or a lone surrogate in text (JSON carries both; a URL
+ * only the NUL, since clients send a lone surrogate as U+FFFD), integers past int64, or past int32 where
+ * the spec says int32.
+ */
+function hostileBreaks(raw: JsonSchema, inUrl: boolean): Break[] {
+  const s = flatten(raw), out: Break[] = [];
+  const types = allowedTypes(s);
+  const isText = (!types || types.has('string')) && !Array.isArray(s.enum) && !has(s, 'const');
+  if (isText) {
+    out.push(['contains NUL', fc.constantFrom(...WITH_NUL)]);
+    if (!inUrl) out.push(['lone surrogate', fc.constantFrom(...LONE_SURROGATES)]);
+  }
+  const width = integerWidth(s);
+  if (width) {
+    out.push(['beyond int64', inUrl ? fc.constantFrom(...BEYOND_INT64_TEXT) : fc.constantFrom(...BEYOND_INT64)]);
+    if (width === 'int32') out.push(['beyond int32', inUrl ? fc.constantFrom(...BEYOND_INT32_TEXT) : fc.constantFrom(...BEYOND_INT32)]);
+  }
+  return out;
+}
+
 // Strings that are no integer to Gitea (decimal only), though JavaScript would read '1e3', ' 1', '0x1A' as numbers.
 const NOT_INTEGER = ['abc', '1.5', '12abc', 'one', '1e3', ' 1', '0x1A'];
 const NOT_NUMBER = ['abc', '12abc', 'one'];
@@ -345,6 +413,7 @@ function paramBreaks(raw: JsonSchema, withValues: boolean): Break[] {
     else if (types.has('boolean')) out.push(['not a boolean', fc.constantFrom(...NOT_BOOLEAN)]);
   }
   if (withValues) for (const [what, bad] of valueBreaks(s)) out.push([what, bad.map(toParam)]);
+  for (const [what, bad] of hostileBreaks(s, true)) out.push([what, bad.map(toParam)]);
   return out;
 }
 
@@ -358,8 +427,13 @@ function breakers(op: OperationShape, fixtures: Fixtures): Array<fc.Arbitrary<Ge
     out.push(fc.tuple(base, bad).map(([r, v]) => spoil(apply(r, v), broken)));
 
   for (const p of paramsIn(op, 'path'))
-    for (const [what, bad] of paramBreaks(p.schema, false)) // path strings are free-form in practice; only numbers break
-      add(plain, bad, `path.${p.name}: ${what}`, (r, v) => ({ ...r, path: { ...r.path, [p.name]: v as string } }));
+    // Path strings are free-form in practice: numbers break, and any text with a NUL in it.
+    for (const [what, bad] of paramBreaks(p.schema, false))
+      add(plain, bad, `path.${p.name}: ${what}`, (r, v) => {
+        // A NUL goes after the value drawn (mostly a fixture's name), so the rest of the request stays reachable.
+        const value = what === 'contains NUL' ? `${r.path[p.name] ?? ''}${v as string}` : (v as string);
+        return { ...r, path: { ...r.path, [p.name]: value } };
+      });
 
   for (const p of paramsIn(op, 'query')) {
     const s = withoutNull(flatten(p.schema));
@@ -389,8 +463,19 @@ function breakers(op: OperationShape, fixtures: Fixtures): Array<fc.Arbitrary<Ge
         const { [k]: _, ...body } = r.body as Record<string, unknown>;
         return { ...r, body };
       });
-    for (const [k, ps] of Object.entries(props))
-      for (const [what, bad] of [...typeBreaks(ps), ...valueBreaks(ps)]) add(base, bad, `body.${k}: ${what}`, (r, v) => setField(r, k, v));
+    for (const [k, ps] of Object.entries(props)) {
+      for (const [what, bad] of [...typeBreaks(ps), ...valueBreaks(ps), ...hostileBreaks(ps, false)]) add(base, bad, `body.${k}: ${what}`, (r, v) => setField(r, k, v));
+      // A member that is one of several shapes (an object or null, ...): one member of an object branch broken.
+      const fs = flatten(ps);
+      for (const branch of ((fs.oneOf ?? fs.anyOf) as JsonSchema[] | undefined) ?? []) {
+        const b = flatten(branch);
+        if (!isObj(b.properties)) continue;
+        const inner = fc.tuple(base, schemaArbitrary({ ...b, type: 'object' }));
+        for (const [kk, pss] of Object.entries(propsOf(b)))
+          for (const [what, bad] of [...typeBreaks(pss), ...valueBreaks(pss), ...hostileBreaks(pss, false)])
+            out.push(fc.tuple(inner, bad).map(([[r, obj], v]) => spoil(setField(r, k, { ...(obj as object), [kk]: v }), `body.${k}.${kk}: ${what}`)));
+      }
+    }
   } else if (picked?.kind === 'multipart') {
     const flat = flatten(picked.schema);
     for (const k of requiredOf(flat))
@@ -408,6 +493,71 @@ export function invalidRequest(op: OperationShape, fixtures: Fixtures = {}): fc.
   return candidates.length ? fc.oneof(...candidates) : validRequest(op, fixtures);
 }
 
+// ---------------------------------------------------------------- Go-client forms of "not given"
+
+/** How Go's strconv.ParseBool spells true and false (Gitea reads boolean query parameters with it). */
+const PARSE_BOOL: Record<string, string[]> = { true: ['1', 't', 'T', 'TRUE', 'True'], false: ['0', 'f', 'F', 'FALSE', 'False'] };
+const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
+
+/** The Go form a client sends for an optional body member it leaves unset, by the member's schema. */
+function goFormOf(raw: JsonSchema): GoForm {
+  const s = flatten(raw);
+  const types = allowedTypes(s);
+  if (Array.isArray(s.enum) && s.enum.every((v) => typeof v === 'string' || v === null) && !s.enum.includes('')) return 'go-empty-enum';
+  if (s.format === 'date-time' && (!types || types.has('string'))) return 'go-zero-time';
+  return 'go-null';
+}
+const GO_VALUES: Record<Exclude<GoForm, 'go-bool'>, unknown> = { 'go-null': null, 'go-empty-enum': '', 'go-zero-time': GO_ZERO_TIME };
+
+/**
+ * A valid request as a Go client (the SDK, tea, the Terraform provider) sends it: its unset optional
+ * body members as `null` (or `""` for an enum, the zero time for a date), or its boolean query
+ * parameters spelled as ParseBool reads them. One kind of form per request, so a refusal names it.
+ * `stripped` is the same request as other clients send it; both must be answered alike.
+ */
+export function goFormRequest(op: OperationShape, fixtures: Fixtures = {}): fc.Arbitrary<GeneratedRequest> | undefined {
+  const out: Array<fc.Arbitrary<GeneratedRequest>> = [];
+  const picked = pickBody(op);
+  if (picked?.kind === 'json') {
+    const flat = flatten(picked.schema);
+    const required = new Set(requiredOf(flat));
+    const optional = Object.entries(propsOf(flat)).filter(([k]) => !required.has(k));
+    const base = requestArb(op, fixtures, bodyArb(op, true)).filter((r) => isObj(r.body));
+    for (const form of ['go-null', 'go-empty-enum', 'go-zero-time'] as const) {
+      const members = optional.filter(([, ps]) => goFormOf(ps) === form).map(([k]) => k);
+      if (!members.length) continue;
+      out.push(base.map((r) => {
+        const body = r.body as Record<string, unknown>;
+        const unset = members.filter((k) => !has(body, k));
+        if (!unset.length) return r;
+        const filled = { ...body, ...Object.fromEntries(unset.map((k) => [k, GO_VALUES[form]])) };
+        return { ...r, body: filled, goForm: form, stripped: r };
+      }));
+    }
+  }
+  const bools = paramsIn(op, 'query').filter((p) => typesOf(withoutNull(flatten(p.schema)))?.join() === 'boolean');
+  if (bools.length) {
+    const spelling = fc.tuple(...bools.map(() => fc.nat(4)));
+    out.push(fc.tuple(validRequest(op, fixtures), spelling).map(([r, picks]) => {
+      const query = { ...r.query };
+      let changed = false;
+      bools.forEach((p, i) => {
+        const v = query[p.name];
+        if (typeof v !== 'string' || !PARSE_BOOL[v]) return;
+        query[p.name] = PARSE_BOOL[v]![picks[i]!]!;
+        changed = true;
+      });
+      return changed ? { ...r, query, goForm: 'go-bool' as const, stripped: r } : r;
+    }));
+  }
+  return out.length ? fc.oneof(...out) : undefined;
+}
+
 export function anyRequest(op: OperationShape, fixtures: Fixtures = {}): fc.Arbitrary<GeneratedRequest> {
-  return fc.oneof({ weight: 3, arbitrary: validRequest(op, fixtures) }, { weight: 2, arbitrary: invalidRequest(op, fixtures) });
+  const go = goFormRequest(op, fixtures);
+  return fc.oneof(
+    { weight: 3, arbitrary: validRequest(op, fixtures) },
+    { weight: 2, arbitrary: invalidRequest(op, fixtures) },
+    ...(go ? [{ weight: 1, arbitrary: go }] : []),
+  );
 }

@@ -15,11 +15,23 @@ import { loadSpec, specOperations } from '../../src/api/spec.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import type { GeneratedRequest } from './arbitraries.js';
 import { declaredFor, dereference, operationShape, responseValidators } from './openapi.js';
-import { callerArb, requestsFor, World, type SentRequest } from './world.js';
+import { inputKinds, knownFailure } from './knownFailing.js';
+import { callerArb, requestsFor, World, type Caller, type SentRequest } from './world.js';
 
-const numRuns = Number(process.env.CONTRACT_RUNS ?? 40);
+/** A failure that knownFailing.ts forgives: counted and printed at the end, never failed. */
+class Forgiven extends Error {}
+
+const numRuns = Number(process.env.CONTRACT_RUNS ?? 60);
 const topUp = Number(process.env.CONTRACT_TOP_UP ?? 160);
-const seed = process.env.CONTRACT_SEED === undefined ? undefined : Number(process.env.CONTRACT_SEED);
+/**
+ * Every run has a seed, printed first, so that any failure (or a hang) can be replayed with CONTRACT_SEED.
+ * CONTRACT_SEED=a,b,c runs every operation once per seed (to check that a planted defect fails them all).
+ */
+const seeds = process.env.CONTRACT_SEED === undefined ? [Math.floor(Math.random() * 2 ** 31)] : process.env.CONTRACT_SEED.split(',').map(Number);
+/** Shrinking a failure stops after this long (CONTRACT_SHRINK_SECONDS, 60), all operations together; the last failing request is reported. */
+let shrinkBudgetMs = (Number(process.env.CONTRACT_SHRINK_SECONDS) || 60) * 1000;
+/** A request with no answer after this long fails the run (the server hung). */
+const answerTimeoutMs = (Number(process.env.CONTRACT_ANSWER_SECONDS) || 30) * 1000;
 
 const rawDoc = loadSpec();
 const doc = dereference(rawDoc);
@@ -27,19 +39,32 @@ const allOps = specOperations(rawDoc);
 const implemented = allOps.filter((op) => isImplemented(op.operationId));
 const picked = process.env.CONTRACT_OPS ? new RegExp(process.env.CONTRACT_OPS) : undefined;
 const [shard, shards] = (process.env.CONTRACT_SHARD ?? '1/1').split('/').map(Number) as [number, number];
-const ops = implemented.filter((op, i) => (!picked || picked.test(op.operationId)) && i % shards === shard - 1);
+// With CONTRACT_OPS, the first shard runs every operation picked (the other files, none), so a replay is one file.
+const ops = picked
+  ? (shard === 1 ? implemented.filter((op) => picked.test(op.operationId)) : [])
+  : implemented.filter((_op, i) => i % shards === shard - 1);
 const declared = responseValidators(rawDoc, ops);
 console.log(`contract: ${implemented.length} of ${allOps.length} operations implemented`);
+console.log(`contract: seed ${seeds.join(',')} (replay with CONTRACT_SEED=${seeds.join(',')} CONTRACT_SHARD=${shard}/${shards}, or CONTRACT_OPS=<operationId> for one operation, in contract-1)`);
+const known = new Map<string, number>(); // `${operationId} ${kind}` → failures forgiven (knownFailing.ts)
 
 let app: TestApp;
 let world: World;
 test.before(async () => {
   app = await startApp();
   world = await World.create(app);
-  for (const problem of world.setupProblems) console.log(`contract: fixture not built: ${problem}`);
 });
 test.after(async () => {
   await app?.close();
+  if (known.size) {
+    const lines = [...known].map(([k, n]) => `  ${k}: ${n}`).join('\n');
+    console.log(`contract: failures forgiven by knownFailing.ts (temporary, until #32/#43 are merged):\n${lines}`);
+  }
+});
+
+// A fixture that could not be built would quietly turn its operations' success paths into 4xx answers.
+test('fixtures: every one was built', () => {
+  assert.equal(world.setupProblems, [], `fixtures not built:\n${world.setupProblems.join('\n')}`);
 });
 
 const clip = (s: string, n = 2000) => (s.length > n ? `${s.slice(0, n)}… (${s.length} characters)` : s);
@@ -54,36 +79,40 @@ function describeRequest(sent: SentRequest, req: GeneratedRequest): string {
   return lines.join('\n');
 }
 
-for (const op of ops) {
+for (const op of ops) for (const seed of seeds) {
   const shape = operationShape(doc, op);
   const responses = declared.get(op.operationId)!;
   const statuses = new Map<number, number>();
 
-  test(`${op.operationId}: ${op.method.toUpperCase()} ${op.path} answers as the spec declares`, async () => {
+  test(`${op.operationId}: ${op.method.toUpperCase()} ${op.path} answers as the spec declares${seeds.length > 1 ? ` (seed ${seed})` : ''}`, async () => {
     statuses.clear();
+    // Printed first: when a file hangs, its output names the operation it hung in.
+    console.log(`contract: ${op.operationId}: starting`);
     await world.prepare(op.operationId);
     const requests = requestsFor(world, op.operationId, shape);
     const started = Date.now();
     let runs = 0;
-    const property = fc.asyncProperty(callerArb(op.access.basicOnly), requests, async (caller, req) => {
+    let failedAt: number | undefined;
+    const send = async (sent: SentRequest, req: GeneratedRequest): Promise<{ res: Response; text: string }> => {
+      try {
+        const signal = AbortSignal.timeout(answerTimeoutMs);
+        if (responses.has('205')) {
+          // fetch drops a 205's body (a null-body status to it); undici's request API reads what was sent.
+          const r = await request(sent.url, { method: sent.method as 'PUT', headers: sent.headers, body: sent.body as string | undefined, signal });
+          const text = await r.body.text();
+          return { text, res: new Response(null, { status: r.statusCode, headers: Object.entries(r.headers).flatMap(([k, v]) => [v ?? []].flat().map((x): [string, string] => [k, String(x)])) }) };
+        }
+        const res = await fetch(sent.url, { method: sent.method, headers: sent.headers, body: sent.body, redirect: 'manual', signal });
+        return { res, text: await res.text() };
+      } catch (err) {
+        throw new Error(`${op.operationId}: no answer within ${answerTimeoutMs / 1000}s (${String(err)})\n${describeRequest(sent, req)}`);
+      }
+    };
+    const check = async (caller: Caller, req: GeneratedRequest) => {
         await world.restore();
         const path = world.resolvePath(req.path);
         const sent = world.build(op.method, op.path, path, req, caller);
-        let res: Response;
-        let text: string;
-        try {
-          if (responses.has('205')) {
-            // fetch drops a 205's body (a null-body status to it); undici's request API reads what was sent.
-            const r = await request(sent.url, { method: sent.method as 'PUT', headers: sent.headers, body: sent.body as string | undefined });
-            text = await r.body.text();
-            res = new Response(null, { status: r.statusCode, headers: Object.entries(r.headers).flatMap(([k, v]) => [v ?? []].flat().map((x): [string, string] => [k, String(x)])) });
-          } else {
-            res = await fetch(sent.url, { method: sent.method, headers: sent.headers, body: sent.body, redirect: 'manual' });
-            text = await res.text();
-          }
-        } catch (err) {
-          throw new Error(`${op.operationId}: no answer (${String(err)})\n${describeRequest(sent, req)}`);
-        }
+        const { res, text } = await send(sent, req);
         const contentType = res.headers.get('content-type') ?? '';
         let json: unknown;
         try {
@@ -94,15 +123,34 @@ for (const op of ops) {
         world.after(op.path, op.method, path, res.status, json);
         runs++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        const fail = (problem: string): never => {
+        /** `forgivable`: a failure hostile or Go-shaped input may cause; a caller getting what it must not never is. */
+        const fail = (problem: string, forgivable = true): never => {
           const answer = `answer:\n  ${res.status} ${contentType}\n  ${clip(text) || '(empty body)'}`;
-          throw new Error(`${op.operationId}: ${problem}\n${describeRequest(sent, req)}\n${answer}`);
+          const message = `${op.operationId}: ${problem}\n${describeRequest(sent, req)}\n${answer}`;
+          // Hostile or Go-shaped input that another branch is fixing: noted, not failed (knownFailing.ts).
+          const kinds = inputKinds(req);
+          const forgiven = forgivable ? knownFailure(op.operationId, kinds) : undefined;
+          if (forgiven) {
+            const key = `${op.operationId} ${forgiven.kind}`;
+            known.set(key, (known.get(key) ?? 0) + 1);
+            throw new Forgiven(message);
+          }
+          throw new Error(message);
         };
 
         if (res.status >= 500) fail(`answered ${res.status}`);
         const response = declaredFor(responses, res.status);
         if (!response) fail(`answered ${res.status}, which the spec does not declare (${[...responses.keys()].join(', ')})`);
         if (!req.valid && res.status < 300) fail(`accepted an invalid request with ${res.status}`);
+        const due = world.refusalDue(op.operationId, op.path, op.access, path, caller);
+        if (due && res.status < 300) fail(`answered ${res.status} to ${due}: a 401, 403 or 404 is due`, false);
+        if (req.goForm && req.stripped && res.status === 422) {
+          // Go's form of "not given" must read as not given: the same request without it must be refused too.
+          const plain = world.build(op.method, op.path, path, req.stripped, caller);
+          const other = await send(plain, req.stripped);
+          world.after(op.path, op.method, path, other.res.status, undefined);
+          if (other.res.status !== 422) fail(`refused the Go form ${req.goForm} with 422, but answered ${other.res.status} without it (${plain.method} ${plain.url})`);
+        }
         if (response!.empty && text !== '') fail(`answered ${res.status} with a body where the spec declares none`);
         const validate = response!.validate;
         if (validate) {
@@ -115,12 +163,32 @@ for (const op of ops) {
           }
           if (!validate(body)) fail(`the ${res.status} body does not match its schema: ${JSON.stringify(validate.errors)}`);
         }
-      });
+    };
+    const property = fc.asyncProperty(callerArb(op.access.basicOnly), requests, async (caller, req) => {
+      // Once a failure is found, shrinking runs within the budget left; past it every candidate passes
+      // untried, which ends shrinking at once, and the last failing request is the one reported.
+      if (failedAt !== undefined && Date.now() - failedAt > shrinkBudgetMs) return;
+      try {
+        await check(caller, req);
+      } catch (err) {
+        if (err instanceof Forgiven) return;
+        if (failedAt === undefined) {
+          failedAt = Date.now();
+          console.log(`contract: FAILED ${op.operationId} (seed ${seed}); shrinking for at most ${(shrinkBudgetMs / 1000).toFixed(0)}s. First failure:\n${(err as Error).message}`);
+        }
+        throw err;
+      }
+    });
+    const assertProperty = async (runs: number, s: number) => {
+      try {
+        await fc.assert(property, { numRuns: runs, includeErrorInReport: true, seed: s });
+      } finally {
+        if (failedAt !== undefined) shrinkBudgetMs = Math.max(0, shrinkBudgetMs - (Date.now() - failedAt));
+      }
+    };
     const succeeded = () => [...statuses.keys()].some((s) => s >= 200 && s < 300);
-    await fc.assert(property, { numRuns, includeErrorInReport: true, ...(seed === undefined ? {} : { seed }) });
-    if (!succeeded() && topUp > 0) {
-      await fc.assert(property, { numRuns: topUp, includeErrorInReport: true, ...(seed === undefined ? {} : { seed: seed + 1 }) });
-    }
+    await assertProperty(numRuns, seed);
+    if (!succeeded() && topUp > 0) await assertProperty(topUp, seed + 1);
     const counts = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ');
     console.log(`contract: ${op.operationId}: ${runs} runs, statuses {${counts}} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
     assert.ok(
@@ -129,5 +197,11 @@ for (const op of ops) {
     );
   });
 }
+
+// Fixtures put back after a run changed them are built the same way; one that failed to come back
+// turned the later runs of some operations into 4xx answers.
+test('fixtures: every one put back after a change was rebuilt', () => {
+  assert.equal(world.setupProblems, [], `fixtures not rebuilt:\n${world.setupProblems.join('\n')}`);
+});
 
 test.run();

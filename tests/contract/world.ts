@@ -14,6 +14,7 @@ import { keyPair } from '../helpers/keys.js';
 import { detachedSignature, gpgPair, type GpgPair } from '../helpers/gpg.js';
 import { seedRuns } from '../helpers/actions.js';
 import { samplePng } from '../helpers/avatars.js';
+import type { AccessRule } from '../../src/api/auth.js';
 import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from './arbitraries.js';
 
 export const callers = [
@@ -25,6 +26,8 @@ export const callers = [
   'user:access_token', // ?access_token=<all> (deprecated)
   'user:wrong-scope', // a token with read:notification only
   'user:token-as-basic', // Basic with the token as password: a token, not a password sign-in
+  'outsider:token', // a signed-in user with an all-scope token, member of nothing, collaborator nowhere
+  'reader:token', // a read-only collaborator of every fixture repository (all-scope token)
 ] as const;
 export type Caller = (typeof callers)[number];
 
@@ -37,6 +40,8 @@ const callerWeights: Record<Caller, number> = {
   'user:access_token': 2,
   'user:wrong-scope': 2,
   'user:token-as-basic': 1,
+  'outsider:token': 2,
+  'reader:token': 2,
 };
 const passwordCallers = new Set<Caller>(['user:basic', 'admin:basic', 'user:token-as-basic']);
 
@@ -53,7 +58,7 @@ export function callerArb(basicOnly: boolean): fc.Arbitrary<Caller> {
 const spares = ['spare-a', 'spare-b', 'spare-c'];
 
 interface CallerToken {
-  owner: 'user' | 'admin';
+  owner: 'user' | 'admin' | 'outsider' | 'reader';
   name: string;
   scopes: string[];
 }
@@ -63,7 +68,26 @@ const callerTokens: Record<string, CallerToken> = {
   'user:token-as-basic': { owner: 'user', name: 'caller-all', scopes: ['all'] },
   'admin:bearer': { owner: 'admin', name: 'caller-all', scopes: ['all'] },
   'user:wrong-scope': { owner: 'user', name: 'caller-notification', scopes: ['read:notification'] },
+  'outsider:token': { owner: 'outsider', name: 'caller-all', scopes: ['all'] },
+  'reader:token': { owner: 'reader', name: 'caller-all', scopes: ['all'] },
 };
+/**
+ * Writes under a repository or an organization that a signed-in user without write access may make on
+ * what they can see, as in Gitea: open issues and comment on them, react, subscribe, review, fork.
+ */
+const othersMayWrite = new Set<string>([
+  'issueCreateIssue', 'issueEditIssue', // an issue of one's own
+  'issueCreateComment', 'issueEditComment', 'issueDeleteComment', 'issueEditCommentDeprecated', 'issueDeleteCommentDeprecated',
+  'issuePostIssueReaction', 'issueDeleteIssueReaction', 'issuePostCommentReaction', 'issueDeleteCommentReaction',
+  'issueAddSubscription', 'issueDeleteSubscription', // one's own subscription to an issue
+  'userCurrentPutSubscription', 'userCurrentDeleteSubscription', // watching the repository
+  'notifyReadRepoList', // one's own notifications of the repository
+  'createFork',
+  'repoCreatePullRequest', // between branches of a repository one can read (Gitea's compare page)
+  'repoCreatePullReview', 'repoSubmitPullReview', 'repoDeletePullReview', // reviews are for readers too
+]);
+/** Callers signed in as the site administrator. */
+const adminCallers = new Set<Caller>(['admin:basic', 'admin:bearer']);
 
 /** Every fixture owner has both, so any owner/repo pair drawn from the fixtures exists. */
 const repoFixtures = [
@@ -177,7 +201,7 @@ const guidePatch = [
   '',
 ].join('\n');
 
-type FixtureUsers = { user: TestUser; admin: TestUser; private: TestUser; limited: TestUser };
+type FixtureUsers = { user: TestUser; admin: TestUser; private: TestUser; limited: TestUser; outsider: TestUser; reader: TestUser };
 type Answer = { status: number; json: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export class World {
@@ -231,6 +255,8 @@ export class World {
       admin: app.admin,
       private: await app.user({ visibility: 'private' }),
       limited: await app.user({ visibility: 'limited' }),
+      outsider: await app.user(),
+      reader: await app.user(),
     };
     const row = async (u: TestUser) => (await services.users.byId(u.id))!;
     // `org` is owned by the plain user, `privorg` (private) by the site admin only.
@@ -713,6 +739,7 @@ export class World {
 
   private async restoreCollaborator(owner: string, name: string): Promise<void> {
     await this.step('add a collaborator', 'PUT', `/repos/${owner}/${name}/collaborators/${this.users.limited.username}`, { permission: 'write' });
+    await this.step('add a reading collaborator', 'PUT', `/repos/${owner}/${name}/collaborators/${this.users.reader.username}`, { permission: 'read' });
   }
 
   /** A fixture repository as it was: re-created when gone (deleted, renamed, transferred), else its settings put back. */
@@ -854,6 +881,47 @@ export class World {
     }
   }
 
+  /**
+   * Why `caller` must not get a 2xx from this request, or undefined when it may. Derived from the
+   * operation's access rule in the spec (security, `x-anvil-scope`) and from what the fixtures are:
+   * anonymous callers on operations that need a sign-in or on private objects, a token without the
+   * operation's scope, anyone but a site admin on an admin operation, an outsider on a private object
+   * or writing to a repository or organization, a reader writing to a repository.
+   */
+  refusalDue(operationId: string, specPath: string, access: AccessRule, path: Record<string, string>, caller: Caller): string | undefined {
+    const lower = (v: string | undefined) => v?.toLowerCase();
+    const owner = lower(path.owner ?? path.org), repo = lower(path.repo);
+    const named = [path.owner, path.org, path.username, path.user].map(lower);
+    const privorg = this.orgs.privateOrg.name.toLowerCase();
+    const privateUser = this.users.private.username.toLowerCase(), limitedUser = this.users.limited.username.toLowerCase();
+    const repoPath = specPath.startsWith('/repos/{owner}/{repo}');
+    const orgPath = specPath.startsWith('/orgs/{org}') || specPath.startsWith('/teams/');
+    // A private repository (repo-p, or any repository of the private organization), the private organization, the private user.
+    const hiddenFromOutsiders = named.includes(privorg) || named.includes(privateUser) || (repoPath && repo === 'repo-p' && owner !== privateUser);
+    // Limited users and organizations are seen by signed-in users only.
+    const hiddenFromAnonymous = hiddenFromOutsiders || named.includes(limitedUser);
+    if (caller === 'anonymous') {
+      if (!access.anonymous) return 'anonymous caller on an operation that needs a signed-in one';
+      if (hiddenFromAnonymous) return 'anonymous caller on a private or limited object';
+      return undefined;
+    }
+    if (access.basicOnly && !passwordCallers.has(caller)) return 'not a password sign-in on an operation that needs one';
+    if (caller === 'user:token-as-basic' && access.basicOnly) return 'a token as a password on an operation that needs a password sign-in';
+    if (caller === 'user:wrong-scope' && access.scopes.some((c) => !(c === 'notification' && !access.write))) {
+      return `a token with read:notification only, on an operation that needs ${access.write ? 'write' : 'read'}:${access.scopes.join('/')}`;
+    }
+    if (access.scopes.includes('admin') && !adminCallers.has(caller)) return 'a caller who is not a site admin on an admin operation';
+    if (caller === 'outsider:token') {
+      if (hiddenFromOutsiders) return 'an outsider on a private object';
+      if (access.write && repoPath && !othersMayWrite.has(operationId)) return 'an outsider writing to a repository';
+      if (access.write && orgPath && !othersMayWrite.has(operationId)) return 'an outsider writing to an organization';
+    }
+    if (caller === 'reader:token' && access.write && repoPath && this.isFixtureRepo(owner ?? '', repo ?? '') && !othersMayWrite.has(operationId)) {
+      return 'a reader (read-only collaborator) writing to a repository';
+    }
+    return undefined;
+  }
+
   private isFixtureRepo(owner: string, repo: string): boolean {
     return this.repoOwners.some((o) => o.toLowerCase() === owner.toLowerCase()) && repoFixtures.some((r) => r.name === repo.toLowerCase());
   }
@@ -871,6 +939,8 @@ export class World {
       case 'user:basic': return { headers: { Authorization: user.basic }, query: {} };
       case 'admin:basic': return { headers: { Authorization: admin.basic }, query: {} };
       case 'user:token':
+      case 'outsider:token':
+      case 'reader:token':
       case 'user:wrong-scope': return { headers: { Authorization: `token ${this.tokenOf(caller)}` }, query: {} };
       case 'admin:bearer': return { headers: { Authorization: `Bearer ${this.tokenOf(caller)}` }, query: {} };
       case 'user:access_token': return { headers: {}, query: { access_token: this.tokenOf(caller) } };

@@ -111,8 +111,42 @@ test('merges: the merge whitelist decides who may merge', async () => {
   await protectOk(app, f.repo, r.owner.auth, { rule_name: 'main', enable_merge_whitelist: true, merge_whitelist_usernames: [r.reader.username] });
   const writer = await mergePull(app, f.repo, r.writer.auth, f.pr.number, { Do: 'merge' });
   assert.equal([writer.response.status, (writer.error as { message: string }).message], [405, 'User not allowed to merge PR']);
+  assert.is((await getPull(app, f.repo, f.pr.number)).merged, false, 'the refused merge left it open');
   const reader = await mergePull(app, f.repo, r.reader.auth, f.pr.number, { Do: 'merge' });
   assert.is(reader.response.status, 200, 'whitelisted, although only a reader');
+  // It merged: the pull says so, by the reader, and main is the merge commit, with the head in its history.
+  const merged = await getPull(app, f.repo, f.pr.number);
+  assert.is(merged.merged, true);
+  assert.is(merged.merged_by!.login, r.reader.username);
+  assert.is(await disk.tip(f.dir, 'main'), merged.merge_commit_sha);
+  assert.is((await disk.run(f.dir, ['merge-base', '--is-ancestor', f.head, 'main']).then(() => 0, () => 1)), 0, 'the head is in main');
+});
+
+test('git push over HTTP: a force push goes through for the force-push allowlist only', async () => {
+  const f = await pullFixture(app, r);
+  await protectOk(app, f.repo, r.owner.auth, {
+    rule_name: 'main', enable_push: true, enable_force_push: true, enable_force_push_allowlist: true, force_push_allowlist_usernames: [r.owner.username],
+  });
+  // The writer may push (a fast-forward) but is not on the force-push allowlist.
+  const writerClone = await ws.clone(ws.remote(r.writer, f.repo.path.owner, f.repo.path.repo));
+  const ff = await ws.commit(writerClone, 'w.txt', 'w\n', 'by the writer');
+  assert.is((await ws.run(['push', 'origin', 'HEAD:main'], writerClone)).code, 0, 'a fast-forward by the writer');
+  assert.is(await disk.tip(f.dir, 'main'), ff);
+  await ws.must(['reset', '-q', '--hard', 'HEAD~1'], writerClone);
+  await ws.commit(writerClone, 'x.txt', 'x\n', 'rewritten by the writer');
+  const refused = await ws.run(['push', '-f', 'origin', 'HEAD:main'], writerClone);
+  assert.is.not(refused.code, 0, 'the writer may not force-push');
+  assert.match(refused.stderr, 'force pushes to the protected branch main are not allowed');
+  assert.is(await disk.tip(f.dir, 'main'), ff, 'main not rewritten');
+  // The owner, on the allowlist, rewrites main.
+  const ownerClone = await ws.clone(ws.remote(r.owner, f.repo.path.owner, f.repo.path.repo));
+  await ws.must(['reset', '-q', '--hard', 'HEAD~1'], ownerClone);
+  const rewritten = await ws.commit(ownerClone, 'o.txt', 'o\n', 'rewritten by the owner');
+  const forced = await ws.run(['push', '-f', 'origin', 'HEAD:main'], ownerClone);
+  assert.is(forced.code, 0, `the allowlisted owner force-pushes: ${forced.stderr}`);
+  assert.is(await disk.tip(f.dir, 'main'), rewritten, 'main is the rewritten history');
+  assert.is((await disk.run(f.dir, ['merge-base', '--is-ancestor', ff, 'main']).then(() => 0, () => 1)), 1, 'the writer\'s commit is gone from main');
+  assert.is.not((await ws.run(['push', 'origin', ':main'], ownerClone)).code, 0, 'deletion is still refused');
 });
 
 test.run();

@@ -49,6 +49,9 @@ export class GitDataService {
       if (!filter.not) throw new NotFound();
     }
     if (q.path) filter.path = q.path.replace(/^\/+|\/+$/g, '') || undefined;
+    // No tree holds a `.` or `..` segment, so no commit touched such a path (and git refuses a pathspec
+    // outside the repository, which answered 500).
+    if (filter.path?.split('/').some((seg) => seg === '.' || seg === '..')) throw new NotFound();
     const { ids, total } = await historyPage(dir, tip, filter, page);
     // Gitea: a path no commit touched is not found.
     if (filter.path && total === 0) throw new NotFound();

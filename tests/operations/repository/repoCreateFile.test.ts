@@ -87,9 +87,20 @@ test('201: an empty repository gets its first commit, branch and default branch'
 });
 
 test('201: site admin and a write:repository token; a private repository', async () => {
-  for (const auth of [r.admin.auth, await app.token(r.writer, ['write:repository'])]) {
-    const res = await create(priv, `by-${Math.random().toString(36).slice(2)}.txt`, { content: b64('x') }, auth);
+  const privDir = dirOf(app, priv);
+  const callers: Array<[string, string]> = [[r.admin.auth, r.admin.username], [await app.token(r.writer, ['write:repository']), r.writer.username]];
+  for (const [auth, who] of callers) {
+    const name = `by-${who}.txt`;
+    const text = `written by ${who}\n`;
+    const before = await disk.tip(privDir, priv.default_branch);
+    const res = await create(priv, name, { content: b64(text) }, auth);
     assert.is(res.response.status, 201, JSON.stringify(res.error));
+    const sha = res.data!.commit.sha;
+    // The commit is the branch's new tip, holds the content sent, and is authored by the caller.
+    await assertCommitted(privDir, priv.default_branch, sha, before);
+    assert.is((await disk.file(privDir, sha, name)).toString(), text);
+    assert.is((await disk.run(privDir, ['log', '-1', '--format=%an', sha])).trim(), who);
+    assert.is(res.data!.content!.path, name);
   }
 });
 

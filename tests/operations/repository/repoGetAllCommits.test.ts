@@ -71,12 +71,12 @@ test('200/404 by visibility; 401 for a wrong token', async () => {
   });
 });
 
-test('409: an empty repository; 404: unknown sha, a path no commit touched; 422: a bad date', async () => {
+test('409: an empty repository; 404: unknown sha, a path no commit touched (one with a .. segment too); 422: a bad date', async () => {
   const empty = await jget(app, `/repos/${w.empty.full_name}/commits`, w.r.owner.auth);
   assert.is(empty.status, 409);
   assertSpecAnswer('repoGetAllCommits', 409, empty.body);
   assert.is(empty.body.message, 'Git Repository is empty.');
-  for (const q of ['sha=nope', 'path=nothing/here', 'not=nope', 'sha=--all']) assert.is((await jget(app, `${base}?${q}`)).status, 404, q);
+  for (const q of ['sha=nope', 'path=nothing/here', 'path=../x', 'path=a/./b', 'path=..', 'not=nope', 'sha=--all']) assert.is((await jget(app, `${base}?${q}`)).status, 404, q);
   const bad = await jget(app, `${base}?since=yesterday`);
   assert.is(bad.status, 422);
   assertSpecAnswer('repoGetAllCommits', 422, bad.body);
