@@ -18,6 +18,7 @@ const groups = {
   visibility: {
     mutate: ['src/permissions/org.ts', 'src/permissions/users.ts'],
     tests: [
+      'tests/unit/visibilityPolicy.test.ts',
       'tests/operations/user/userGet.test.ts',
       'tests/operations/organization/orgGet.test.ts',
       'tests/operations/organization/orgGetTeam.test.ts',
@@ -27,7 +28,7 @@ const groups = {
   // Who is calling (Basic, token, Bearer, query tokens, Sudo) and the checks every operation shares.
   auth: {
     mutate: ['src/api/auth.ts'],
-    tests: ['tests/operations/authentication.test.ts'],
+    tests: ['tests/unit/authRules.test.ts', 'tests/operations/authentication.test.ts'],
   },
   // Branch protection: rule matching and order, who may push, force-push and merge, what blocks a merge.
   protection: {
