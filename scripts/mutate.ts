@@ -1,8 +1,8 @@
 // `make mutate`: StrykerJS over the code that decides who may do what (stryker.config.mjs lists the
-// groups and the tests each runs), niced, one group after the other (MUTATE_GROUPS=policy,protection to
-// choose). The PGlite template the tests start from is written once for every mutant. Incremental: a
-// rerun tests only the mutants whose code or tests changed (.mutate/<group>/). Prints the score of each
-// file and the mutants that survived; docs/mutation.md explains each survivor that is left.
+// groups and the tests each runs), niced, one group after the other (MUTATE_GROUPS=auth,protection to
+// choose). The PGlite template the tests start from is written once for every mutant; reports go to
+// .mutate/<group>/mutation.json. Prints the score of each file and the mutants that survived;
+// docs/mutation.md explains each survivor that is left.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

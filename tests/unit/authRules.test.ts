@@ -129,7 +129,8 @@ test('token and Bearer schemes, case-insensitive; malformed tokens never reach t
 });
 
 test('?token= and ?access_token= (the first value), with a deprecation Warning; an empty one is no token; a header wins', async () => {
-  for (const query of [{ token: tok }, { access_token: tok }, { token: [tok, other] }, { token: '', access_token: tok }]) {
+  const queries: Array<Record<string, string | string[]>> = [{ token: tok }, { access_token: tok }, { token: [tok, other] }, { token: '', access_token: tok }];
+  for (const query of queries) {
     const { services } = setup();
     const { c, set } = ctx({}, query);
     const a = await authenticate(c, services);
@@ -171,6 +172,24 @@ test('Sudo (header or ?sudo=): site admins act as the named user; others 403; un
   const { services, calls } = setup(adminToken);
   await refused(authenticate(ctx({ Authorization: `token ${tok}`, Sudo: 'ali\0ce' }).c, services), NotFound);
   assert.equal(calls.names, []);
+});
+
+test('the header is read trimmed; a token cut by a space is no token; an empty username is a user that does not exist', async () => {
+  const a = await authenticate(ctx({ Authorization: `  token ${tok}  ` }).c, setup().services);
+  assert.is(a.actor, alice);
+  const { services, calls } = setup();
+  await refused(authenticate(ctx({ Authorization: `token ${tok.slice(0, 20)} ${tok.slice(20)}` }).c, services), Unauthorized, 'user does not exist or token is invalid');
+  assert.equal(calls.resolved, []);
+  await refused(authenticate(ctx({ Authorization: basic(':pw') }).c, services), Unauthorized, 'user does not exist or password is incorrect');
+  assert.equal(calls.passwords, [':pw']);
+});
+
+test('a NUL in Basic credentials is refused before any lookup (PostgreSQL cannot compare it)', async () => {
+  const { services, calls } = setup();
+  for (const cred of ['al\0ice:pw', 'alice:p\0w', `${tok}\0:`]) {
+    await refused(authenticate(ctx({ Authorization: basic(cred) }).c, services), Unauthorized, 'user does not exist or password is incorrect');
+  }
+  assert.equal(calls, { resolved: [], passwords: [], names: [] });
 });
 
 const rule = (o: Partial<AccessRule> = {}): AccessRule => ({ anonymous: false, basicOnly: false, scopes: [], write: false, ...o });
