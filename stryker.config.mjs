@@ -30,10 +30,17 @@ const groups = {
     mutate: ['src/api/auth.ts'],
     tests: ['tests/unit/authRules.test.ts', 'tests/operations/authentication.test.ts'],
   },
-  // Branch protection: rule matching and order, who may push, force-push and merge, what blocks a merge.
-  protection: {
-    mutate: ['src/services/git/branchProtections.ts:17-40', 'src/services/git/branchProtections.ts:207-293'],
+  // Branch protection, which branches a rule names: exact names, globs, their order.
+  'branch-rules': {
+    mutate: ['src/services/git/branchProtections.ts:17-40'],
     tests: ['tests/unit/branchRules.test.ts', 'tests/integration/branchProtection.test.ts'],
+  },
+  // Branch protection, who may push, force-push and merge (the whitelists). Only the HTTP and git tests
+  // reach it, about half a minute a mutant. The pre-receive rules (pushRules) and what blocks a merge
+  // (mergeBlocker), lines 244-293, are not in a group yet: see docs/mutation.md.
+  'branch-access': {
+    mutate: ['src/services/git/branchProtections.ts:207-242'],
+    tests: ['tests/integration/branchProtection.test.ts'],
   },
 };
 

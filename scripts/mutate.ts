@@ -4,7 +4,7 @@
 // .mutate/<group>/mutation.json. Prints the score of each file and the mutants that survived;
 // docs/mutation.md explains each survivor that is left.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writePgliteTemplate } from '../tests/helpers/template.js';
 
@@ -12,7 +12,9 @@ const { groups } = (await import(resolve('stryker.config.mjs'))) as { groups: Re
 const chosen = (process.env.MUTATE_GROUPS ?? Object.keys(groups).join(',')).split(',').filter(Boolean);
 mkdirSync('.mutate', { recursive: true });
 const template = resolve('.mutate', 'template.tar');
-await writePgliteTemplate(template);
+// Written aside and renamed: a run of another group may be reading the one in place.
+await writePgliteTemplate(`${template}.${process.pid}`);
+renameSync(`${template}.${process.pid}`, template);
 
 interface Mutant { id: string; mutatorName: string; replacement?: string; status: string; location: { start: { line: number; column: number } } }
 interface Report { files: Record<string, { source: string; mutants: Mutant[] }> }

@@ -3,7 +3,8 @@
 // `?` one character, everything else literally.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { globSource, isGlobRule, ruleMatches } from '../../src/services/git/branchProtections.js';
+import { BranchProtectionService, defaultSettings, globSource, isGlobRule, ruleMatches } from '../../src/services/git/branchProtections.js';
+import type { ServiceDeps } from '../../src/services/context.js';
 
 test('a rule is a glob when it has *, ? or [', () => {
   for (const g of ['*', 'release/*', 'v?', 'feat[12]', 'a**b']) assert.ok(isGlobRule(g), g);
@@ -47,6 +48,16 @@ test('every other character of a glob is literal', () => {
   assert.equal(globSource('a.b*'), 'a\\.b[^/]*');
   assert.equal(globSource('x/**'), 'x/.*');
   assert.equal(globSource('x?'), 'x[^/]');
+});
+
+test('a repository\'s rules in Gitea\'s order: exact names first, then globs by priority, then by age', () => {
+  const row = (id: number, ruleName: string, priority: number) =>
+    ({ id, repo_id: 1, rule_name: ruleName, priority, settings: defaultSettings(), created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' });
+  const read = new BranchProtectionService({} as ServiceDeps).rulesRead(1);
+  const rows = [row(1, 'rel*', 2), row(2, 'main', 9), row(3, '*', 1), row(4, 'dev', 0), row(5, 'r*', 1), row(6, 'x?', 2)];
+  assert.equal(read.map(rows).map((r) => r.ruleName), ['dev', 'main', '*', 'r*', 'rel*', 'x?']);
+  // Exact names among themselves by priority too; equal priorities by id.
+  assert.equal(read.map([row(8, 'b', 1), row(7, 'a', 1), row(9, 'c', 0)]).map((r) => r.ruleName), ['c', 'a', 'b']);
 });
 
 test.run();
