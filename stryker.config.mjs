@@ -35,12 +35,12 @@ const groups = {
     mutate: ['src/services/git/branchProtections.ts:17-40'],
     tests: ['tests/unit/branchRules.test.ts', 'tests/integration/branchProtection.test.ts'],
   },
-  // Branch protection, who may push, force-push and merge (the whitelists). Only the HTTP and git tests
-  // reach it, about half a minute a mutant. The pre-receive rules (pushRules) and what blocks a merge
+  // Branch protection, who may push, force-push and merge (the whitelists): the unit file with a fake
+  // team-membership read, then the HTTP and git tests (about half a minute a mutant). The pre-receive rules (pushRules) and what blocks a merge
   // (mergeBlocker), lines 244-293, are not in a group yet: see docs/mutation.md.
   'branch-access': {
     mutate: ['src/services/git/branchProtections.ts:207-242'],
-    tests: ['tests/integration/branchProtection.test.ts'],
+    tests: ['tests/unit/branchAccess.test.ts', 'tests/integration/branchProtection.test.ts'],
   },
 };
 
