@@ -211,6 +211,68 @@ try {
     }
   }
 
+  // ---- same answers -----------------------------------------------------------------------------------
+  // Once per run, before any load: every scenario's answer from anvil and from the reference must be the
+  // same JSON (and the same X-Total-Count), once the fields that differ by right are set aside: each
+  // server's own address in URLs (HTTP and SSH ports), and for the created issue its id, number, URLs and times. A ratio
+  // against a server that answers something else would measure nothing: a difference fails the run.
+  type Answer = { total: string | null; body: unknown };
+  async function answers(s: Server, list: Scenario[]): Promise<Map<string, Answer>> {
+    const out = new Map<string, Answer>();
+    for (const sc of list) {
+      const res = await fetch(`${s.url}/api/v1${sc.path}`, {
+        method: sc.method ?? 'GET', headers: { authorization: token, 'content-type': 'application/json' }, body: sc.body ? JSON.stringify(sc.body) : undefined,
+      });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`same answers: ${sc.name}: ${res.status} ${text.slice(0, 300)}`);
+      const own = new RegExp(s.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g');
+      // Each start has its own SSH port too.
+      let body = JSON.parse(text.replace(own, 'ROOT').replace(/(ssh:\/\/git@[^/:"]+):\d+\//g, '$1:SSH/'));
+      if (sc.method === 'POST') body = { ...body, id: 0, number: 0, url: '', html_url: '', created_at: '', updated_at: '' };
+      out.set(sc.name, { total: res.headers.get('x-total-count'), body });
+    }
+    return out;
+  }
+  /** The paths at which `a` and `b` differ (the first `max`). */
+  function differences(a: unknown, b: unknown, path = '', max = 20, out: string[] = []): string[] {
+    if (out.length >= max) return out;
+    if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+      const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+      for (const k of keys) differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`, max, out);
+    } else if (!Object.is(a, b)) {
+      out.push(`${path || '(root)'}: anvil ${JSON.stringify(a)?.slice(0, 80)} / reference ${JSON.stringify(b)?.slice(0, 80)}`);
+    }
+    return out;
+  }
+  {
+    // The reads first on both servers, then the write on both, so that no write shows in a read.
+    const reads = scenarios.filter((sc) => !sc.method);
+    const writes = scenarios.filter((sc) => sc.method);
+    anvil = await start('anvil');
+    const fromAnvil = await answers(anvil, reads);
+    await stop(anvil);
+    let ref = await start('reference');
+    const fromRef = await answers(ref, reads);
+    await stop(ref);
+    anvil = await start('anvil');
+    for (const [k, v] of await answers(anvil, writes)) fromAnvil.set(k, v);
+    await stop(anvil);
+    ref = await start('reference');
+    for (const [k, v] of await answers(ref, writes)) fromRef.set(k, v);
+    await stop(ref);
+    const wrong: string[] = [];
+    for (const sc of scenarios) {
+      const [a, r] = [fromAnvil.get(sc.name)!, fromRef.get(sc.name)!];
+      const diff = differences(a.body, r.body);
+      if (a.total !== r.total) diff.unshift(`X-Total-Count: anvil ${a.total} / reference ${r.total}`);
+      if (diff.length) wrong.push(`${sc.name}:\n  ${diff.join('\n  ')}`);
+    }
+    if (wrong.length) throw new Error(`anvil and the reference answer differently; the ratios would compare different work:\n${wrong.join('\n')}`);
+    log(`same answers from both servers in all ${scenarios.length} scenarios`);
+    // BENCH_CHECK_ONLY=1: this check alone (seed, compare, clean up).
+    if (process.env.BENCH_CHECK_ONLY === '1') throw Object.assign(new Error('checked'), { checkOnly: true });
+  }
+
   const issueBody = join(work, 'issue.json');
   const startups: number[] = [];
   const idle: number[] = [];
@@ -358,6 +420,8 @@ try {
     http: rows, git: gitOps, uploadRssGrowthMb: uploadGrowth, startupMs: median(startups), idleRssMb: median(idle), targets };
   // A partial run (BENCH_ONLY) never overwrites the day's full one.
   writeFileSync(fromRoot('bench', 'results', `${engine}-${out.date.slice(0, 10)}${only ? '-partial' : ''}.json`), JSON.stringify(out, null, 2) + '\n');
+} catch (err) {
+  if (!(err as { checkOnly?: boolean }).checkOnly) throw err;
 } finally {
   if (anvil && anvil.child.exitCode === null) anvil.child.kill('SIGKILL');
   if (keep) {

@@ -109,7 +109,8 @@ export function tokenAllows(auth: Auth, category: ScopeCategory, write = false):
 export function authorize(auth: Auth, rule: AccessRule): void {
   if (!rule.anonymous && !auth.actor) throw new Unauthorized('token is required');
   if (rule.basicOnly && auth.method !== 'password') throw new Unauthorized('basic authentication with a password is required');
-  if (auth.method === 'token' && auth.scopes) {
+  // Only a token's sign-in carries scopes (a password may do anything its user may).
+  if (auth.scopes) {
     const missing = rule.scopes.filter((c) => !scopesAllow(auth.scopes!, c, rule.write));
     if (missing.length) {
       const need = missing.map((c) => `${rule.write ? 'write' : 'read'}:${c}`).join(' ');

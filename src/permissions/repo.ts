@@ -77,11 +77,9 @@ export function repoPermission(g: Grants): RepoPermission {
     }
   };
   if (g.siteAdmin || g.owner) grant('owner', everyUnit.get('owner')!);
-  if (g.signedIn || !g.repoPrivate) {
-    // A public repository of a visible owner is readable by anyone allowed to look around:
-    // anonymous callers included, restricted users excluded.
-    if (!g.repoPrivate && g.ownerVisible && !g.restricted) grant('read', everyUnit.get('read')!);
-  }
+  // A public repository of a visible owner is readable by anyone allowed to look around:
+  // anonymous callers included, restricted users excluded.
+  if (!g.repoPrivate && g.ownerVisible && !g.restricted) grant('read', everyUnit.get('read')!);
   if (g.signedIn) {
     for (const t of g.teams) grant(teamRepoMode(t), rank(t.mode) >= adminRank ? adminTeamUnits.get(t.mode)! : t.units);
     if (g.collaboration) grant(g.collaboration, everyUnit.get(g.collaboration)!);

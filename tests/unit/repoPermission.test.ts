@@ -4,7 +4,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { accessModes, units as srcUnits } from '../../src/db/schema/access.js';
-import { canSeeRepo, repoPermission, type Grants, type RepoPermission, type TeamGrant } from '../../src/permissions/repo.js';
+import {
+  canRead, canSeeRepo, canWrite, isRepoAdmin, repoPermission, teamUnitModes, type Grants, type RepoPermission, type TeamGrant,
+} from '../../src/permissions/repo.js';
 import { Invalid } from '../../src/services/errors.js';
 import { teamUnitsFrom, type CreateTeamInput } from '../../src/services/orgs/teams.js';
 import {
@@ -303,6 +305,48 @@ test('a stored team grants, repository-wide, exactly the permission it was creat
     }),
     { numRuns: 1000 },
   );
+});
+
+// Found by `make mutate` (docs/mutation.md): the predicates the services call, and the unit map of a team.
+
+const permOf = (mode: Mode, unitModes: Partial<Record<UnitName, Mode>> = {}): RepoPermission =>
+  ({ mode, units: Object.fromEntries(UNITS.map((u) => [u, unitModes[u] ?? 'none'])) as Record<UnitName, Mode> });
+
+test('canRead, canWrite and isRepoAdmin are "at least read / write / admin"', () => {
+  for (const m of MODES) {
+    const p = permOf(m, { 'repo.code': m });
+    assert.is(canRead(p, 'repo.code'), rankOf(m) >= rankOf('read'), m);
+    assert.is(canWrite(p, 'repo.code'), rankOf(m) >= rankOf('write'), m);
+    assert.is(isRepoAdmin(p), rankOf(m) >= rankOf('admin'), m);
+    // Each asks about its own unit only.
+    assert.not.ok(canRead(p, 'repo.issues'), m);
+    assert.not.ok(canWrite(p, 'repo.issues'), m);
+  }
+});
+
+test('canSeeRepo: the repository-wide mode, or any one readable unit', () => {
+  assert.not.ok(canSeeRepo(permOf('none')));
+  assert.ok(canSeeRepo(permOf('read')));
+  assert.ok(canSeeRepo(permOf('none', { 'repo.issues': 'read' })), 'one readable unit is enough');
+  assert.ok(canSeeRepo(permOf('none', { 'repo.wiki': 'write' })));
+});
+
+test('teamUnitModes: a team below admin its own units (none where it grants nothing); admin teams their mode but read on the external units', () => {
+  const writer = teamUnitModes({ mode: 'write', units: { 'repo.code': 'write', 'repo.issues': 'read' } });
+  for (const u of UNITS) assert.is(writer[u], u === 'repo.code' ? 'write' : u === 'repo.issues' ? 'read' : 'none', u);
+  for (const mode of ['admin', 'owner'] as const) {
+    const admin = teamUnitModes({ mode, units: { 'repo.code': 'read' } });
+    for (const u of UNITS) assert.is(admin[u], EXTERNAL.includes(u) ? 'read' : mode, `${mode} ${u}`);
+  }
+});
+
+test('a team below admin counts, repository-wide, for the least unit it grants, whatever mode is stored with it', () => {
+  const g: Grants = {
+    signedIn: true, siteAdmin: false, restricted: false, owner: false, ownerVisible: true, repoPrivate: true,
+    teams: [{ mode: 'read', units: { 'repo.code': 'write', 'repo.issues': 'write' } }], enabledUnits: new Set(UNITS),
+  };
+  assert.is(repoPermission(g).mode, 'write');
+  assert.is(repoPermission({ ...g, teams: [{ mode: 'write', units: { 'repo.code': 'read' } }] }).mode, 'read');
 });
 
 test.run();
