@@ -125,7 +125,7 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
         }
         const checked = validate(op.operationId, { method: op.method, path: validationPath(op, ctx.params), headers: ctx.headers, query, body });
         if (!checked.ok) throw new Invalid(checked.message!);
-        const nul = nulField({ ...ctx.params, ...query }) ?? nulField(body);
+        const nul = nulField({ ...ctx.params, ...query }) ?? nulField(checked.body);
         if (nul) throw new Invalid(`[${nul}]: must not contain NUL characters`);
         return checked;
       };
@@ -163,7 +163,8 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
       }
       if (!op.bodyTypes.includes('multipart/form-data')) {
         const body = op.bodyTypes.includes('application/json') ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
-        return run(body, check(body));
+        const checked = check(body);
+        return run(checked.body, checked);
       }
       // Uploads: parameters first, so a bad request writes nothing; then the parts, streamed to disk.
       // Files the handler did not keep are deleted, whatever happened.
