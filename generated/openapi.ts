@@ -5537,7 +5537,7 @@ export interface components {
             body?: string | null;
             /**
              * Format: date-time
-             * @description deadline; only the date is used (the deadline is 23:59:59 of that day in its time zone)
+             * @description deadline; only the date is used (the deadline is 23:59:59 of that day in its time zone); the Go zero time `0001-01-01T00:00:00Z` removes it, as in Gitea
              */
             due_date?: string | null;
             /**
@@ -5631,7 +5631,7 @@ export interface components {
             content_version?: number | null;
             /**
              * Format: date-time
-             * @description deadline; only the date is used (the deadline is 23:59:59 of that day in its time zone)
+             * @description deadline; only the date is used (the deadline is 23:59:59 of that day in its time zone); the Go zero time `0001-01-01T00:00:00Z` removes it, as in Gitea
              */
             due_date?: string | null;
             /** @description ids of the labels (replaces the set; unknown ids are ignored) */
