@@ -11,7 +11,6 @@ import { collectProcessMetrics, registry, webhookOldestPendingAge, webhookQueueD
 import { checkDataDirWritable, pendingDeliveries, pingDatabase } from '../services/admin/health.js';
 import type { Services } from '../services/index.js';
 import { writeError } from '../api/errors.js';
-import { withGoNullables } from '../api/goDecode.js';
 import type { OpenApiDocument } from '../api/spec.js';
 
 type CheckStatus = 'pass' | 'fail';
@@ -43,12 +42,9 @@ async function health(services: Services): Promise<{ status: CheckStatus; descri
   return { status, description: 'anvil', checks };
 }
 
-/**
- * The spec as JSON, its `servers` naming this server (`<ROOT_URL>api/v1`), serialized once; optional
- * request properties accept `null` in it, as the request path does (goDecode.ts).
- */
+/** The spec as JSON, its `servers` naming this server (`<ROOT_URL>api/v1`), serialized once. */
 export function specJson(doc: OpenApiDocument, config: Config): string {
-  return JSON.stringify({ ...withGoNullables(doc), servers: [{ url: `${config.rootUrl}api/v1` }] });
+  return JSON.stringify({ ...doc, servers: [{ url: `${config.rootUrl}api/v1` }] });
 }
 
 /** swagger-ui-dist's folder, found at run time beside the code (the bundle leaves the package in node_modules). */
