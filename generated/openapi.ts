@@ -2770,7 +2770,7 @@ export interface paths {
         post: operations["repoCreatePullReviewRequests"];
         /**
          * Cancel review requests
-         * @description The poster, or a writer of pull requests, withdraws review requests of the named users and teams (`review_request_removed` webhook); 204, also when one was not asked. Errors as for requesting.
+         * @description The poster, or a writer of pull requests, withdraws review requests of the named users and teams (`review_request_removed` webhook); 204, also when one was not asked. A reviewer may also withdraw their own pending request, as in Gitea (only their own name; 422 `Doer can't remove reviewer` for anyone else's or when none is pending). Errors as for requesting.
          */
         delete: operations["repoDeletePullReviewRequests"];
         options?: never;
