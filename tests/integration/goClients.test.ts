@@ -68,7 +68,7 @@ test('GET /repos/search: booleans in strconv.ParseBool forms; an empty value is 
   for (const yes of ['1', 't', 'T', 'TRUE', 'true', 'True']) assert.equal(await names(`private=${yes}&exclusive=0`), [priv], `private=${yes}`);
   for (const no of ['0', 'f', 'F', 'FALSE', 'false', 'False']) assert.equal(await names(`private=${no}`), [], `private=${no}`);
   assert.equal(await names('private=&exclusive='), [priv], 'empty values are absent (private repositories of the caller included)');
-  assert.equal(await names('page=+1&limit=007'), [priv], 'integers as strconv.ParseInt reads them: a sign, leading zeros');
+  assert.equal(await names('page=%2B1&limit=007'), [priv], 'integers as strconv.ParseInt reads them: a sign, leading zeros');
   assert.is((await get('/repos/search?q=x&limit=1e3')).response.status, 422, 'not 1000: Go reads no exponent');
   const bad = await get('/repos/search?q=x&private=yes');
   assert.is(bad.response.status, 422);
