@@ -169,7 +169,8 @@ export function compileGoDecoders(doc: OpenApiDocument): Map<string, GoDecoder> 
 }
 
 function decodeQueryValue(name: string, v: string, plan: QueryPlan): string {
-  return plan.booleans.has(name) ? (PARSE_BOOL[v] ?? v) : v;
+  // Own keys only: `constructor` or `__proto__` is a word like any other, not a boolean.
+  return plan.booleans.has(name) && Object.hasOwn(PARSE_BOOL, v) ? PARSE_BOOL[v]! : v;
 }
 
 /** The query as Gitea reads it: empty optional values dropped, booleans in strconv.ParseBool's forms. */

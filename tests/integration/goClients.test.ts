@@ -73,6 +73,10 @@ test('GET /repos/search: booleans in strconv.ParseBool forms; an empty value is 
   const bad = await get('/repos/search?q=x&private=yes');
   assert.is(bad.response.status, 422);
   assert.is(bad.body.message, '[private]: must be boolean');
+  for (const word of ['constructor', '__proto__', 'toString']) {
+    const odd = await get(`/repos/search?q=x&private=${word}`);
+    assert.is(odd.response.status, 422, `${word}: ${odd.text}`);
+  }
 });
 
 test('contents API: the zero time for dates.author/committer is "now"; git trees read recursive=1', async () => {

@@ -180,7 +180,7 @@ test('every boolean query parameter reads every strconv.ParseBool form; other wo
         const got = run(op, req, { ...req.query, [p.name]: form });
         if (!got.ok || got.query?.[p.name] !== (want === 'true')) failures.push(`${op.operationId} ${p.name}=${form}: ${got.ok ? JSON.stringify(got.query?.[p.name]) : got.message}`);
       }
-      for (const bad of ['yes', 'on', 'tRUE', '2']) {
+      for (const bad of ['yes', 'on', 'tRUE', '2', 'constructor', '__proto__']) {
         if (run(op, req, { ...req.query, [p.name]: bad }).ok) failures.push(`${op.operationId} ${p.name}=${bad} accepted`);
       }
       checked++;
