@@ -133,14 +133,14 @@ function compileSchemas(doc: OpenApiDocument) {
     memo.set(s, done ?? node);
     return done;
   };
-  return { plan, resolve };
+  return { plan, resolve, shapes };
 }
 
 const isEmpty = (n: NodePlan) => !n.props && !n.values && !n.items;
 
 /** One decoder per operationId, computed once from the spec. */
 export function compileGoDecoders(doc: OpenApiDocument): Map<string, GoDecoder> {
-  const { plan, resolve } = compileSchemas(doc);
+  const { plan, resolve, shapes } = compileSchemas(doc);
   const out = new Map<string, GoDecoder>();
   for (const item of Object.values<Obj>(doc.paths ?? {})) {
     for (const [method, op] of Object.entries(item)) {
@@ -157,7 +157,8 @@ export function compileGoDecoders(doc: OpenApiDocument): Map<string, GoDecoder> 
       }
       const bodySchema = resolve((resolve(op.requestBody)?.content as Obj | undefined)?.['application/json'] as unknown);
       const body = bodySchema ? plan(bodySchema.schema) : undefined;
-      const objectBody = !!bodySchema && typesOf(resolve(bodySchema.schema) ?? {}).includes('object');
+      const resolved = bodySchema ? resolve(bodySchema.schema) : undefined;
+      const objectBody = !!resolved && shapes(resolved).some((x) => typesOf(x).includes('object'));
       out.set(op.operationId, {
         query: query.optional.size || query.booleans.size ? query : undefined,
         body,
