@@ -2770,7 +2770,7 @@ export interface paths {
         post: operations["repoCreatePullReviewRequests"];
         /**
          * Cancel review requests
-         * @description The poster, or a writer of pull requests, withdraws review requests of the named users and teams (`review_request_removed` webhook); 204, also when one was not asked. Errors as for requesting.
+         * @description The poster, or a writer of pull requests, withdraws review requests of the named users and teams (`review_request_removed` webhook); 204, also when one was not asked. A reviewer may also withdraw their own pending request, as in Gitea (only their own name; 422 `Doer can't remove reviewer` for anyone else's or when none is pending). Errors as for requesting.
          */
         delete: operations["repoDeletePullReviewRequests"];
         options?: never;
@@ -3412,7 +3412,7 @@ export interface paths {
         };
         /**
          * Search for repositories
-         * @description Anonymous callers are allowed; only repositories the caller can see are found. `q` (trimmed) matches the name case-insensitively. `uid` keeps the repositories that user or organization owns or can access as a collaborator or through a team; with `exclusive=true` only those it owns. `private` (default true) includes the private repositories the caller can see; it is always false for anonymous callers and tokens limited to public resources. `is_private`, `template` and `archived` keep only the repositories whose flag has the given value (all when omitted). `mode`: `source` = neither forks nor mirrors, `fork` = forks, `mirror` = mirrors, `collaborative` = repositories that `uid` can access without owning them (mirrors excluded). `sort` defaults to `alpha`; `order` defaults to `asc` and is ignored without `sort`. Gitea also answers 422 for an unknown `mode`, `sort` or `order`. Gitea's `topic`, `includeDesc`, `priority_owner_id`, `team_id` and `starredBy` are not supported and are ignored. The answer is Gitea's envelope `{ok, data}` with the pagination headers.
+         * @description Anonymous callers are allowed; only repositories the caller can see are found. `q` (trimmed) is a comma-separated list of keywords, as in Gitea: a repository matches when one keyword is part of its name or of one of its topics (case-insensitively), or of its description with `includeDesc=true`; with `topic=true` only when one keyword is exactly one of its topics. `uid` keeps the repositories that user or organization owns or can access as a collaborator or through a team; with `exclusive=true` only those it owns. `private` (default true) includes the private repositories the caller can see; it is always false for anonymous callers and tokens limited to public resources. `is_private`, `template` and `archived` keep only the repositories whose flag has the given value (all when omitted). `mode`: `source` = neither forks nor mirrors, `fork` = forks, `mirror` = mirrors, `collaborative` = repositories that `uid` can access without owning them (mirrors excluded). `sort` defaults to `alpha`; `order` defaults to `asc` and is ignored without `sort`. Gitea also answers 422 for an unknown `mode`, `sort` or `order`. Gitea's `priority_owner_id`, `team_id` and `starredBy` are not supported and are ignored. The answer is Gitea's envelope `{ok, data}` with the pagination headers.
          */
         get: operations["repoSearch"];
         put?: never;
@@ -5541,7 +5541,7 @@ export interface components {
             body?: string | null;
             /**
              * Format: date-time
-             * @description deadline; only the date is used (the deadline is 23:59:59 of that day in its time zone)
+             * @description deadline; only the date is used (the deadline is 23:59:59 of that day in its time zone); the Go zero time `0001-01-01T00:00:00Z` removes it, as in Gitea
              */
             due_date?: string | null;
             /**
@@ -5635,7 +5635,7 @@ export interface components {
             content_version?: number | null;
             /**
              * Format: date-time
-             * @description deadline; only the date is used (the deadline is 23:59:59 of that day in its time zone)
+             * @description deadline; only the date is used (the deadline is 23:59:59 of that day in its time zone); the Go zero time `0001-01-01T00:00:00Z` removes it, as in Gitea
              */
             due_date?: string | null;
             /** @description ids of the labels (replaces the set; unknown ids are ignored) */
@@ -15495,6 +15495,8 @@ export interface operations {
                 archived?: boolean;
                 /** @description with `uid`, only the repositories that user or organization owns */
                 exclusive?: boolean;
+                /** @description also match `q`'s keywords against the description */
+                includeDesc?: boolean;
                 /** @description only private (true) or only public (false) repositories; all when omitted */
                 is_private?: boolean;
                 /** @description page size of results (default 30, at most 50) */
@@ -15507,12 +15509,14 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description include the private repositories the caller can see (default true) */
                 private?: boolean;
-                /** @description keyword matched against the repository name */
+                /** @description comma-separated keywords matched against the repository name and topics */
                 q?: string;
                 /** @description sort field (default `alpha`) */
                 sort?: "alpha" | "created" | "updated" | "size" | "git_size" | "lfs_size" | "stars" | "forks" | "id";
                 /** @description only template (true) or only non-template (false) repositories; all when omitted */
                 template?: boolean;
+                /** @description match `q`'s keywords exactly against the topics only */
+                topic?: boolean;
                 /** @description only repositories owned by, or accessible to, the user or organization with this id */
                 uid?: number;
             };

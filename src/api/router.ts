@@ -164,7 +164,8 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
       }
       if (!op.bodyTypes.includes('multipart/form-data')) {
         const body = op.bodyTypes.includes('application/json') ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
-        return run(body, check(body));
+        const checked = check(body);
+        return run(checked.body, checked);
       }
       // Uploads: parameters first, so a bad request writes nothing; then the parts, streamed to disk.
       // Files the handler did not keep are deleted, whatever happened.

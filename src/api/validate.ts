@@ -3,6 +3,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import OpenAPIBackend from 'openapi-backend';
+import { compileGoDecoders, decodeGoBody, decodeGoQuery } from './goDecode.js';
 import type { OpenApiDocument } from './spec.js';
 
 export interface ValidationInput {
@@ -19,6 +20,8 @@ export interface ValidationOutcome {
   /** Path and query parameters coerced to their schema types. */
   path?: Record<string, unknown>;
   query?: Record<string, unknown>;
+  /** The body as Go decodes it (goDecode.ts): what the handler is given. */
+  body?: unknown;
 }
 
 // The int64 ids of OpenAPI fit in a JS number for anvil's lifetime; `binary` is a multipart file.
@@ -54,12 +57,16 @@ export async function createValidator(doc: OpenApiDocument) {
   // openapi-backend's path parser splits `{index}.{diffType}` wrongly ("1.dif" and ""): such segments are
   // validated as two segments (router.ts builds the validated path the same way, with validationTemplate).
   for (const o of operations.values()) o.path = validationTemplate(o.path);
-  return (operationId: string, req: ValidationInput): ValidationOutcome => {
+  const goDecoders = compileGoDecoders(doc);
+  return (operationId: string, given: ValidationInput): ValidationOutcome => {
     const operation = operations.get(operationId);
     if (!operation) throw new Error(`no operation ${operationId} in the spec`);
+    // Go's spellings of "not given" (null, the zero time, "", `1`/`0` booleans) first, then the schema.
+    const go = goDecoders.get(operationId);
+    const req = { ...given, query: decodeGoQuery(given.query, go), body: decodeGoBody(given.body, go) };
     const result = api.validateRequest(req as never, operation);
     if (result.valid) {
-      return { ok: true, path: result.coerced?.params as never, query: result.coerced?.query as never };
+      return { ok: true, path: result.coerced?.params as never, query: (result.coerced?.query ?? req.query) as never, body: req.body };
     }
     const err = result.errors![0]!;
     return { ok: false, message: describe(err) };

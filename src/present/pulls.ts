@@ -12,12 +12,13 @@ import type { Auth } from '../permissions/caller.js';
 type Ctx = { services: Services; auth: Auth; config: Config };
 
 /** `repo` replaces the loaded row after a change that moved its counters. */
-export async function presentPulls(req: Ctx, loaded: LoadedRepo, views: PullView[], repo?: RepoRow) {
+export async function presentPulls(req: Ctx, loaded: LoadedRepo, given: PullView[], repo?: RepoRow) {
   const viewer = req.auth.actor;
-  const [{ details, mergers }, requested, heads] = await Promise.all([
-    req.services.pulls.details(views),
-    req.services.reviews.requested(views.map((v) => v.issue.id)),
-    req.services.pulls.headRepos(views, viewer),
+  const [{ details, mergers }, requested, heads, views] = await Promise.all([
+    req.services.pulls.details(given),
+    req.services.reviews.requested(given.map((v) => v.issue.id)),
+    req.services.pulls.headRepos(given, viewer),
+    req.services.pulls.withCurrentBase(loaded, given),
   ]);
   const target = { ...loaded, repo: repo ?? loaded.repo };
   return views.map((v) => {

@@ -1,5 +1,7 @@
-// Repository templates shipped with anvil: .gitignore sets written for anvil, the standard texts of
-// five licenses (from spdx-license-list), the README, and two issue-label sets.
+// Repository templates shipped with anvil: the .gitignore sets Gitea ships, by Gitea's names (data from
+// github/gitignore, CC0-1.0, at dcc0fc7: every `*.gitignore` of the tree by its base name, a later one of the
+// same name winning and links resolved, as Gitea's build/generate-gitignores.go lays out options/gitignore),
+// the standard texts of five licenses (from spdx-license-list), Gitea's Default README, and two label sets.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -8,7 +10,7 @@ import { fromRoot } from '../paths.js';
 const here = (p: string) => join(fromRoot('src', 'templates'), p);
 const require = createRequire(import.meta.url);
 
-export const gitignoreNames = readdirSync(here('./gitignore/')).map((f) => f.replace(/\.gitignore$/, '')).sort();
+export const gitignoreNames = readdirSync(here('./gitignore/')).filter((f) => f.endsWith('.gitignore')).map((f) => f.slice(0, -'.gitignore'.length)).sort();
 export const licenseNames = ['Apache-2.0', 'BSD-3-Clause', 'GPL-3.0-only', 'MIT', 'MPL-2.0'];
 export const readmeNames = ['Default'];
 export const labelSetNames = readdirSync(here('./labels/')).map((f) => f.replace(/\.json$/, '')).sort();
@@ -28,8 +30,14 @@ export function license(name: string, holder: string, year = new Date().getUTCFu
     .replace(/\n*$/, '\n');
 }
 
+/** `.gitignore` of the named templates, byte for byte as Gitea writes it: each under a `# ---> Name` line. */
+export function gitignoreFile(names: string[]): string {
+  return names.map((name) => `# ---> ${name}\n${gitignore(name)}\n`).join('');
+}
+
+/** Gitea's Default README (`# {Name}\n\n{Description}\n`), byte for byte, also without a description. */
 export function readme(name: string, description: string): string {
-  return description ? `# ${name}\n\n${description}\n` : `# ${name}\n`;
+  return `# ${name}\n\n${description}\n`;
 }
 
 export interface LabelTemplate {

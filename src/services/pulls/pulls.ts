@@ -95,6 +95,18 @@ export class PullService implements PullHost {
     if (!canRead(loaded.perm, 'repo.code') || !canRead(loaded.perm, 'repo.pulls')) throw new NotFound();
   }
 
+  /**
+   * The pull requests with `baseSha` as Gitea shows it: the base branch's head now ('' once the branch is
+   * gone), merged or not. The sync keeps open pull requests' stored one there; closed and merged ones, no
+   * longer synced, are read here from the refs, once for the page.
+   */
+  async withCurrentBase<V extends PullView>(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, views: V[]): Promise<V[]> {
+    const settled = (v: PullView) => v.pull.merged || v.issue.isClosed;
+    if (!views.some(settled)) return views;
+    const tips = await this.tips(loaded, [...new Set(views.filter(settled).map((v) => v.pull.baseBranch))]);
+    return views.map((v) => (settled(v) ? { ...v, pull: { ...v.pull, baseSha: tips.get(v.pull.baseBranch) ?? '' } } : v));
+  }
+
   /** Branch tips in one git call; names that cannot be branches are simply absent. */
   tips(loaded: Pick<LoadedRepo, 'repo' | 'owner'>, names: string[]): Promise<Map<string, string>> {
     return branchTipsOf(this.dir(loaded), names.filter(isValidRefName));

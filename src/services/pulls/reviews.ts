@@ -279,8 +279,12 @@ export class ReviewService {
   }
 
   /** Gitea's CanDoerChangeReviewRequests: the poster or a writer of pull requests. */
+  private isRequester(loaded: LoadedRepo, view: PullView, actor: UserRow): boolean {
+    return view.issue.posterId === actor.id || canWrite(loaded.perm, 'repo.pulls');
+  }
+
   private requireRequester(loaded: LoadedRepo, view: PullView, actor: UserRow): void {
-    if (view.issue.posterId !== actor.id && !canWrite(loaded.perm, 'repo.pulls')) throw new Invalid('Doer can\'t choose reviewer');
+    if (!this.isRequester(loaded, view, actor)) throw new Invalid('Doer can\'t choose reviewer');
   }
 
   async request(loaded: LoadedRepo, index: number, actor: UserRow, names: { users: string[]; teams: string[] }): Promise<{ view: PullView; rows: ReviewView[] }> {
@@ -314,12 +318,17 @@ export class ReviewService {
   async unrequest(loaded: LoadedRepo, index: number, actor: UserRow, names: { users: string[]; teams: string[] }): Promise<void> {
     const view = await this.pulls.load(loaded, index);
     this.writable(loaded, view);
-    this.requireRequester(loaded, view, actor);
+    // Gitea's IsValidReviewRequest: besides those who may change the requests, a reviewer may withdraw
+    // their own pending request (and nobody else's).
+    const requester = this.isRequester(loaded, view, actor);
+    const cannot = new Invalid('Doer can\'t remove reviewer');
+    if (!requester && (names.teams.length || names.users.some((n) => n.toLowerCase() !== actor.lowerName))) throw cannot;
     const who = await this.reviewers(loaded, names);
     await withTx(this.deps.db, async (tx) => {
       const targets = [...who.users.map((u) => ({ reviewerId: u.id, teamId: 0 })), ...who.teams.map((t) => ({ reviewerId: 0, teamId: t.id }))];
       for (const t of targets) {
         const open = await this.pendingRequest(tx, view.issue.id, t);
+        if (!open && !requester) throw cannot;
         if (!open) continue;
         await tx.delete(pullReviews).where(eq(pullReviews.id, open.id));
         await recordEvent(this.deps, tx, {

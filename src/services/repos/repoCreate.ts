@@ -60,7 +60,7 @@ function plan(owner: UserRow, input: CreateRepoInput): Plan {
   if (input.autoInit) {
     void readmeName; // one README template today: "Default"
     files.push({ path: 'README.md', content: templates.readme(input.name, input.description ?? '') });
-    if (gitignores.length) files.push({ path: '.gitignore', content: gitignores.map(templates.gitignore).join('\n') });
+    if (gitignores.length) files.push({ path: '.gitignore', content: templates.gitignoreFile(gitignores) });
     if (licenseName) files.push({ path: 'LICENSE', content: templates.license(licenseName, owner.fullName || owner.name) });
   }
   return {

@@ -1,5 +1,5 @@
 // Repositories: look-up with the caller's permission, settings, deletion, lists and search.
-import { and, asc, count, desc, eq, ilike, isNotNull, isNull, not, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import { activities, activityTallies, hooks, repoTransfers, repositories, stars, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { withTx } from '../../db/tx.js';
@@ -34,6 +34,10 @@ function withPermissions(rows: Array<{ repo: RepoRow; owner: UserRow } & RepoGra
 
 export interface SearchInput {
   q?: string;
+  /** `q`'s keywords are exact topic names (Gitea's TopicOnly). */
+  topicOnly?: boolean;
+  /** `q`'s keywords are also looked for in the description. */
+  includeDescription?: boolean;
   uid?: number;
   exclusive?: boolean;
   includePrivate?: boolean;
@@ -43,6 +47,24 @@ export interface SearchInput {
   mode?: 'fork' | 'source' | 'mirror' | 'collaborative';
   sort?: string;
   order?: 'asc' | 'desc';
+}
+
+/**
+ * Gitea's keyword search: `q` is split at commas; with `topicOnly` a keyword must be one of the topics,
+ * otherwise it may be part of the name or of a topic (or of the description, when asked).
+ */
+function keywordCondition(q: string, input: SearchInput): SQL {
+  const keywords = [...new Set(q.toLowerCase().split(',').map((k) => k.trim()).filter((k) => k !== ''))];
+  if (input.topicOnly) return sql`${repositories.topics} && ${sql`array[${sql.join(keywords.map((k) => sql`${k}`), sql`, `)}]::text[]`}`;
+  const parts = keywords.flatMap((k) => {
+    const pattern = containsPattern(k);
+    return [
+      ilike(repositories.lowerName, pattern),
+      sql`exists (select 1 from unnest(${repositories.topics}) as t(name) where t.name like ${pattern})`,
+      ...(input.includeDescription ? [sql`lower(${repositories.description}) like ${pattern}`] : []),
+    ];
+  });
+  return or(...parts)!;
 }
 
 const sortColumns: Record<string, SQL | typeof repositories.lowerName> = {
@@ -176,7 +198,7 @@ export class RepoService {
   async search(viewer: UserRow | null, input: SearchInput, page: { limit: number; offset: number }) {
     const { db } = this.deps;
     const conds: Array<SQL | undefined> = [visibleTo(viewer)];
-    if (input.q?.trim()) conds.push(ilike(repositories.lowerName, containsPattern(input.q.trim().toLowerCase())));
+    if (input.q?.trim()) conds.push(keywordCondition(input.q.trim(), input));
     if (input.uid) {
       conds.push(input.exclusive ? eq(repositories.ownerId, input.uid) : explicitAccess(input.uid));
       if (input.mode === 'collaborative') conds.push(not(eq(repositories.ownerId, input.uid)));

@@ -1,10 +1,11 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { collaborations, labels, repositories } from '../../../src/db/schema/index.js';
 import * as templates from '../../../src/templates/index.js';
+import { fromRoot } from '../../../src/paths.js';
 import { basic, startApp, type TestApp } from '../../helpers/harness.js';
 import {
   assertFsck, existsSync, fresh, getRepo, git, messageOf, orgWorld, permissionOf, raw, readIn, repoFolder, rowOf,
@@ -294,7 +295,7 @@ test('auto_init: readme "Default" (any case), with and without a description', a
   for (const readme of ['default', undefined]) {
     const name = fresh('Readme');
     const { dir } = await created({ name, auto_init: true, readme });
-    assert.is(git(dir, ['show', 'main:README.md']), `# ${name}\n`, String(readme));
+    assert.is(git(dir, ['show', 'main:README.md']), `# ${name}\n\n\n`, `${readme}: Gitea's Default template with an empty description`);
   }
 });
 
@@ -363,12 +364,16 @@ test('auto_init with gitignores: comma-separated templates (any case, spaces all
   assertFsck(dir);
   assert.is(git(dir, ['ls-tree', '--name-only', 'main']).trim().split('\n').sort().join(','), '.gitignore,README.md');
   const gitignore = git(dir, ['show', 'main:.gitignore']);
-  assert.is(gitignore, `${templates.gitignore('Node')}\n${templates.gitignore('Python')}`);
+  // Gitea's layout, byte for byte: each template under a `# ---> Name` line, followed by an empty line.
+  const shipped = (name: string) => readFileSync(fromRoot('src', 'templates', 'gitignore', `${name}.gitignore`), 'utf8');
+  assert.is(gitignore, `# ---> Node\n${shipped('Node')}\n# ---> Python\n${shipped('Python')}\n`);
   assert.match(gitignore, /node_modules\//);
   assert.match(gitignore, /__pycache__/);
-  const all = await created({ auto_init: true, gitignores: 'C,Go,Java,Node,Python,Rust' });
-  assert.is(git(all.dir, ['show', 'main:.gitignore']), ['C', 'Go', 'Java', 'Node', 'Python', 'Rust'].map(templates.gitignore).join('\n'), 'every template');
-  assert.equal(templates.gitignoreNames, ['C', 'Go', 'Java', 'Node', 'Python', 'Rust'], 'the shipped set');
+  const names = ['C++', 'Go', 'Java', 'Node', 'Python', 'Rust', 'macOS', 'Windows', 'JetBrains', 'VisualStudio', 'Terraform', 'Unity'];
+  const all = await created({ auto_init: true, gitignores: names.map((n) => n.toLowerCase()).join(',') });
+  assert.is(git(all.dir, ['show', 'main:.gitignore']), names.map((n) => `# ---> ${n}\n${shipped(n)}\n`).join(''), 'Gitea\'s names, any case');
+  assert.ok(templates.gitignoreNames.length >= 300, `Gitea's whole set (${templates.gitignoreNames.length})`);
+  for (const n of names) assert.ok(templates.gitignoreNames.includes(n), n);
 });
 
 test('auto_init with a license: LICENSE holds the standard text; licenses lists it', async () => {
@@ -393,7 +398,7 @@ test('auto_init with a license: LICENSE holds the standard text; licenses lists 
   withClone(mit.dir, (work) => {
     assert.ok(readIn(work, 'LICENSE').includes(`Copyright (c) ${year} ${w.name}\n`), 'the year and the owner are filled in');
     assert.equal(git(work, ['ls-files']).trim().split('\n').sort(), ['.gitignore', 'LICENSE', 'README.md']);
-    assert.is(readIn(work, '.gitignore'), templates.gitignore('Go'));
+    assert.is(readIn(work, '.gitignore'), `# ---> Go\n${templates.gitignore('Go')}\n`);
   });
   const noInit = await created({ license: 'MIT' });
   assert.equal(noInit.repo.licenses, [], 'without auto_init nothing is committed');
@@ -402,7 +407,7 @@ test('auto_init with a license: LICENSE holds the standard text; licenses lists 
 
 test('422: an unknown gitignore, license, readme or issue_labels template names the available ones; nothing is created', async () => {
   await expect422({ name: fresh(), auto_init: true, gitignores: 'Node,Cobol' },
-    /^gitignore template does not exist \[Cobol\], available templates: \[C, Go, Java, Node, Python, Rust\]$/);
+    /^gitignore template does not exist \[Cobol\], available templates: \[AL, Actionscript, Ada, .*, Go, .*, Node, .*\]$/);
   await expect422({ name: fresh(), auto_init: true, license: 'WTFPL' },
     /^license template does not exist \[WTFPL\], available templates: \[Apache-2\.0, BSD-3-Clause, GPL-3\.0-only, MIT, MPL-2\.0\]$/);
   await expect422({ name: fresh(), auto_init: true, readme: 'Fancy' }, /^readme template does not exist \[Fancy\], available templates: \[Default\]$/);

@@ -28,10 +28,25 @@ test('204: the poster or a writer withdraws a request (also one never made)', as
   assert.is((await requestReviews(app, f, r.writer.auth, { reviewers: [r.reader.username] }, true)).response.status, 204, 'not asked');
 });
 
+test('204: a reviewer withdraws their own pending request (Gitea); 422 for anyone else\'s, or with none pending', async () => {
+  const f = await pullFixture(app, r);
+  await requestReviews(app, f, r.writer.auth, { reviewers: [r.reader.username, r.owner.username] });
+  const other = await requestReviews(app, f, r.reader.auth, { reviewers: [r.owner.username] }, true);
+  assert.is(other.response.status, 422);
+  assert.is((other.error as { message: string }).message, 'Doer can\'t remove reviewer');
+  const both = await requestReviews(app, f, r.reader.auth, { reviewers: [r.reader.username, r.owner.username] }, true);
+  assert.is(both.response.status, 422, 'nothing is withdrawn when one name is not the caller');
+  assert.equal((await getPull(app, f.repo, f.pr.number)).requested_reviewers.map((u) => u.login).sort(), [r.owner.username, r.reader.username].sort());
+  const own = await requestReviews(app, f, r.reader.auth, { reviewers: [r.reader.username.toUpperCase()] }, true);
+  assert.is(own.response.status, 204);
+  assert.equal((await getPull(app, f.repo, f.pr.number)).requested_reviewers.map((u) => u.login), [r.owner.username]);
+  assert.is((await requestReviews(app, f, r.reader.auth, { reviewers: [r.reader.username] }, true)).response.status, 422, 'no longer pending');
+});
+
 test('422 a reader who is not the poster, 404 unknown user or hidden repository, 401 anonymous, 423 archived', async () => {
   const f = await pullFixture(app, r, { priv: true });
-  await requestReviews(app, f, r.writer.auth, { reviewers: [r.reader.username] });
-  assert.is((await requestReviews(app, f, r.reader.auth, { reviewers: [r.reader.username] }, true)).response.status, 422);
+  await requestReviews(app, f, r.writer.auth, { reviewers: [r.reader.username, r.owner.username] });
+  assert.is((await requestReviews(app, f, r.reader.auth, { reviewers: [r.owner.username] }, true)).response.status, 422);
   assert.is((await requestReviews(app, f, r.writer.auth, { reviewers: ['nobody-at-all'] }, true)).response.status, 404);
   assert.is((await requestReviews(app, f, r.outsider.auth, { reviewers: [r.reader.username] }, true)).response.status, 404);
   assert.is((await requestReviews(app, f, undefined, { reviewers: [r.reader.username] }, true)).response.status, 401);

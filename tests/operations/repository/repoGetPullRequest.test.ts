@@ -68,6 +68,41 @@ test('200: a deleted head branch keeps the stored values', async () => {
   assert.equal(await read(pr.number), before);
 });
 
+test('200: a merged or closed pull request\'s base.sha is the base branch\'s head now, as Gitea shows it', async () => {
+  const made = await repoFor(app, r);
+  const target = { ...made, path: pathOf(made) };
+  await patch(app, target, r.writer, addFile('f.txt', ['base']));
+  await patch(app, target, r.writer, addFile('m.txt', ['1']), { newBranch: 'merging' });
+  await patch(app, target, r.writer, addFile('c.txt', ['1']), { newBranch: 'closing' });
+  const [merging, closing] = [await openPull(app, target, r.writer, 'merging'), await openPull(app, target, r.writer, 'closing')];
+  const merged = await app.client(r.writer.auth).POST('/repos/{owner}/{repo}/pulls/{index}/merge', {
+    params: { path: { ...target.path, index: merging.number } }, body: { Do: 'merge' },
+  });
+  assert.is(merged.response.status, 200, JSON.stringify(merged.error));
+  const closed = await app.client(r.writer.auth).PATCH('/repos/{owner}/{repo}/pulls/{index}', {
+    params: { path: { ...target.path, index: closing.number } }, body: { state: 'closed' },
+  });
+  assert.is(closed.response.status, 201);
+  const dir = dirOf(app, target);
+  const read = async (index: number) => {
+    const res = await get(target, index, r.reader.auth);
+    assert.is(res.response.status, 200);
+    assertSpec('repoGetPullRequest', res);
+    return res.data!;
+  };
+  let tip = (await disk.tip(dir, 'main'))!;
+  const afterMerge = await read(merging.number);
+  assert.is(afterMerge.merged, true);
+  assert.is(afterMerge.base.sha, tip, 'the merge commit: main\'s head now');
+  assert.is(afterMerge.merge_commit_sha, tip);
+  // main moves on: a settled pull request follows it; an open one is kept there by the sync.
+  tip = await patch(app, target, r.writer, addFile('later.txt', ['1']));
+  assert.is((await read(merging.number)).base.sha, tip);
+  assert.is((await read(closing.number)).base.sha, tip);
+  const list = await app.client(r.reader.auth).GET('/repos/{owner}/{repo}/pulls', { params: { path: target.path, query: { state: 'all' } } });
+  assert.equal(list.data!.map((p) => p.base.sha), [tip, tip], 'the list answers the same');
+});
+
 test('404: an issue\'s number, a missing number, a private repository for anonymous and outsiders, pull requests off', async () => {
   const issue = await newIssue(app, repo, r.reader);
   assertEmpty404(await get(repo, issue.number, r.reader.auth), 'an issue');

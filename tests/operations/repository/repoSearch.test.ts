@@ -90,6 +90,29 @@ test('q: case-insensitive substring of the name, trimmed; % and _ are literal', 
   assert.equal((await search({ q: fresh('nothing') })).names, []);
 });
 
+test('q is comma-separated keywords matching names and topics; topic=true: exact topics only; includeDesc: descriptions too', async () => {
+  const T = fresh('tq');
+  const put = (repo: Repository, as: Actor, topics: string[]) =>
+    app.client(as.auth).PUT('/repos/{owner}/{repo}/topics', { params: { path: pathOf(repo) }, body: { topics } });
+  assert.is((await put(r.a!, alice, [`${T}-lang`, 'other'])).response.status, 204);
+  assert.is((await put(r.c!, w.owner, [T])).response.status, 204);
+  const desc = await app.client(bob.auth).PATCH('/repos/{owner}/{repo}', { params: { path: pathOf(r.h!) }, body: { archived: false, description: `About ${T.toUpperCase()} things` } });
+  assert.is(desc.response.status, 200);
+  // A keyword that is part of a topic finds the repository as a part of its name would (Gitea's LIKE on topic names).
+  assert.equal((await search({ q: T }, alice.auth)).names, names('a', 'c'));
+  assert.equal((await search({ q: `${T},${P}-h`, includeDesc: false }, alice.auth)).names, names('a', 'c', 'h'), 'keywords are alternatives');
+  // topic=true: only an exact topic; the name no longer matches.
+  assert.equal((await search({ q: T, topic: true }, alice.auth)).names, names('c'));
+  assert.equal((await search({ q: `${T}-LANG, nothing`, topic: true }, alice.auth)).names, names('a'));
+  assert.equal((await search({ q: P, topic: true }, alice.auth)).names, []);
+  // includeDesc: the description, case-insensitively.
+  assert.equal((await search({ q: T, includeDesc: true }, alice.auth)).names, names('a', 'c', 'h'));
+  const forms = await raw(app, 'GET', `/repos/search?q=${T}&topic=1&includeDesc=0`, { authorization: alice.auth });
+  assert.equal((forms.body.data as Repository[]).map((x) => x.name), names('c'), 'Go-style booleans');
+  const rearchive = await app.client(bob.auth).PATCH('/repos/{owner}/{repo}', { params: { path: pathOf(r.h!) }, body: { archived: true } });
+  assert.is(rearchive.response.status, 200);
+});
+
 test('uid: repositories the user owns or reaches; exclusive: owned only; collaborative: reached, not owned', async () => {
   assert.equal((await search({ q: P, uid: alice.id }, alice.auth)).names, names('a', 'b', 'g'));
   assert.equal((await search({ q: P, uid: alice.id, exclusive: true }, alice.auth)).names, names('a', 'b'));

@@ -9,6 +9,8 @@ export const repoSearch: Handler<'repoSearch'> = async (req) => {
     req.auth.actor,
     {
       q: q.q,
+      topicOnly: q.topic,
+      includeDescription: q.includeDesc,
       uid: q.uid,
       exclusive: q.exclusive,
       includePrivate: q.private,
