@@ -10,7 +10,7 @@ import { authenticate, authorize } from './auth.js';
 import { readJsonBody } from './body.js';
 import { discardUploads, readMultipart } from './multipart.js';
 import { registry } from './operations/index.js';
-import { DECIMAL_INTEGER, specOperations, type OpenApiDocument, type SpecOperation } from './spec.js';
+import { DECIMAL_INTEGER, inInt64, specOperations, type OpenApiDocument, type SpecOperation } from './spec.js';
 import type { Handler, HandlerEntry, OperationId } from './types.js';
 import { textProblem } from './textInput.js';
 import { createValidator, validationTemplate } from './validate.js';
@@ -124,6 +124,8 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
           const raw = p.in === 'path' ? ctx.params[p.name] : query[p.name];
           for (const v of [raw].flat()) {
             if (typeof v === 'string' && v !== '' && !DECIMAL_INTEGER.test(v)) throw new Invalid(`[${p.name}]: must be an integer`);
+            // Gitea's integers are Go's int64: beyond it is no value at all (a float would round it into range).
+            if (typeof v === 'string' && v !== '' && !inInt64(v)) throw new Invalid(`[${p.name}]: ${v} is out of range for a 64-bit integer`);
           }
         }
         const checked = validate(op.operationId, { method: op.method, path: validationPath(op, ctx.params), headers: ctx.headers, query, body });

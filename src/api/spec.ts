@@ -39,6 +39,18 @@ function isIntegerSchema(schema: Record<string, unknown> | undefined): boolean {
 /** A decimal integer as Gitea's strconv.ParseInt reads it: an optional sign, then digits. */
 export const DECIMAL_INTEGER = /^[+-]?\d+$/;
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Whether a decimal integer (DECIMAL_INTEGER) fits Go's int64, as strconv.ParseInt(v, 10, 64) reads it. */
+export function inInt64(v: string): boolean {
+  const digits = v.replace(/^[+-]?0*/, '');
+  if (digits.length < 19) return true;
+  if (digits.length > 19) return false;
+  const n = BigInt(v);
+  return n >= INT64_MIN && n <= INT64_MAX;
+}
+
 function plainPathParams(params: Array<{ in?: string; name?: string; schema?: Record<string, unknown> }>): SpecOperation['plainPath'] {
   const out: NonNullable<SpecOperation['plainPath']> = [];
   for (const p of params) {

@@ -15,11 +15,7 @@ import { loadSpec, specOperations } from '../../src/api/spec.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import type { GeneratedRequest } from './arbitraries.js';
 import { declaredFor, dereference, operationShape, responseValidators } from './openapi.js';
-import { inputKinds, knownFailure } from './knownFailing.js';
 import { callerArb, requestsFor, World, type Caller, type SentRequest } from './world.js';
-
-/** A failure that knownFailing.ts forgives: counted and printed at the end, never failed. */
-class Forgiven extends Error {}
 
 const numRuns = Number(process.env.CONTRACT_RUNS ?? 60);
 const topUp = Number(process.env.CONTRACT_TOP_UP ?? 160);
@@ -46,7 +42,6 @@ const ops = picked
 const declared = responseValidators(rawDoc, ops);
 console.log(`contract: ${implemented.length} of ${allOps.length} operations implemented`);
 console.log(`contract: seed ${seeds.join(',')} (replay with CONTRACT_SEED=${seeds.join(',')} CONTRACT_SHARD=${shard}/${shards}, or CONTRACT_OPS=<operationId> for one operation, in contract-1)`);
-const known = new Map<string, number>(); // `${operationId} ${kind}` → failures forgiven (knownFailing.ts)
 
 let app: TestApp;
 let world: World;
@@ -56,10 +51,6 @@ test.before(async () => {
 });
 test.after(async () => {
   await app?.close();
-  if (known.size) {
-    const lines = [...known].map(([k, n]) => `  ${k}: ${n}`).join('\n');
-    console.log(`contract: failures forgiven by knownFailing.ts (temporary, until #32/#43 are merged):\n${lines}`);
-  }
 });
 
 // A fixture that could not be built would quietly turn its operations' success paths into 4xx answers.
@@ -123,18 +114,9 @@ for (const op of ops) for (const seed of seeds) {
         world.after(op.path, op.method, path, res.status, json);
         runs++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        /** `forgivable`: a failure hostile or Go-shaped input may cause; a caller getting what it must not never is. */
-        const fail = (problem: string, forgivable = true): never => {
+        const fail = (problem: string): never => {
           const answer = `answer:\n  ${res.status} ${contentType}\n  ${clip(text) || '(empty body)'}`;
           const message = `${op.operationId}: ${problem}\n${describeRequest(sent, req)}\n${answer}`;
-          // Hostile or Go-shaped input that another branch is fixing: noted, not failed (knownFailing.ts).
-          const kinds = inputKinds(req);
-          const forgiven = forgivable ? knownFailure(op.operationId, kinds) : undefined;
-          if (forgiven) {
-            const key = `${op.operationId} ${forgiven.kind}`;
-            known.set(key, (known.get(key) ?? 0) + 1);
-            throw new Forgiven(message);
-          }
           throw new Error(message);
         };
 
@@ -143,7 +125,7 @@ for (const op of ops) for (const seed of seeds) {
         if (!response) fail(`answered ${res.status}, which the spec does not declare (${[...responses.keys()].join(', ')})`);
         if (!req.valid && res.status < 300) fail(`accepted an invalid request with ${res.status}`);
         const due = world.refusalDue(op.operationId, op.path, op.access, path, caller);
-        if (due && res.status < 300) fail(`answered ${res.status} to ${due}: a 401, 403 or 404 is due`, false);
+        if (due && res.status < 300) fail(`answered ${res.status} to ${due}: a 401, 403 or 404 is due`);
         if (req.goForm && req.stripped && res.status === 422) {
           // Go's form of "not given" must read as not given: the same request without it must be refused too.
           const plain = world.build(op.method, op.path, path, req.stripped, caller);
@@ -171,7 +153,6 @@ for (const op of ops) for (const seed of seeds) {
       try {
         await check(caller, req);
       } catch (err) {
-        if (err instanceof Forgiven) return;
         if (failedAt === undefined) {
           failedAt = Date.now();
           console.log(`contract: FAILED ${op.operationId} (seed ${seed}); shrinking for at most ${(shrinkBudgetMs / 1000).toFixed(0)}s. First failure:\n${(err as Error).message}`);

@@ -152,6 +152,10 @@ test('422: ids beyond int64 (or beyond what a JS number holds exactly) in id lis
   const found = await status('GET', `${p}/issues?milestones=${m.body.id}`, undefined, 200, 'by id');
   assert.equal(found.body.map((i: { number: number }) => i.number), [issue.body.number]);
   await status('GET', `${p}/issues/9223372036854775807`, undefined, 422, 'path index', /\[index\]/);
+  // Any integer parameter past Go's int64 is no value (a float would round 2^63 back into range).
+  await status('GET', `/repos/search?page=9223372036854775808`, undefined, 422, 'page past int64', /\[page\]: .*64-bit/);
+  await status('GET', `${p}/issues?limit=-9223372036854775809`, undefined, 422, 'limit below int64', /\[limit\]: .*64-bit/);
+  await status('GET', `/repos/search?page=9223372036854775807&limit=1`, undefined, 200, 'the largest int64 page is a page (empty)');
 });
 
 test('413: a 9 MB avatar (user and organization) is refused by its size first', async () => {

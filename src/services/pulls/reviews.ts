@@ -322,7 +322,9 @@ export class ReviewService {
     // their own pending request (and nobody else's).
     const requester = this.isRequester(loaded, view, actor);
     const cannot = new Invalid('Doer can\'t remove reviewer');
-    if (!requester && (names.teams.length || names.users.some((n) => n.toLowerCase() !== actor.lowerName))) throw cannot;
+    // One who may not change the requests withdraws exactly their own: naming nobody is no withdrawal.
+    const ownOnly = names.teams.length === 0 && names.users.length > 0 && names.users.every((n) => n.toLowerCase() === actor.lowerName);
+    if (!requester && !ownOnly) throw cannot;
     const who = await this.reviewers(loaded, names);
     await withTx(this.deps.db, async (tx) => {
       const targets = [...who.users.map((u) => ({ reviewerId: u.id, teamId: 0 })), ...who.teams.map((t) => ({ reviewerId: 0, teamId: t.id }))];

@@ -41,6 +41,10 @@ test('204: a reviewer withdraws their own pending request (Gitea); 422 for anyon
   assert.is(own.response.status, 204);
   assert.equal((await getPull(app, f.repo, f.pr.number)).requested_reviewers.map((u) => u.login), [r.owner.username]);
   assert.is((await requestReviews(app, f, r.reader.auth, { reviewers: [r.reader.username] }, true)).response.status, 422, 'no longer pending');
+  // Naming nobody withdraws nothing: one who may not change the requests is refused, not told 204.
+  assert.is((await requestReviews(app, f, r.reader.auth, { reviewers: [] }, true)).response.status, 422, 'an empty list from a reader');
+  assert.is((await requestReviews(app, f, r.outsider.auth, {}, true)).response.status, 422, 'no list at all from an outsider');
+  assert.is((await requestReviews(app, f, r.writer.auth, { reviewers: [] }, true)).response.status, 204, 'a writer may send an empty list');
 });
 
 test('422 a reader who is not the poster, 404 unknown user or hidden repository, 401 anonymous, 423 archived', async () => {
