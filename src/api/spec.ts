@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { scopeCategories, type ScopeCategory } from '../services/users/tokens.js';
 import type { AccessRule } from './auth.js';
 import { fromRoot } from '../paths.js';
+import { withGoNullables } from './specNullables.js';
 
 export const specPath = fromRoot('spec', 'openapi.yaml');
 
@@ -57,11 +58,12 @@ export type OpenApiDocument = any;
 /** `make install` writes the spec as JSON beside the bundle; parsing 9,000 lines of YAML is most of a start. */
 export const compiledSpecPath = fromRoot('dist', 'openapi.json');
 
+/** The spec as the server uses and serves it: optional request properties also accept `null` (specNullables.ts). */
 export function loadSpec(path = specPath): OpenApiDocument {
   if (path === specPath && existsSync(compiledSpecPath) && statSync(compiledSpecPath).mtimeMs >= statSync(specPath).mtimeMs) {
-    return JSON.parse(readFileSync(compiledSpecPath, 'utf8'));
+    return withGoNullables(JSON.parse(readFileSync(compiledSpecPath, 'utf8')));
   }
-  return parse(readFileSync(path, 'utf8'));
+  return withGoNullables(parse(readFileSync(path, 'utf8')));
 }
 
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];

@@ -1,8 +1,8 @@
-// The spec as served (/swagger.v1.json, the docs page): every optional property of a request body also
-// accepts `null` (#43). That is what the request path makes true: goDecode.ts turns such a null into "not
-// given" before validation, so handlers never see one; the validator, the contract test and the generated
-// types work from spec/openapi.yaml as written, without those nulls. Done here once rather than on hundreds
-// of properties of the YAML.
+// The spec as loaded (loadSpec) and served (/swagger.v1.json, the docs page): every optional property of a
+// request body also accepts `null` (#43). That is what the request path makes true: goDecode.ts turns such
+// a null into "not given" before validation, so handlers never see one; the generated types, made from
+// spec/openapi.yaml as written, stay without those nulls. Done here once rather than on hundreds of
+// properties of the YAML.
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -31,7 +31,8 @@ function nullable(prop: Obj): Obj {
 
 /**
  * Marks every optional request-body property (at any depth) of the document as also accepting `null`, in
- * place (give it a copy), and answers it. Marking a marked document again changes nothing.
+ * place (loadSpec hands it a document it has just parsed), and answers it. Marking a marked document again
+ * changes nothing.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function withGoNullables<T extends Record<string, any>>(doc: T): T {

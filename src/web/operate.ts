@@ -12,7 +12,6 @@ import { checkDataDirWritable, pendingDeliveries, pingDatabase } from '../servic
 import type { Services } from '../services/index.js';
 import { writeError } from '../api/errors.js';
 import type { OpenApiDocument } from '../api/spec.js';
-import { withGoNullables } from '../api/specNullables.js';
 
 type CheckStatus = 'pass' | 'fail';
 interface ComponentStatus {
@@ -43,12 +42,9 @@ async function health(services: Services): Promise<{ status: CheckStatus; descri
   return { status, description: 'anvil', checks };
 }
 
-/**
- * The spec as JSON, its `servers` naming this server (`<ROOT_URL>api/v1`), serialized once; optional
- * request properties accept `null` in it, as the request path does (goDecode.ts, specNullables.ts).
- */
+/** The spec as JSON, its `servers` naming this server (`<ROOT_URL>api/v1`), serialized once. */
 export function specJson(doc: OpenApiDocument, config: Config): string {
-  return JSON.stringify({ ...withGoNullables(JSON.parse(JSON.stringify(doc))), servers: [{ url: `${config.rootUrl}api/v1` }] });
+  return JSON.stringify({ ...doc, servers: [{ url: `${config.rootUrl}api/v1` }] });
 }
 
 /** swagger-ui-dist's folder, found at run time beside the code (the bundle leaves the package in node_modules). */
