@@ -221,10 +221,9 @@ function decodeNode(value: unknown, node: NodePlan, depth: number): void {
   if (extra) Object.assign(value, extra);
 }
 
-/** The body as Go would have decoded it (changed in place; a top-level `null` becomes `{}` for an object body). */
+/** The body as Go would have decoded it (changed in place). A top-level `null` stays: it is no request. */
 export function decodeGoBody(body: unknown, decoder: GoDecoder | undefined): unknown {
   if (!decoder) return body;
-  if (body === null && decoder.objectBody) return {};
   if (decoder.body && body !== null && typeof body === 'object') decodeNode(body, decoder.body, 0);
   return body;
 }

@@ -1,6 +1,6 @@
 // The spec as loaded (loadSpec) and served (/swagger.v1.json, the docs page): every optional property of a
-// request body, and an object body none of whose fields is required, also accepts `null` (#43). That is what the request path makes true: goDecode.ts turns such a
-// null into "not given" before validation, so handlers never see one, and the generated types, made from
+// request body also accepts `null` (#43). That is what the request path makes true: goDecode.ts turns such
+// a null into "not given" before validation, so handlers never see one; the generated types, made from
 // spec/openapi.yaml as written, stay without those nulls. Done here once rather than on hundreds of
 // properties of the YAML.
 
@@ -31,8 +31,8 @@ function nullable(prop: Obj): Obj {
 
 /**
  * Marks every optional request-body property (at any depth) of the document as also accepting `null`, in
- * place (loadSpec hands it a document it has just parsed; copying 18,000 lines of spec would cost more than
- * the walk), and answers it. Marking a marked document again changes nothing.
+ * place (loadSpec hands it a document it has just parsed), and answers it. Marking a marked document again
+ * changes nothing.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function withGoNullables<T extends Record<string, any>>(doc: T): T {
@@ -58,21 +58,12 @@ export function withGoNullables<T extends Record<string, any>>(doc: T): T {
     walk(node.items, depth + 1);
     walk(node.additionalProperties, depth + 1);
   };
-  /** An object schema without required properties: `null` (Go's zero struct) is a complete body for it. */
-  const zeroStructIsValid = (node: Obj): boolean => {
-    const m = typeof node.$ref === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(node.$ref) : null;
-    const target = m ? schemas[m[1]!] : node;
-    return isObj(target) && typesOf(target).includes('object') && !((target.required as unknown[] | undefined) ?? []).length;
-  };
   for (const item of Object.values<Obj>(doc.paths ?? {})) {
     for (const op of Object.values(item)) {
       if (!isObj(op) || !isObj(op.requestBody)) continue;
       const json = (op.requestBody.content as Obj | undefined)?.['application/json'];
       if (!isObj(json) || !isObj(json.schema)) continue;
       walk(json.schema, 0);
-      // A `null` object body is Go's zero struct, every field left out (goDecode makes it `{}`): a valid
-      // body where no field is required. Where one is, `null` is answered as that field missing.
-      if (zeroStructIsValid(json.schema)) json.schema = nullable(json.schema);
     }
   }
   return doc;

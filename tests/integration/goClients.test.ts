@@ -42,12 +42,7 @@ test('POST /user/repos: null optional fields and "" enums are "not given"; a nul
   assert.is(bad.response.status, 422);
   assert.match(bad.body.message, /^\[name\]/);
   const none = await post('/user/repos', null);
-  assert.is(none.response.status, 422, 'a null body is an empty option struct: the name is missing');
-  assert.is(none.body.message, '[name]: Required');
-  const emptyDelete = await post('/user/emails', null, 'DELETE');
-  assert.is(emptyDelete.response.status, 204, `a null DeleteEmailOption deletes nothing: ${emptyDelete.text}`);
-  const emails = await get('/user/emails');
-  assert.ok((emails.body as Array<{ email: string }>).some((e) => e.email === alice.email), 'nothing was deleted');
+  assert.is(none.response.status, 422, 'a null body is no request');
 });
 
 test('POST /orgs with "visibility": null and PATCH with "" visibility keep the default / current value', async () => {
@@ -146,9 +141,7 @@ test('the served spec says optional request properties accept null; required one
   assert.equal(repoOpt.properties.name.type, 'string', 'required: no null');
   const ms = doc.components.schemas.CreateMilestoneOption.properties.state;
   assert.ok(ms.enum.includes(null));
-  const body = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/json'].schema;
-  assert.equal(body('/user/emails', 'delete').anyOf, [{ $ref: '#/components/schemas/DeleteEmailOption' }, { type: 'null' }], 'a null body is the zero struct');
-  assert.equal(body('/user/repos', 'post'), { $ref: '#/components/schemas/CreateRepoOption' }, 'not where a field is required');
+
 });
 
 test.run();

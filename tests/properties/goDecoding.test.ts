@@ -211,9 +211,9 @@ test('an empty value for any optional query parameter is the parameter left out'
   assert.ok(checked >= 100, `only ${checked} query parameters checked`);
 });
 
-test('a top-level null body is an empty object: what is required is named', () => {
+test('a top-level null body is no request: 422, not an empty option set', () => {
   const got = validate('createCurrentUserRepo', { method: 'post', path: '/user/repos', headers: {}, query: {}, body: null });
-  assert.equal(got, { ok: false, message: '[name]: Required' });
+  assert.is(got.ok, false);
 });
 
 test.run();
