@@ -36,11 +36,18 @@ if (onPostgres) {
     }
   });
 
-  test('deletes and inserts of users count; counters, bookkeeping and rolled-back writes do not', async () => {
+  test('every write of users counts (GET /user answers with the cached row); token bookkeeping and rolled-back writes do not', async () => {
     let v = await feed.version(tables);
-    const quiet = [
+    for (const statement of [
       `update users set num_stars = num_stars + 1, num_followers = num_followers + 1 where id = ${user.id}`,
       `update users set last_login_at = now(), updated_at = now() where id = ${user.id}`,
+    ]) {
+      await app.sqlFromElsewhere(statement);
+      const next = await feed.version(tables);
+      assert.is.not(next, v, `not counted: ${statement}`);
+      v = next;
+    }
+    const quiet = [
       `update access_tokens set last_used_at = now() where user_id = ${user.id}`,
       `insert into access_tokens (user_id, name, token_hash, token_last_eight, scopes) values (${user.id}, 'new', md5(random()::text), 'abcdefgh', '{all}')`,
     ];
