@@ -3,7 +3,7 @@
 import type { Readable } from 'node:stream';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { pendingPushes, repositories, users, type PendingPushRow, type UserRow } from '../../db/schema/index.js';
 import { zeroIdLike } from '../../git/commit.js';
 import { autoGc } from '../../git/maintenance.js';
@@ -21,7 +21,7 @@ import type { WikiService } from '../repos/wiki.js';
 import { existsSync } from 'node:fs';
 import type { KeyService } from '../keys/keys.js';
 import { scopesAllow } from '../users/tokens.js';
-import { keepRenewed, leaseEnd, newHolder } from '../leases.js';
+import { claimLapsed, keepRenewed, leaseEnd, newHolder } from '../leases.js';
 
 /** Who an SSH key signs in as: a user key's user, or a deploy key (the repository decides). */
 export type KeyHolder = { kind: 'user'; user: UserRow } | { kind: 'deploy'; keyId: number };
@@ -274,17 +274,8 @@ export class GitTransportService {
    */
   async recoverPendingPushes(limit = 5): Promise<number> {
     const { db, config, log } = this.deps;
-    const now = new Date();
-    const due = db.select({ id: pendingPushes.id }).from(pendingPushes)
-      .where(lt(pendingPushes.leaseUntil, now))
-      .orderBy(pendingPushes.id)
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    const claimed = await db.update(pendingPushes)
-      .set({ holder: this.holder, leaseUntil: leaseEnd(config.leftovers.leaseMs) })
-      .where(and(inArray(pendingPushes.id, due), lt(pendingPushes.leaseUntil, now)))
-      .returning();
-    for (const pending of claimed.sort((a, b) => a.id - b.id)) {
+    const claimed = await claimLapsed(db, pendingPushes, this.holder, config.leftovers.leaseMs, limit);
+    for (const pending of claimed) {
       const [site] = await db.select({ repo: repositories, owner: users }).from(repositories)
         .innerJoin(users, eq(users.id, repositories.ownerId))
         .where(eq(repositories.id, pending.repoId));

@@ -2,11 +2,11 @@
 // before a folder moves, renewed while the move runs, deleted by their holder when it is final. A row
 // whose lease lapsed belongs to a process that died mid-move: any live process claims it (one conditional
 // UPDATE; FOR UPDATE SKIP LOCKED) and mends the folders, then deletes the row.
-import { and, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, gte, ne, sql } from 'drizzle-orm';
 import { folderJournals, repositories } from '../../db/schema/index.js';
 import { mendCreate, mendDelete, type CreateJournal, type DeleteJournal, type Journal, type JournalStore } from '../../git/folderMoves.js';
 import type { ServiceDeps } from '../context.js';
-import { keepRenewed, leaseEnd, newHolder } from '../leases.js';
+import { claimLapsed, keepRenewed, leaseEnd, newHolder } from '../leases.js';
 
 export class FolderJournals implements JournalStore {
   private readonly holder = newHolder();
@@ -35,18 +35,10 @@ export class FolderJournals implements JournalStore {
   async recover(limit = 5): Promise<{ taken: number; restored: number; removed: number }> {
     const { db, config, log } = this.deps;
     const now = new Date();
-    const due = db.select({ id: folderJournals.id }).from(folderJournals)
-      .where(lt(folderJournals.leaseUntil, now))
-      .orderBy(folderJournals.id)
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    const claimed = await db.update(folderJournals)
-      .set({ holder: this.holder, leaseUntil: leaseEnd(config.leftovers.leaseMs) })
-      .where(and(inArray(folderJournals.id, due), lt(folderJournals.leaseUntil, now)))
-      .returning();
+    const claimed = await claimLapsed(db, folderJournals, this.holder, config.leftovers.leaseMs, limit);
     let restored = 0;
     let removed = 0;
-    for (const row of claimed.sort((a, b) => a.id - b.id)) {
+    for (const row of claimed) {
       try {
         if (row.kind === 'delete') {
           const j = row.data as unknown as DeleteJournal;
