@@ -95,14 +95,20 @@ test('a schema-valid request is found for every operation', () => {
   assert.equal(none, [], 'operations without a valid sample request');
 });
 
-test('null for an optional body property (at any depth) is the property left out; required stays required', () => {
-  let checked = 0;
-  const failures: string[] = [];
+/** Each operation with a JSON body and a valid sample request: its schema and the sample's body. */
+function* jsonBodies() {
   for (const op of ops) {
     const req = baselines.get(op.operationId);
     const schema = (deref.paths[op.path][op.method].requestBody?.content?.['application/json']?.schema ?? undefined) as Obj | undefined;
     if (!req || !schema || req.bodyKind !== 'json') continue;
-    const body = isObj(req.body) ? req.body : {};
+    yield { op, req, schema, body: isObj(req.body) ? req.body : {} };
+  }
+}
+
+test('null for an optional body property (at any depth) is the property left out; required stays required', () => {
+  let checked = 0;
+  const failures: string[] = [];
+  for (const { op, req, schema, body } of jsonBodies()) {
     for (const prop of propsIn(schema, { ...body, ...fillAbsent(schema, body) })) {
       const where = `${op.operationId} ${prop.path.join('.')}`;
       const given = run(op, req, req.query, withValue(body, prop.path, null));
@@ -139,11 +145,7 @@ test('"" for an optional string enum without "" and the Go zero time for an opti
   let enums = 0;
   let dates = 0;
   const failures: string[] = [];
-  for (const op of ops) {
-    const req = baselines.get(op.operationId);
-    const schema = (deref.paths[op.path][op.method].requestBody?.content?.['application/json']?.schema ?? undefined) as Obj | undefined;
-    if (!req || !schema || req.bodyKind !== 'json') continue;
-    const body = isObj(req.body) ? req.body : {};
+  for (const { op, req, schema, body } of jsonBodies()) {
     for (const prop of propsIn(schema, body)) {
       if (prop.required) continue;
       const where = `${op.operationId} ${prop.path.join('.')}`;
