@@ -13,6 +13,7 @@ import { dbPoolMax } from '../metrics.js';
 import { fromRoot } from '../paths.js';
 import { inProcessChanges, PostgresChanges, setChangeFeed, type ChangeFeed } from './changes.js';
 import { PgliteStatementCache } from './pgliteStatements.js';
+import { preparePolicy, preparing } from './pgPrepared.js';
 import { instrumentQueries } from './queryMetrics.js';
 import * as schema from './schema/index.js';
 
@@ -77,7 +78,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     const client = postgres(target.url, { max: POOL_MAX, onnotice: () => {} });
     dbPoolMax.set({ engine: 'postgres' }, POOL_MAX);
     const localLock = localTryLock();
-    const db = drizzlePg(client, { schema, logger: !!process.env.ANVIL_SQL_LOG }) as unknown as Db;
+    const named = preparing(client, preparePolicy(process.env.DATABASE_PREPARE !== 'false'));
+    const db = drizzlePg(named, { schema, logger: !!process.env.ANVIL_SQL_LOG }) as unknown as Db;
     const changes = new PostgresChanges(target.url);
     setChangeFeed(db, changes);
     return {
