@@ -8153,6 +8153,8 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     notifyGetList: {
@@ -8341,6 +8343,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description the body breaks a binding rule; the name is reserved (`.`, `..`, `-`, `*.git`, `*.wiki`, `*.rss`, `*.atom`) or contains `..`; the default branch is not a valid git ref name; or the `readme`, `gitignores`, `license` or `issue_labels` template does not exist (Gitea answers 400 or 500 for an unknown template; anvil answers 422) */
             422: components["responses"]["Validation"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     orgCreate: {
@@ -8655,6 +8659,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     orgDeleteAvatar: {
@@ -9655,6 +9661,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description the body breaks a binding rule; the name is reserved (`.`, `..`, `-`, `*.git`, `*.wiki`, `*.rss`, `*.atom`) or contains `..`; the default branch is not a valid git ref name; or the `readme`, `gitignores`, `license` or `issue_labels` template does not exist (Gitea answers 400 or 500 for an unknown template; anvil answers 422) */
             422: components["responses"]["Validation"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     orgListTeams: {
@@ -11306,6 +11314,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["Validation"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     GetBlob: {
@@ -12057,6 +12067,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     issueGetComments: {
@@ -12858,6 +12870,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     issueEditIssueCommentAttachment: {
@@ -14521,6 +14535,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     repoGetReleaseAttachment: {
@@ -15889,6 +15905,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     userDeleteAvatar: {
@@ -16351,6 +16369,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description the body breaks a binding rule; the name is reserved or contains `..`; the default branch is not a valid git ref name; or a `readme`, `gitignores`, `license` or `issue_labels` template does not exist */
             422: components["responses"]["Validation"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     userCurrentListStarred: {
