@@ -11,7 +11,7 @@ import { Result } from '../../generated/proto/runner/v1/messages_pb.js';
 import { builtinActions } from './builtins.js';
 import { runnerApi, type RunnerApi } from './client.js';
 import { runJob, type TaskInput } from './executor.js';
-import { Reporter } from './reporter.js';
+import { Reporter, type StepResult } from './reporter.js';
 
 export const runnerVersion = 'anvil-runner-1.0.0';
 
@@ -134,6 +134,7 @@ async function runTask(api: RunnerApi, task: Task, abort: AbortController, opts:
   const workDir = join(opts.dir, 'work', String(task.id));
   say(`task ${task.id} started`);
   let lastWords = '';
+  let jobResult: StepResult | undefined;
   try {
     const { parse } = await import('yaml');
     const doc = parse(input.workflowPayload) as { jobs?: Record<string, { steps?: unknown[] }> };
@@ -146,14 +147,14 @@ async function runTask(api: RunnerApi, task: Task, abort: AbortController, opts:
       },
     });
     reporter.setOutputs(outputs);
-    reporter.setResult(result);
+    jobResult = result;
     say(`task ${task.id} ended: ${result}`);
   } catch (err) {
     lastWords = (err as Error).message;
     say(`task ${task.id} failed: ${lastWords}`);
   } finally {
     try {
-      await reporter.close(lastWords);
+      await reporter.close(lastWords, jobResult);
     } catch (err) {
       say(`task ${task.id}: the last report failed: ${(err as Error).message}`);
     }

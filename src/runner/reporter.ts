@@ -149,11 +149,16 @@ export class Reporter {
   }
 
   /**
-   * The end of the task: with no result yet (the runner itself failed), steps not ended are cancelled
+   * The end of the task, with the job's `result`: with none (the runner itself failed) (the runner itself failed), steps not ended are cancelled
    * and the task fails with `lastWords` as its last row. Retries until the log and state are through.
    */
-  async close(lastWords = ''): Promise<void> {
+  async close(lastWords = '', result?: StepResult): Promise<void> {
+    // The daemon stops first: the result goes up only after the last log rows, so whoever sees the
+    // task ended finds its whole log.
+    this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    await this.busy;
+    if (result) this.setResult(result);
     if (this.state.result === Result.UNSPECIFIED) {
       if (!lastWords) lastWords = 'Early termination';
       for (const s of this.state.steps) {
@@ -166,8 +171,6 @@ export class Reporter {
       this.state.stoppedAt = timestampFromDate(new Date());
     }
     if (lastWords) this.log(lastWords);
-    await this.busy;
-    this.closed = true;
     await retry(() => this.reportLog(true));
     await retry(() => this.reportState());
   }
