@@ -95,6 +95,8 @@ export interface ActionsConfig {
   abandonedJobTimeoutMs: number;
   /** ACTIONS_RETENTION_DAYS: ended runs and their logs older than this are deleted (cleanup_actions). */
   retentionDays: number;
+  /** ACTIONS_ARTIFACT_RETENTION_DAYS: how long an artifact is kept when its upload names no shorter time (Gitea: 90). */
+  artifactRetentionDays: number;
   /** ACTIONS_OFFLINE_RUNNER_TIMEOUT (hours): runners offline for this long are deleted (cleanup_offline_runners). */
   offlineRunnerTimeoutMs: number;
 }
@@ -261,6 +263,7 @@ export function loadConfig(env: Env = process.env): Config {
       abandonedJobTimeoutMs: int(env, 'ACTIONS_ABANDONED_JOB_TIMEOUT', 24, 1) * 3600_000,
       retentionDays: int(env, 'ACTIONS_RETENTION_DAYS', 365, 1),
       offlineRunnerTimeoutMs: int(env, 'ACTIONS_OFFLINE_RUNNER_TIMEOUT', 24, 1) * 3600_000,
+      artifactRetentionDays: int(env, 'ACTIONS_ARTIFACT_RETENTION_DAYS', 90, 1),
     },
     runner: {
       builtin: bool(env, 'RUNNER_BUILTIN', false),

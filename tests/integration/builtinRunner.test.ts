@@ -2,7 +2,10 @@
 // code (src/runner), registered over the runner protocol like act_runner: jobs with needs, checkout with
 // the task token, outputs, env, expressions, masking of secrets in the stored log, commit statuses and
 // the workflow_run webhook; a failing step fails the job and the run; a cancel stops a running step.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { extractZip } from '../../src/runner/zip.js';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../helpers/harness.js';
@@ -14,6 +17,15 @@ import { eventually, fastHooks, hookBody, receiver, repoHook } from '../helpers/
 let app: TestApp;
 let owner: Actor;
 let runner: BuiltinRunner;
+
+const extractNames = (zip: Buffer) => {
+  const dir = mkdtempSync(join(tmpdir(), 'anvil-zip-'));
+  try {
+    return extractZip(zip, dir).sort();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
 
 test.before(async () => {
   app = await startApp({ ACTIONS_POLL_INTERVAL_MS: '50', ...fastHooks }, { workers: true, actions: true });
@@ -50,6 +62,11 @@ jobs:
       - run: echo "env is $FROM_ENV and $GREETING on \${{ github.ref_name }}"
       - if: \${{ github.event_name == 'pull_request' }}
         run: echo never
+      - run: mkdir -p dist/sub && echo "built \${{ steps.ver.outputs.version }}" > dist/app.txt && echo nested > dist/sub/n.txt
+      - uses: actions/upload-artifact@v4
+        with:
+          name: dist
+          path: dist
   test:
     needs: build
     runs-on: ubuntu-latest
@@ -58,6 +75,11 @@ jobs:
         run: echo "got \${{ needs.build.outputs.version }} from \${{ needs.build.result }}"
       - shell: sh
         run: test "$GITHUB_JOB" = test
+      - uses: actions/download-artifact@v4
+        with:
+          name: dist
+          path: got
+      - run: cat got/app.txt got/sub/n.txt
 `);
 
 test('a pushed workflow with two jobs (needs) runs to completion on the built-in runner; statuses and the workflow_run webhook say success; secrets are masked', async () => {
@@ -82,6 +104,24 @@ test('a pushed workflow with two jobs (needs) runs to completion on the built-in
     assert.match(build, 'env is carried and hello on main');
     assert.not.match(build, 'never');
     assert.match(testLog, 'got 1.2.3 from success');
+    assert.match(testLog, 'built 1.2.3');
+    assert.match(testLog, 'nested');
+
+    // The artifact through the API: listed for the repository and the run, readable, downloadable as its zip.
+    const path = { owner: owner.username, repo: repo.name };
+    const listed = await app.client(owner.basic).GET('/repos/{owner}/{repo}/actions/artifacts', { params: { path } });
+    assert.is(listed.response.status, 200);
+    assert.is(listed.data!.total_count, 1);
+    const art = listed.data!.artifacts![0]!;
+    assert.equal([art.name, art.expired, art.workflow_run?.id, art.workflow_run?.head_sha], ['dist', false, run!.id, sha]);
+    const ofRun = await app.client(owner.basic).GET('/repos/{owner}/{repo}/actions/runs/{run}/artifacts', { params: { path: { ...path, run: run!.id } } });
+    assert.equal(ofRun.data!.artifacts!.map((a) => a.id), [art.id]);
+    const zip = await fetch(`${app.url}/api/v1/repos/${owner.username}/${repo.name}/actions/artifacts/${art.id}/zip`, { headers: { authorization: owner.basic } });
+    assert.is(zip.status, 200);
+    assert.is(zip.headers.get('content-type'), 'application/zip');
+    const bytes = Buffer.from(await zip.arrayBuffer());
+    assert.is(bytes.length, art.size_in_bytes);
+    assert.equal(extractNames(bytes), ['app.txt', 'sub/n.txt']);
 
     const statuses = await app.client(owner.basic).GET('/repos/{owner}/{repo}/commits/{ref}/status', { params: { path: { owner: owner.username, repo: repo.name, ref: sha } } });
     assert.is(statuses.data!.state, 'success');
