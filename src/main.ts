@@ -14,7 +14,6 @@ import { CronScheduler } from './jobs/scheduler.js';
 import { Services } from './services/index.js';
 import { payloads } from './present/payloads.js';
 import { startSshServer } from './transport/ssh.js';
-import { startRunner } from './runner/daemon.js';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel, config.logFormat);
@@ -47,7 +46,7 @@ async function start() {
   // RUNNER_BUILTIN=true: this process also runs the built-in runner, a client of the server like any
   // act_runner (it speaks to it over HTTP), registered with the site's registration token.
   const builtinRunner = config.runner.builtin && config.actions.enabled
-    ? await startRunner({
+    ? await (await import('./runner/daemon.js')).startRunner({
       instance: config.runner.instance, dir: config.runner.dir, name: config.runner.name, labels: config.runner.labels,
       fetchIntervalMs: config.runner.fetchIntervalMs, registrationToken: await services.runners.registrationToken(),
       log: (m) => log.info({ runner: config.runner.name }, m),
