@@ -39,6 +39,12 @@ module.exports = {
     // api's authentication, loading and errors.
     { name: 'no-edge-to-edge', comment: 'only src/web may import from another edge (src/api)', severity: 'error',
       from: { path: '^src/(api|transport|jobs)/' }, to: { path: '^src/(api|web|transport|jobs)/', pathNot: '^src/$1/' } },
+    // The built-in runner is a client of the server, like act_runner: it talks to it only over the runner
+    // protocol, git over HTTP and the artifact protocol, never through its services or database.
+    { name: 'runner-is-a-client', comment: 'src/runner may import only itself and the leaf modules (docs/architecture.md)', severity: 'error',
+      from: { path: '^src/runner/' }, to: { path: '^src/', pathNot: '^src/(runner/|config\\.ts$|log\\.ts$|version\\.ts$)' } },
+    { name: 'only-entry-starts-the-runner', comment: 'only the entry points (main.ts, cli.ts) start the built-in runner', severity: 'error',
+      from: { path: '^src/', pathNot: `${entry}|^src/runner/` }, to: { path: '^src/runner/' } },
     { name: 'no-web-to-edge', severity: 'error', from: { path: '^src/web/' }, to: { path: '^src/(transport|jobs)/' } },
   ],
   options: {

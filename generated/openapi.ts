@@ -1119,6 +1119,70 @@ export interface paths {
         patch: operations["repoEdit"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/actions/artifacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's artifacts
+         * @description The artifacts its workflow runs uploaded (finalized ones, and expired ones whose file is gone), newest first, optionally only those named `name`. Needs read access to the Actions unit.
+         */
+        get: operations["getArtifacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an artifact
+         * @description One finalized (or expired) artifact of the repository; 404 for one still being uploaded or of another repository. Needs read access to the Actions unit.
+         */
+        get: operations["getArtifact"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an artifact
+         * @description Deletes the artifact and its file. Needs write access to the Actions unit (403 for a reader; an archived repository is 423).
+         */
+        delete: operations["deleteArtifact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an artifact
+         * @description The artifact's zip as the uploader made it, streamed from storage (`application/zip`; Gitea answers a 302 to a signed URL that serves the same bytes, anvil serves them directly). 404 once it expired. Needs read access to the Actions unit.
+         */
+        get: operations["downloadArtifact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/actions/jobs/{job_id}": {
         parameters: {
             query?: never;
@@ -1285,6 +1349,26 @@ export interface paths {
          * @description Deletes an ended run with its jobs, tasks and logs. Needs write access to the Actions unit. A run that has not ended is 400 (cancel it first), as in Gitea.
          */
         delete: operations["deleteActionRun"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/runs/{run}/artifacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a workflow run's artifacts
+         * @description The artifacts of one run of the repository (as `getArtifacts`); 404 for a run of another repository. Needs read access to the Actions unit.
+         */
+        get: operations["getArtifactsOfRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4156,6 +4240,36 @@ export interface components {
             /** @description the token itself on creation; empty afterwards */
             sha1: string;
             token_last_eight: string;
+        };
+        /** @description an artifact a workflow run uploaded */
+        ActionArtifact: {
+            archive_download_url: string;
+            /** Format: date-time */
+            created_at: string;
+            expired: boolean;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** Format: int64 */
+            size_in_bytes: number;
+            /** Format: date-time */
+            updated_at: string;
+            url: string;
+            workflow_run: {
+                head_sha: string;
+                /** Format: int64 */
+                id: number;
+                /** Format: int64 */
+                repository_id: number;
+            };
+        };
+        /** @description one page of artifacts */
+        ActionArtifactsResponse: {
+            artifacts: components["schemas"]["ActionArtifact"][];
+            /** Format: int64 */
+            total_count: number;
         };
         /** @description an Actions runner */
         ActionRunner: {
@@ -7319,6 +7433,10 @@ export interface components {
     parameters: {
         /** @description states to include (repeatable, OR-combined): `pending`/`waiting`/`requested`/`action_required` = blocked, `queued` = waiting for a runner, `in_progress` = running, `completed` = any end, `failure`, `success`, `skipped`/`neutral` = skipped, `cancelled`/`timed_out` = cancelled */
         ActionStatusFilter: ("pending" | "waiting" | "requested" | "action_required" | "queued" | "in_progress" | "completed" | "failure" | "success" | "skipped" | "neutral" | "cancelled" | "timed_out")[];
+        /** @description id of the artifact */
+        ArtifactId: number;
+        /** @description only artifacts with this name */
+        ArtifactNameFilter: string;
         /** @description id of the column */
         ColumnId: number;
         /** @description index of the issue or pull request */
@@ -9823,6 +9941,140 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    getArtifacts: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description only artifacts with this name */
+                name?: components["parameters"]["ArtifactNameFilter"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of artifacts */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionArtifactsResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the artifact */
+                artifact_id: components["parameters"]["ArtifactId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the artifact */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionArtifact"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    deleteArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the artifact */
+                artifact_id: components["parameters"]["ArtifactId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["Error"];
+        };
+    };
+    downloadArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the artifact */
+                artifact_id: components["parameters"]["ArtifactId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the zip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     getWorkflowJob: {
         parameters: {
             query?: never;
@@ -10135,6 +10387,47 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getArtifactsOfRun: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description only artifacts with this name */
+                name?: components["parameters"]["ArtifactNameFilter"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description id of the workflow run */
+                run: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of the run's artifacts */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionArtifactsResponse"];
+                };
+            };
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

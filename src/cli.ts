@@ -3,6 +3,7 @@
 //   npm run cli -- admin cron list
 //   npm run cli -- admin cron run TASK
 //   npm run cli -- migrate
+//   npm run cli -- runner [--instance URL] [--token REGISTRATION_TOKEN] [--name NAME] [--labels a,b] [--dir DIR]
 // With PGlite only one process may open the data folder: while the server runs this stops with a
 // message saying so (db/lock.ts), instead of hanging.
 import { parseArgs } from 'node:util';
@@ -18,7 +19,8 @@ const usage = `usage:
   anvil admin user create --username NAME --password PASSWORD --email EMAIL [--admin] [--must-change-password]
   anvil admin cron list
   anvil admin cron run TASK
-  anvil migrate`;
+  anvil migrate
+  anvil runner [--instance URL] [--token REGISTRATION_TOKEN] [--name NAME] [--labels a,b] [--dir DIR]`;
 
 async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
   const config = loadConfig();
@@ -41,6 +43,30 @@ async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<
 
 async function main(argv: string[]): Promise<number> {
   const [a, b, c, ...rest] = argv;
+  if (a === 'runner') {
+    // The built-in runner: a client of a running server over the runner protocol; it opens no database.
+    const { values } = parseArgs({
+      args: argv.slice(1),
+      options: { instance: { type: 'string' }, token: { type: 'string' }, name: { type: 'string' }, labels: { type: 'string' }, dir: { type: 'string' } },
+    });
+    const { runner } = loadConfig();
+    const { startRunner } = await import('./runner/daemon.js');
+    const started = await startRunner({
+      instance: values.instance ?? runner.instance,
+      registrationToken: values.token ?? process.env.RUNNER_TOKEN,
+      name: values.name ?? runner.name,
+      labels: values.labels ? values.labels.split(',').map((l) => l.trim()).filter(Boolean) : runner.labels,
+      dir: values.dir ?? runner.dir,
+      fetchIntervalMs: runner.fetchIntervalMs,
+      log: (m) => console.log(`${new Date().toISOString()} ${m}`),
+    });
+    await new Promise<void>((res) => {
+      process.once('SIGINT', res);
+      process.once('SIGTERM', res);
+    });
+    await started.stop();
+    return 0;
+  }
   if (a === 'migrate') {
     await withServices(async () => undefined);
     console.log('migrations applied');

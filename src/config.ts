@@ -1,4 +1,5 @@
 // The only reader of process.env: every setting anvil has, typed and checked once at start.
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 
 export interface Config {
@@ -30,6 +31,8 @@ export interface Config {
   cron: CronConfig;
   ssh: SshConfig;
   actions: ActionsConfig;
+  /** The built-in runner (`npm run cli -- runner`, or started by the server with RUNNER_BUILTIN=true). */
+  runner: RunnerConfig;
   /** How often the auto-merge worker looks at scheduled merges (PULL_AUTO_MERGE_POLL_INTERVAL_MS); a status reported to this process wakes it at once. */
   autoMergePollMs: number;
   /**
@@ -57,6 +60,21 @@ export interface MetricsConfig {
   token: string | undefined;
 }
 
+export interface RunnerConfig {
+  /** RUNNER_BUILTIN=true: the server starts the built-in runner itself, registered with the site's token. */
+  builtin: boolean;
+  /** RUNNER_NAME (default: the host's name). */
+  name: string;
+  /** RUNNER_LABELS, comma-separated (default ubuntu-latest,ubuntu-22.04,linux,self-hosted). */
+  labels: string[];
+  /** RUNNER_DIR: its credentials (.runner) and work folders (default $DATA_DIR/runner). */
+  dir: string;
+  /** RUNNER_INSTANCE: the server it talks to (default ROOT_URL). */
+  instance: string;
+  /** RUNNER_FETCH_INTERVAL_MS: how often it asks for a job (default 2000, as act_runner). */
+  fetchIntervalMs: number;
+}
+
 /** Gitea's `[actions]` section: workflow runs and the runner protocol. */
 export interface ActionsConfig {
   /** ACTIONS_ENABLED=false: no runs are made and the runner protocol answers 404. */
@@ -77,6 +95,8 @@ export interface ActionsConfig {
   abandonedJobTimeoutMs: number;
   /** ACTIONS_RETENTION_DAYS: ended runs and their logs older than this are deleted (cleanup_actions). */
   retentionDays: number;
+  /** ACTIONS_ARTIFACT_RETENTION_DAYS: how long an artifact is kept when its upload names no shorter time (Gitea: 90). */
+  artifactRetentionDays: number;
   /** ACTIONS_OFFLINE_RUNNER_TIMEOUT (hours): runners offline for this long are deleted (cleanup_offline_runners). */
   offlineRunnerTimeoutMs: number;
 }
@@ -243,6 +263,15 @@ export function loadConfig(env: Env = process.env): Config {
       abandonedJobTimeoutMs: int(env, 'ACTIONS_ABANDONED_JOB_TIMEOUT', 24, 1) * 3600_000,
       retentionDays: int(env, 'ACTIONS_RETENTION_DAYS', 365, 1),
       offlineRunnerTimeoutMs: int(env, 'ACTIONS_OFFLINE_RUNNER_TIMEOUT', 24, 1) * 3600_000,
+      artifactRetentionDays: int(env, 'ACTIONS_ARTIFACT_RETENTION_DAYS', 90, 1),
+    },
+    runner: {
+      builtin: bool(env, 'RUNNER_BUILTIN', false),
+      name: env.RUNNER_NAME?.trim() || hostname(),
+      labels: (env.RUNNER_LABELS?.trim() || 'ubuntu-latest,ubuntu-22.04,linux,self-hosted').split(',').map((l) => l.trim()).filter(Boolean),
+      dir: resolve(env.RUNNER_DIR || resolve(env.DATA_DIR || './data', 'runner')),
+      instance: env.RUNNER_INSTANCE?.trim() || rootUrl,
+      fetchIntervalMs: int(env, 'RUNNER_FETCH_INTERVAL_MS', 2000, 10),
     },
     ssh: {
       enabled: !bool(env, 'SSH_DISABLED', false),

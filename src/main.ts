@@ -43,6 +43,15 @@ async function start() {
   log.info({ port: config.port, rootUrl: config.rootUrl, database: database.engine }, 'anvil is listening');
   const ssh = config.ssh.enabled ? await startSshServer(services, config, log) : undefined;
   if (ssh) log.info({ port: ssh.port }, 'git over ssh is listening');
+  // RUNNER_BUILTIN=true: this process also runs the built-in runner, a client of the server like any
+  // act_runner (it speaks to it over HTTP), registered with the site's registration token.
+  const builtinRunner = config.runner.builtin && config.actions.enabled
+    ? await (await import('./runner/daemon.js')).startRunner({
+      instance: config.runner.instance, dir: config.runner.dir, name: config.runner.name, labels: config.runner.labels,
+      fetchIntervalMs: config.runner.fetchIntervalMs, registrationToken: await services.runners.registrationToken(),
+      log: (m) => log.info({ runner: config.runner.name }, m),
+    })
+    : undefined;
   const scheduler = new CronScheduler(services.cron, log);
   if (config.cron.enabled) scheduler.start();
 
@@ -57,7 +66,7 @@ async function start() {
     server.closeIdleConnections();
     // Requests in flight get time to finish; a stuck one does not hold the process forever.
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
-    await Promise.all([closed, ssh?.close()]);
+    await Promise.all([closed, ssh?.close(), builtinRunner?.stop()]);
     clearTimeout(force);
     // A connection can be gone while its request still runs (the client hung up, or was cut off above):
     // the database stays open until the last handler is done with it.

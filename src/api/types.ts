@@ -13,7 +13,7 @@ type SuccessStatus = 200 | 201 | 202 | 204 | 205;
 
 type JsonBody<R> = R extends { content: { 'application/json': infer B } }
   ? B
-  : R extends { content: { 'application/octet-stream': unknown } }
+  : R extends { content: { 'application/octet-stream': unknown } | { 'application/zip': unknown } }
     ? Buffer
     : R extends { content: { 'text/plain': unknown } }
       ? string

@@ -35,6 +35,7 @@ import './actions/triggers.js';
 import { ActionService } from './actions/runs.js';
 import { ActionQueries } from './actions/queries.js';
 import { RunnerService } from './actions/runners.js';
+import { ArtifactService } from './actions/artifacts.js';
 import { RepoActionService } from './actions/repoActions.js';
 import { ActionUpkeep } from './actions/upkeep.js';
 import { NotificationService } from './notifications/notifications.js';
@@ -116,6 +117,7 @@ export class Services {
   readonly actions: ActionService;
   readonly actionQueries: ActionQueries;
   readonly runners: RunnerService;
+  readonly artifacts: ArtifactService;
   readonly repoActions: RepoActionService;
   // Releases
   readonly releases: ReleaseService;
@@ -176,7 +178,8 @@ export class Services {
     this.avatars = new AvatarService(deps);
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.actions = new ActionService(deps);
-    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions)));
+    this.artifacts = new ArtifactService(deps);
+    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts)));
     this.actionQueries = new ActionQueries(deps);
     this.runners = new RunnerService(deps, this.actions);
     this.repoActions = new RepoActionService(deps, this.actions, this.actionQueries);

@@ -13,6 +13,7 @@ import { basic, type TestApp, type TestUser } from '../helpers/harness.js';
 import { keyPair } from '../helpers/keys.js';
 import { detachedSignature, gpgPair, type GpgPair } from '../helpers/gpg.js';
 import { seedRuns } from '../helpers/actions.js';
+import { seedArtifact } from '../helpers/artifacts.js';
 import { samplePng } from '../helpers/avatars.js';
 import type { AccessRule } from '../../src/api/auth.js';
 import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from './arbitraries.js';
@@ -128,6 +129,8 @@ interface RepoData {
   runnerId?: number;
   jobId?: number;
   openRunId?: number;
+  /** A finalized artifact of the ended run. */
+  artifactId?: number;
   /** An open pull request with a merge scheduled for when its checks succeed (the merge operations' target). */
   mergePull?: number;
   /** A merged pull request. */
@@ -348,6 +351,7 @@ export class World {
       ].concat(specPath.startsWith('/admin/') ? ['$runner-id'] : ['$repo-runner-id', '$org-runner-id']),
       'runs/run': ['$run-id', '$open-run-id', '987654'],
       'jobs/job_id': ['$job-id', '$job-id', '987654'],
+      'artifacts/artifact_id': ['$artifact-id', '$artifact-id', '987654'],
       'milestones/id': ['$milestone-id', 'm1'],
       'labels/id': specPath.startsWith('/orgs/') ? ['$org-label-id', '$org-label-id', '999999'] : ['$label-id', '$label-id', '999999'],
       'assets/attachment_id': specPath.includes('/releases/') ? ['$release-asset-id', '999999'] : ['$comment-asset-id', '$issue-asset-id'],
@@ -546,7 +550,8 @@ export class World {
     const repo = await this.api('GET', `/repos/${owner}/${name}`);
     if (repo.status !== 200) return;
     const [ended, open] = await seedRuns(this.app, repo.json, this.users.admin.id, [{ status: 'success' }, { status: 'running', jobs: ['running'] }]);
-    Object.assign(this.data(owner, name), { runId: ended!.run.id, jobId: ended!.jobs[0]!.id, openRunId: open!.run.id });
+    const artifact = await seedArtifact(this.app, ended!);
+    Object.assign(this.data(owner, name), { runId: ended!.run.id, jobId: ended!.jobs[0]!.id, openRunId: open!.run.id, artifactId: artifact.id });
   }
 
   private async restoreDeployKey(owner: string, name: string): Promise<void> {
@@ -875,7 +880,7 @@ export class World {
       if (specPath === '/repos/{owner}/{repo}/milestones/{id}' && method === 'delete') await this.restoreMilestone(owner, repo);
       if (/\/issues\/\{index\}\/times/.test(specPath) && method === 'delete') await this.restoreTime(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/keys/{id}' && method === 'delete') await this.restoreDeployKey(owner, repo);
-      if (specPath.startsWith('/repos/{owner}/{repo}/actions/runs/{run}')) await this.restoreRuns(owner, repo);
+      if (specPath.startsWith('/repos/{owner}/{repo}/actions/runs/{run}') || (specPath === '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}' && method === 'delete')) await this.restoreRuns(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/actions/runners/{runner_id}' && method === 'delete') await this.restoreScopedRunner(owner, repo);
       if (specPath.startsWith('/repos/{owner}/{repo}/releases/') && method !== 'get') await this.restoreRelease(owner, repo);
     }
@@ -973,6 +978,7 @@ export class World {
         'run-id': d.runId,
         'open-run-id': d.openRunId,
         'job-id': d.jobId,
+        'artifact-id': d.artifactId,
         'gpg-key-id': this.gpgKey?.id,
         'milestone-id': d.milestoneId,
         'label-id': d.labelId,

@@ -35,11 +35,16 @@ import { createOrgRepo } from './organization/createOrgRepo.js';
 import { createOrgRepoDeprecated } from './organization/createOrgRepoDeprecated.js';
 import { deleteActionRun } from './repository/deleteActionRun.js';
 import { deleteAdminRunner } from './admin/deleteAdminRunner.js';
+import { deleteArtifact } from './repository/deleteArtifact.js';
 import { deleteOrgRunner } from './organization/deleteOrgRunner.js';
 import { deleteRepoRunner } from './repository/deleteRepoRunner.js';
 import { downloadActionsRunJobLogs } from './repository/downloadActionsRunJobLogs.js';
+import { downloadArtifact } from './repository/downloadArtifact.js';
 import { getAdminRunner } from './admin/getAdminRunner.js';
 import { getAdminRunners } from './admin/getAdminRunners.js';
+import { getArtifact } from './repository/getArtifact.js';
+import { getArtifacts } from './repository/getArtifacts.js';
+import { getArtifactsOfRun } from './repository/getArtifactsOfRun.js';
 import { getGeneralAttachmentSettings } from './miscellaneous/getGeneralAttachmentSettings.js';
 import { getOrgRunner } from './organization/getOrgRunner.js';
 import { getOrgRunners } from './organization/getOrgRunners.js';
@@ -329,11 +334,16 @@ export const registry: Registry = {
   createOrgRepoDeprecated,
   deleteActionRun,
   deleteAdminRunner,
+  deleteArtifact,
   deleteOrgRunner,
   deleteRepoRunner,
   downloadActionsRunJobLogs,
+  downloadArtifact,
   getAdminRunner,
   getAdminRunners,
+  getArtifact,
+  getArtifacts,
+  getArtifactsOfRun,
   getGeneralAttachmentSettings,
   getOrgRunner,
   getOrgRunners,

@@ -25,11 +25,11 @@ export interface WorkflowView {
   branch: string;
 }
 
-function requireReader(loaded: LoadedRepo): void {
+export function requireReader(loaded: LoadedRepo): void {
   if (!canRead(loaded.perm, 'repo.actions')) throw new NotFound();
 }
 
-function requireWriter(loaded: LoadedRepo): void {
+export function requireWriter(loaded: LoadedRepo): void {
   requireReader(loaded);
   if (!canWrite(loaded.perm, 'repo.actions')) throw new Forbidden('user should have a permission to write to a repo');
   if (loaded.repo.isArchived) throw new RepoArchived();

@@ -10,9 +10,10 @@ import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
 import { isDone, lockRun, nextOccurrence, type ActionService } from './runs.js';
 import { planJobs } from './workflow.js';
+import type { ArtifactService } from './artifacts.js';
 
 export class ActionUpkeep {
-  constructor(private readonly deps: ServiceDeps, private readonly actions: ActionService) {}
+  constructor(private readonly deps: ServiceDeps, private readonly actions: ActionService, private readonly artifacts: ArtifactService) {}
 
   /** Ends jobs (and their running tasks) with `state`, one transaction per run. Answers how many jobs ended. */
   private async endJobs(jobIds: number[], state: ActionState): Promise<number> {
@@ -99,7 +100,7 @@ export class ActionUpkeep {
     return `${made} scheduled run(s) started`;
   }
 
-  /** cleanup_actions: ended runs older than the retention go, with their jobs, tasks and log files. */
+  /** cleanup_actions: ended runs older than the retention go, with their jobs, tasks and log files; expired artifacts' files go. */
   async cleanup(): Promise<string> {
     const cutoff = new Date(Date.now() - this.deps.config.actions.retentionDays * 86_400_000);
     const old = and(inArray(actionRuns.status, ['success', 'failure', 'cancelled', 'skipped']), or(lt(actionRuns.stopped, cutoff), and(isNull(actionRuns.stopped), lt(actionRuns.updatedAt, cutoff))));
@@ -117,7 +118,9 @@ export class ActionUpkeep {
       for (const { file } of files) if (file) await rm(file, { force: true });
       runs += ids.length;
     }
-    return `${runs} run(s) ended before ${cutoff.toISOString()} deleted with their logs`;
+    // Artifacts past their retention lose their files (and deleted runs' folders go).
+    const artifacts = await this.artifacts.expire();
+    return `${runs} run(s) ended before ${cutoff.toISOString()} deleted with their logs; ${artifacts}`;
   }
 
   /** cleanup_offline_runners: runners not heard from within the timeout (and running nothing) go. */

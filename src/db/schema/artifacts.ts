@@ -1,0 +1,40 @@
+// Actions artifacts: files a job uploads through the artifact protocol (v4: one zip per artifact),
+// stored under $DATA_DIR/actions_artifacts and kept until they expire (retention days), are deleted
+// through the API, or their run is deleted. The cron task cleanup_actions removes expired ones' files.
+import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { actionRuns } from './actions.js';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Gitea's artifact states: being uploaded, confirmed (finalized), expired (file gone), deleted. */
+export const artifactStates = ['upload_pending', 'upload_confirmed', 'expired', 'pending_deletion'] as const;
+export type ArtifactState = (typeof artifactStates)[number];
+
+export const actionArtifacts = pgTable(
+  'action_artifacts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    runId: bigint('run_id', { mode: 'number' })
+      .notNull()
+      .references(() => actionRuns.id, { onDelete: 'cascade' }),
+    repoId: bigint('repo_id', { mode: 'number' }).notNull(),
+    ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
+    /** The run job that uploaded it. */
+    jobId: bigint('job_id', { mode: 'number' }).notNull(),
+    name: text('name').notNull(),
+    /** The stored file, relative to $DATA_DIR (empty until the upload is committed). */
+    storagePath: text('storage_path').notNull().default(''),
+    size: bigint('size', { mode: 'number' }).notNull().default(0),
+    /** `sha256:<hex>` as the uploader reported it at finalization. */
+    hash: text('hash').notNull().default(''),
+    /** 4 for the v4 protocol (a zip). */
+    version: bigint('version', { mode: 'number' }).notNull().default(4),
+    status: text('status').$type<ArtifactState>().notNull().default('upload_pending'),
+    expiresAt: ts('expires_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('action_artifacts_run_idx').on(t.runId, t.name), index('action_artifacts_repo_idx').on(t.repoId, t.id), index('action_artifacts_expiry_idx').on(t.status, t.expiresAt)],
+);
+
+export type ActionArtifactRow = typeof actionArtifacts.$inferSelect;
