@@ -411,6 +411,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/gitignore/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns a list of all gitignore templates
+         * @description The names of the .gitignore templates repository creation accepts in `gitignores` (Gitea's set, from github/gitignore), sorted. Anyone may call it.
+         */
+        get: operations["listGitignoresTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gitignore/templates/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns information about a gitignore template
+         * @description The template's name and text. The name is matched exactly, as Gitea reads its template files; 404 for an unknown one. Anyone may call it.
+         */
+        get: operations["getGitignoreTemplateInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/label/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns a list of all label templates
+         * @description The names of the label sets repository creation accepts in `issue_labels` (Gitea's `Advanced` and `Default`), sorted. Anyone may call it.
+         */
+        get: operations["listLabelTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/label/templates/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns all labels in a template
+         * @description The labels of the named set, colours without `#` as Gitea answers them; the name is matched exactly, as Gitea. 404 for an unknown set. Anyone may call it.
+         */
+        get: operations["getLabelTemplateInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns a list of all license templates
+         * @description Every license repository creation accepts in `license` (the SPDX license list with full texts, by SPDX identifier, sorted), each with the URL of its `GET /licenses/{name}`. Anyone may call it.
+         */
+        get: operations["listLicenseTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns information about a license template
+         * @description The license's SPDX identifier, URL and text with its placeholders (year, copyright holder) left in, as Gitea. 404 for an unknown identifier (matched exactly). Anyone may call it.
+         */
+        get: operations["getLicenseTemplateInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/markdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a markdown document as HTML
+         * @description Renders `text` with the renderer the HTML pages use (markdown-it: CommonMark with tables, strikethrough and autolinks; raw HTML is escaped and javascript:/vbscript:/data: links are dropped). `mode` `gfm` and `comment` also link issue references (`#1`, `owner/repo#1`) when `context` names a repository the caller can read (`/{owner}/{repo}` or `/{owner}/{repo}/src/branch/{branch}`); any other mode is plain `markdown`, as Gitea. `@user` mentions of existing accounts link to the user in every mode. Relative links and images resolve against `context`. Signed-in callers only (Gitea's reqToken), any token scope.
+         */
+        post: operations["renderMarkdown"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/markdown/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render raw markdown as HTML
+         * @description The request body (text/plain) rendered as plain `markdown` mode of `POST /markdown`, without a context. Signed-in callers only, any token scope.
+         */
+        post: operations["renderMarkdownRaw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/markup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a markup document as HTML
+         * @description As `POST /markdown`, with Gitea's modes: `markdown` (or empty), `gfm`, `comment`, `wiki` and `file`; another mode is 422 `Unknown mode: {mode}`. In `file` mode `file_path` picks the renderer by its extension: Markdown files (`.md`, `.markdown`, `.mdown`, `.mkd`, `.livemd`) render as Markdown, another extension is 422 (anvil has no other markup renderers). Signed-in callers only, any token scope.
+         */
+        post: operations["renderMarkup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notifications": {
         parameters: {
             query?: never;
@@ -5944,6 +6124,11 @@ export interface components {
             /** @description API URL of the blob or tree; empty for a submodule */
             url: string;
         };
+        GitignoreTemplateInfo: {
+            name: string;
+            /** @description the template's text */
+            source: string;
+        };
         /** @description the object a ref points at */
         GitObject: {
             sha: string;
@@ -6200,6 +6385,53 @@ export interface components {
              * @description API URL of the label
              */
             url: string;
+        };
+        LabelTemplate: {
+            /** @description six hexadecimal digits, without `#` */
+            color: string;
+            description: string;
+            exclusive: boolean;
+            name: string;
+        };
+        LicensesTemplateListEntry: {
+            key: string;
+            name: string;
+            /** Format: uri */
+            url: string;
+        };
+        LicenseTemplateInfo: {
+            body: string;
+            implementation: string;
+            key: string;
+            name: string;
+            /** Format: uri */
+            url: string;
+        };
+        /** @description what to render with POST /markdown */
+        MarkdownOption: {
+            /** @description the URL path links resolve against, such as `/{owner}/{repo}` or `/{owner}/{repo}/src/branch/{branch}` */
+            Context?: string;
+            /** @description `gfm` or `comment` link issue references of `Context`'s repository; anything else is plain `markdown` */
+            Mode?: string;
+            /** @description the Markdown to render */
+            Text?: string;
+            /** @description deprecated, ignored (Gitea reads `Mode` `wiki` instead) */
+            Wiki?: boolean;
+        };
+        /** @description what to render with POST /markup */
+        MarkupOption: {
+            /** @description deprecated, ignored */
+            BranchPath?: string;
+            /** @description the URL path links resolve against, such as `/{owner}/{repo}/src/branch/{branch}` */
+            Context?: string;
+            /** @description in `file` mode, the path of the file, whose extension picks the renderer */
+            FilePath?: string;
+            /** @description `markdown` (or empty), `gfm`, `comment`, `wiki` or `file` */
+            Mode?: string;
+            /** @description the markup to render */
+            Text?: string;
+            /** @description deprecated, ignored */
+            Wiki?: boolean;
         };
         /** @description how to merge a pull request (Gitea's MergePullRequestForm) */
         MergePullRequestOption: {
@@ -8151,6 +8383,230 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    listGitignoresTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the template names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getGitignoreTemplateInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the template */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitignoreTemplateInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listLabelTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the label set names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getLabelTemplateInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the label set */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the labels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelTemplate"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listLicenseTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the licenses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicensesTemplateListEntry"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getLicenseTemplateInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SPDX identifier of the license */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the license */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseTemplateInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    renderMarkdown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkdownOption"];
+            };
+        };
+        responses: {
+            /** @description the rendered HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    renderMarkdownRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description the rendered HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    renderMarkup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkupOption"];
+            };
+        };
+        responses: {
+            /** @description the rendered HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
         };

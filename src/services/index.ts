@@ -66,6 +66,8 @@ import { ReleaseService } from './releases/releases.js';
 import { ForkService } from './repos/forks.js';
 import { StarService } from './repos/stars.js';
 import { TopicService } from './repos/topics.js';
+// Rendering
+import { MarkupService } from './markup/markup.js';
 
 export class Services {
   readonly users: UserService;
@@ -124,6 +126,7 @@ export class Services {
   readonly stars: StarService;
   readonly topics: TopicService;
   readonly avatars: AvatarService;
+  readonly markup: MarkupService;
   /** Two services' reads (their `…Read` methods) in one statement: see db/together.ts. */
   together<A, B>(a: JsonRead<A>, b: JsonRead<B>): Promise<[A, B]> {
     return readTogether(this.deps.db, a, b);
@@ -144,6 +147,7 @@ export class Services {
     this.teams = new TeamService(deps);
     this.members = new MemberService(deps);
     this.repos = new RepoService(deps, this.access);
+    this.markup = new MarkupService(deps, this.repos);
     this.collaborators = new CollaboratorService(deps, this.access);
     this.protections = new BranchProtectionService(deps);
     this.branches = new BranchService(deps, this.protections);

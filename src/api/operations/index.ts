@@ -41,6 +41,9 @@ import { downloadActionsRunJobLogs } from './repository/downloadActionsRunJobLog
 import { getAdminRunner } from './admin/getAdminRunner.js';
 import { getAdminRunners } from './admin/getAdminRunners.js';
 import { getGeneralAttachmentSettings } from './miscellaneous/getGeneralAttachmentSettings.js';
+import { getGitignoreTemplateInfo } from './miscellaneous/getGitignoreTemplateInfo.js';
+import { getLabelTemplateInfo } from './miscellaneous/getLabelTemplateInfo.js';
+import { getLicenseTemplateInfo } from './miscellaneous/getLicenseTemplateInfo.js';
 import { getOrgRunner } from './organization/getOrgRunner.js';
 import { getOrgRunners } from './organization/getOrgRunners.js';
 import { getRepoRunner } from './repository/getRepoRunner.js';
@@ -93,6 +96,9 @@ import { issueTrackedTimes } from './issue/issueTrackedTimes.js';
 import { listAdminWorkflowJobs } from './admin/listAdminWorkflowJobs.js';
 import { listAdminWorkflowRuns } from './admin/listAdminWorkflowRuns.js';
 import { listForks } from './repository/listForks.js';
+import { listGitignoresTemplates } from './miscellaneous/listGitignoresTemplates.js';
+import { listLabelTemplates } from './miscellaneous/listLabelTemplates.js';
+import { listLicenseTemplates } from './miscellaneous/listLicenseTemplates.js';
 import { listWorkflowRunJobs } from './repository/listWorkflowRunJobs.js';
 import { notifyGetList } from './notification/notifyGetList.js';
 import { notifyGetRepoList } from './notification/notifyGetRepoList.js';
@@ -154,6 +160,9 @@ import { orgRemoveTeamMember } from './organization/orgRemoveTeamMember.js';
 import { orgRemoveTeamRepository } from './organization/orgRemoveTeamRepository.js';
 import { orgUpdateAvatar } from './organization/orgUpdateAvatar.js';
 import { rejectRepoTransfer } from './repository/rejectRepoTransfer.js';
+import { renderMarkdown } from './miscellaneous/renderMarkdown.js';
+import { renderMarkdownRaw } from './miscellaneous/renderMarkdownRaw.js';
+import { renderMarkup } from './miscellaneous/renderMarkup.js';
 import { repoAddCollaborator } from './repository/repoAddCollaborator.js';
 import { repoAddTopic } from './repository/repoAddTopic.js';
 import { repoApplyDiffPatch } from './repository/repoApplyDiffPatch.js';
@@ -335,6 +344,9 @@ export const registry: Registry = {
   getAdminRunner,
   getAdminRunners,
   getGeneralAttachmentSettings,
+  getGitignoreTemplateInfo,
+  getLabelTemplateInfo,
+  getLicenseTemplateInfo,
   getOrgRunner,
   getOrgRunners,
   getRepoRunner,
@@ -387,6 +399,9 @@ export const registry: Registry = {
   listAdminWorkflowJobs,
   listAdminWorkflowRuns,
   listForks,
+  listGitignoresTemplates,
+  listLabelTemplates,
+  listLicenseTemplates,
   listWorkflowRunJobs,
   notifyGetList,
   notifyGetRepoList,
@@ -448,6 +463,9 @@ export const registry: Registry = {
   orgRemoveTeamRepository,
   orgUpdateAvatar,
   rejectRepoTransfer,
+  renderMarkdown,
+  renderMarkdownRaw,
+  renderMarkup,
   repoAddCollaborator,
   repoAddTopic,
   repoApplyDiffPatch,
