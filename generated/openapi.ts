@@ -1610,6 +1610,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/assignees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Return all users that have write access and can be assigned to issues
+         * @description The accounts that may be assigned to the repository's issues and pull requests (those that can write its code, issues or pull requests, site administrators aside), sorted by name. 404 when the repository cannot be seen.
+         */
+        get: operations["repoGetAssignees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/branch_protections": {
         parameters: {
             query?: never;
@@ -2248,7 +2268,11 @@ export interface paths {
         get: operations["issueGetIssue"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an issue
+         * @description Deletes the issue or pull request with everything that hangs on it: comments and events, labels, assignees, tracked times, reviews, the pull request, subscriptions, notifications, feed entries and attachments (rows and files); the repository's, milestone's and labels' counters follow. Repository administrators (owners) and site administrators only (403 otherwise, as Gitea's reqAdmin). 404 when the issue does not exist or cannot be read; 423 when the repository is archived.
+         */
+        delete: operations["issueDelete"];
         options?: never;
         head?: never;
         /**
@@ -2282,6 +2306,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an issue attachment
+         * @description An attachment of the issue (its own or one of its comments', as Gitea). 404 when attachments are disabled, the issue cannot be read, or the attachment belongs to something else.
+         */
+        get: operations["issueGetIssueAttachment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an issue attachment
+         * @description Deletes an attachment of the issue, row and file. Who may is as for the PATCH (403 otherwise); 404 as the GET; 423 when the repository is archived.
+         */
+        delete: operations["issueDeleteIssueAttachment"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an issue attachment
+         * @description Renames an attachment of the issue; only a non-empty `name` changes anything. The issue's poster, a writer of its unit, or a repository or site administrator (403 otherwise). 404 as the GET; 422 when the new name's extension is not an allowed attachment type; 423 when the repository is archived. Succeeds with 201 (Gitea's status).
+         */
+        patch: operations["issueEditIssueAttachment"];
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/{index}/comments": {
         parameters: {
             query?: never;
@@ -2300,6 +2352,26 @@ export interface paths {
          * @description Signed-in callers who can read the issue (issues, or pull requests for a pull request index; 404 otherwise). On a locked issue only writers and site administrators may comment (403, Gitea's `repo.issues.comment_on_locked`); a caller blocked by the repository owner or the issue's poster is 403 too. The caller is the poster. The issue's `comments` count goes up by one and its `updated_at` moves, in the same transaction. 422 when `body` is missing or empty; 423 when the repository is archived.
          */
         post: operations["issueCreateComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/deadline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set an issue deadline
+         * @description Sets the deadline to the end (23:59:59) of `due_date`'s day in its own time zone; the Go zero time removes it (`due_date` null). Writers of the unit only (403 otherwise), as Gitea. Answers 201 with the deadline now set. 404 when the issue cannot be read; 423 when the repository is archived.
+         */
+        post: operations["issueEditIssueDeadline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2353,6 +2425,30 @@ export interface paths {
          * @description Removes one label from the issue or pull request; a label the issue does not have (or one of another repository) changes nothing (204, as in Gitea). Writers only (403 otherwise); 422 when no label has this id; records the `label` timeline comment and the `label_updated` webhook. 423 when the repository is archived.
          */
         delete: operations["issueRemoveLabel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Lock an issue
+         * @description Locks the issue or pull request: from then on only writers of its unit may comment (and react). Writers of the unit only (403 otherwise). Records a `lock` event with `lock_reason` as its text; an already locked issue is left as it is. 204 on success; 404 when the issue cannot be read; 423 when the repository is archived.
+         */
+        put: operations["issueLockIssue"];
+        post?: never;
+        /**
+         * Unlock an issue
+         * @description Unlocks the issue or pull request and records an `unlock` event; an unlocked one is left as it is. Writers of the unit only (403 otherwise). 204 on success; 404 when the issue cannot be read; 423 when the repository is archived.
+         */
+        delete: operations["issueUnlockIssue"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2530,6 +2626,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List all comments in a repository
+         * @description The text comments (not events) of every issue and pull request of the repository the caller may read (issues and pull requests are separate units), oldest first, with their attachments. `since` / `before` filter on the comment's update time (RFC 3339). Paginated with `X-Total-Count` and `Link`. 404 when the repository cannot be seen or neither unit can be read.
+         */
+        get: operations["issueGetRepoComments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/comments/{id}": {
         parameters: {
             query?: never;
@@ -2589,10 +2705,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a comment attachment
+         * @description An attachment of the comment. 404 when attachments are disabled, the comment is not in this repository or its issue cannot be read, or the attachment belongs to something else.
+         */
+        get: operations["issueGetIssueCommentAttachment"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a comment attachment
+         * @description Deletes an attachment of the comment, row and file. The comment's poster or a repository or site administrator, who must also be able to write the unit (403 otherwise); 404 as the GET; 423 when the repository is archived.
+         */
+        delete: operations["issueDeleteIssueCommentAttachment"];
         options?: never;
         head?: never;
         /**
@@ -3233,6 +3357,26 @@ export interface paths {
          * @description Writers of the repository's releases (403 otherwise). Deletes the release and its assets; the git tag stays. Deleting a published release sends a `release` webhook with action `deleted`. 404 when no release has that tag; 423 when the repository is archived.
          */
         delete: operations["repoDeleteReleaseByTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/reviewers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Return all users that can be requested to review in this repo
+         * @description The accounts whose review may be requested on the repository's pull requests (those that can read its pull requests through the owner, a collaboration or a team), the caller excepted, sorted by name. 404 when the repository cannot be seen.
+         */
+        get: operations["repoGetReviewers"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5687,6 +5831,13 @@ export interface components {
             /** @description not enforced by anvil yet: a non-empty value is refused */
             unprotected_file_patterns?: string | null;
         };
+        EditDeadlineOption: {
+            /**
+             * Format: date-time
+             * @description the deadline (its day counts); null or the Go zero time removes it
+             */
+            due_date: string | null;
+        };
         /** @description changes to a webhook; what is absent stays */
         EditHookOption: {
             active?: boolean;
@@ -6365,6 +6516,10 @@ export interface components {
             url: string;
             user: components["schemas"]["User"];
         };
+        IssueDeadline: {
+            /** Format: date-time */
+            due_date: string | null;
+        };
         /** @description labels to add or set, as ids or as names (not mixed) */
         IssueLabelsOption: {
             labels?: (number | string)[] | null;
@@ -6406,6 +6561,11 @@ export interface components {
             name: string;
             /** Format: uri */
             url: string;
+        };
+        /** @description why an issue is locked */
+        LockIssueOption: {
+            /** @description shown in the `lock` event (Gitea's default reasons are Too heated, Off-topic, Resolved and Spam; any text is accepted) */
+            lock_reason?: string;
         };
         /** @description what to render with POST /markdown */
         MarkdownOption: {
@@ -10818,6 +10978,34 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoGetAssignees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     repoListBranchProtection: {
         parameters: {
             query?: never;
@@ -12390,6 +12578,36 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    issueDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueEditIssue: {
         parameters: {
             query?: never;
@@ -12515,6 +12733,111 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    issueGetIssueAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the attachment */
+                attachment_id: number;
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueDeleteIssueAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the attachment */
+                attachment_id: number;
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueEditIssueAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the attachment */
+                attachment_id: number;
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditAttachmentOptions"];
+            };
+        };
+        responses: {
+            /** @description the renamed attachment */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueGetComments: {
         parameters: {
             query?: {
@@ -12587,6 +12910,43 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueEditIssueDeadline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditDeadlineOption"];
+            };
+        };
+        responses: {
+            /** @description the deadline now set */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssueDeadline"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12745,6 +13105,71 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueLockIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LockIssueOption"];
+            };
+        };
+        responses: {
+            /** @description locked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueUnlockIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description unlocked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13136,6 +13561,46 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    issueGetRepoComments: {
+        parameters: {
+            query?: {
+                /** @description only comments updated at or before this moment */
+                before?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only comments updated at or after this moment */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the comments */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     issueGetComment: {
         parameters: {
             query?: never;
@@ -13312,6 +13777,71 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueGetIssueCommentAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the attachment */
+                attachment_id: number;
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueDeleteIssueCommentAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the attachment */
+                attachment_id: number;
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
         };
@@ -15160,6 +15690,34 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetReviewers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     repoListStargazers: {

@@ -63,7 +63,10 @@ import { issueCreateIssueAttachment } from './issue/issueCreateIssueAttachment.j
 import { issueCreateIssueCommentAttachment } from './issue/issueCreateIssueCommentAttachment.js';
 import { issueCreateLabel } from './issue/issueCreateLabel.js';
 import { issueCreateMilestone } from './issue/issueCreateMilestone.js';
+import { issueDelete } from './issue/issueDelete.js';
 import { issueDeleteComment } from './issue/issueDeleteComment.js';
+import { issueDeleteIssueAttachment } from './issue/issueDeleteIssueAttachment.js';
+import { issueDeleteIssueCommentAttachment } from './issue/issueDeleteIssueCommentAttachment.js';
 import { issueDeleteLabel } from './issue/issueDeleteLabel.js';
 import { issueDeleteMilestone } from './issue/issueDeleteMilestone.js';
 import { issueDeleteStopWatch } from './issue/issueDeleteStopWatch.js';
@@ -71,20 +74,26 @@ import { issueDeleteSubscription } from './issue/issueDeleteSubscription.js';
 import { issueDeleteTime } from './issue/issueDeleteTime.js';
 import { issueEditComment } from './issue/issueEditComment.js';
 import { issueEditIssue } from './issue/issueEditIssue.js';
+import { issueEditIssueAttachment } from './issue/issueEditIssueAttachment.js';
 import { issueEditIssueCommentAttachment } from './issue/issueEditIssueCommentAttachment.js';
+import { issueEditIssueDeadline } from './issue/issueEditIssueDeadline.js';
 import { issueEditLabel } from './issue/issueEditLabel.js';
 import { issueEditMilestone } from './issue/issueEditMilestone.js';
 import { issueGetComment } from './issue/issueGetComment.js';
 import { issueGetComments } from './issue/issueGetComments.js';
 import { issueGetIssue } from './issue/issueGetIssue.js';
+import { issueGetIssueAttachment } from './issue/issueGetIssueAttachment.js';
+import { issueGetIssueCommentAttachment } from './issue/issueGetIssueCommentAttachment.js';
 import { issueGetLabel } from './issue/issueGetLabel.js';
 import { issueGetLabels } from './issue/issueGetLabels.js';
 import { issueGetMilestone } from './issue/issueGetMilestone.js';
 import { issueGetMilestonesList } from './issue/issueGetMilestonesList.js';
+import { issueGetRepoComments } from './issue/issueGetRepoComments.js';
 import { issueListIssueAttachments } from './issue/issueListIssueAttachments.js';
 import { issueListIssueCommentAttachments } from './issue/issueListIssueCommentAttachments.js';
 import { issueListIssues } from './issue/issueListIssues.js';
 import { issueListLabels } from './issue/issueListLabels.js';
+import { issueLockIssue } from './issue/issueLockIssue.js';
 import { issueRemoveLabel } from './issue/issueRemoveLabel.js';
 import { issueReplaceLabels } from './issue/issueReplaceLabels.js';
 import { issueResetTime } from './issue/issueResetTime.js';
@@ -93,6 +102,7 @@ import { issueStartStopWatch } from './issue/issueStartStopWatch.js';
 import { issueStopStopWatch } from './issue/issueStopStopWatch.js';
 import { issueSubscriptions } from './issue/issueSubscriptions.js';
 import { issueTrackedTimes } from './issue/issueTrackedTimes.js';
+import { issueUnlockIssue } from './issue/issueUnlockIssue.js';
 import { listAdminWorkflowJobs } from './admin/listAdminWorkflowJobs.js';
 import { listAdminWorkflowRuns } from './admin/listAdminWorkflowRuns.js';
 import { listForks } from './repository/listForks.js';
@@ -208,6 +218,7 @@ import { repoEditReleaseAttachment } from './repository/repoEditReleaseAttachmen
 import { repoGet } from './repository/repoGet.js';
 import { repoGetAllCommits } from './repository/repoGetAllCommits.js';
 import { repoGetArchive } from './repository/repoGetArchive.js';
+import { repoGetAssignees } from './repository/repoGetAssignees.js';
 import { repoGetBranch } from './repository/repoGetBranch.js';
 import { repoGetBranchProtection } from './repository/repoGetBranchProtection.js';
 import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
@@ -228,6 +239,7 @@ import { repoGetRelease } from './repository/repoGetRelease.js';
 import { repoGetReleaseAttachment } from './repository/repoGetReleaseAttachment.js';
 import { repoGetReleaseByTag } from './repository/repoGetReleaseByTag.js';
 import { repoGetRepoPermissions } from './repository/repoGetRepoPermissions.js';
+import { repoGetReviewers } from './repository/repoGetReviewers.js';
 import { repoGetRunnerRegistrationToken } from './repository/repoGetRunnerRegistrationToken.js';
 import { repoGetSingleCommit } from './repository/repoGetSingleCommit.js';
 import { repoGetWikiPage } from './repository/repoGetWikiPage.js';
@@ -366,7 +378,10 @@ export const registry: Registry = {
   issueCreateIssueCommentAttachment,
   issueCreateLabel,
   issueCreateMilestone,
+  issueDelete,
   issueDeleteComment,
+  issueDeleteIssueAttachment,
+  issueDeleteIssueCommentAttachment,
   issueDeleteLabel,
   issueDeleteMilestone,
   issueDeleteStopWatch,
@@ -374,20 +389,26 @@ export const registry: Registry = {
   issueDeleteTime,
   issueEditComment,
   issueEditIssue,
+  issueEditIssueAttachment,
   issueEditIssueCommentAttachment,
+  issueEditIssueDeadline,
   issueEditLabel,
   issueEditMilestone,
   issueGetComment,
   issueGetComments,
   issueGetIssue,
+  issueGetIssueAttachment,
+  issueGetIssueCommentAttachment,
   issueGetLabel,
   issueGetLabels,
   issueGetMilestone,
   issueGetMilestonesList,
+  issueGetRepoComments,
   issueListIssueAttachments,
   issueListIssueCommentAttachments,
   issueListIssues,
   issueListLabels,
+  issueLockIssue,
   issueRemoveLabel,
   issueReplaceLabels,
   issueResetTime,
@@ -396,6 +417,7 @@ export const registry: Registry = {
   issueStopStopWatch,
   issueSubscriptions,
   issueTrackedTimes,
+  issueUnlockIssue,
   listAdminWorkflowJobs,
   listAdminWorkflowRuns,
   listForks,
@@ -511,6 +533,7 @@ export const registry: Registry = {
   repoGet,
   repoGetAllCommits,
   repoGetArchive,
+  repoGetAssignees,
   repoGetBranch,
   repoGetBranchProtection,
   repoGetCombinedStatusByRef,
@@ -531,6 +554,7 @@ export const registry: Registry = {
   repoGetReleaseAttachment,
   repoGetReleaseByTag,
   repoGetRepoPermissions,
+  repoGetReviewers,
   repoGetRunnerRegistrationToken,
   repoGetSingleCommit,
   repoGetWikiPage,
