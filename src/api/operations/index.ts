@@ -222,6 +222,7 @@ import { repoGetAssignees } from './repository/repoGetAssignees.js';
 import { repoGetBranch } from './repository/repoGetBranch.js';
 import { repoGetBranchProtection } from './repository/repoGetBranchProtection.js';
 import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
+import { repoGetCommitPullRequest } from './repository/repoGetCommitPullRequest.js';
 import { repoGetContents } from './repository/repoGetContents.js';
 import { repoGetContentsList } from './repository/repoGetContentsList.js';
 import { repoGetHook } from './repository/repoGetHook.js';
@@ -537,6 +538,7 @@ export const registry: Registry = {
   repoGetBranch,
   repoGetBranchProtection,
   repoGetCombinedStatusByRef,
+  repoGetCommitPullRequest,
   repoGetContents,
   repoGetContentsList,
   repoGetHook,
