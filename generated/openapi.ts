@@ -411,6 +411,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/gitignore/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns a list of all gitignore templates
+         * @description The names of the .gitignore templates repository creation accepts in `gitignores` (Gitea's set, from github/gitignore), sorted. Anyone may call it.
+         */
+        get: operations["listGitignoresTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gitignore/templates/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns information about a gitignore template
+         * @description The template's name and text. The name is matched exactly, as Gitea reads its template files; 404 for an unknown one. Anyone may call it.
+         */
+        get: operations["getGitignoreTemplateInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/label/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns a list of all label templates
+         * @description The names of the label sets repository creation accepts in `issue_labels` (Gitea's `Advanced` and `Default`), sorted. Anyone may call it.
+         */
+        get: operations["listLabelTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/label/templates/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns all labels in a template
+         * @description The labels of the named set, colours without `#` as Gitea answers them; the name is matched exactly, as Gitea. 404 for an unknown set. Anyone may call it.
+         */
+        get: operations["getLabelTemplateInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns a list of all license templates
+         * @description Every license repository creation accepts in `license` (the SPDX license list with full texts, by SPDX identifier, sorted), each with the URL of its `GET /licenses/{name}`. Anyone may call it.
+         */
+        get: operations["listLicenseTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/licenses/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns information about a license template
+         * @description The license's SPDX identifier, URL and text with its placeholders (year, copyright holder) left in, as Gitea. 404 for an unknown identifier (matched exactly). Anyone may call it.
+         */
+        get: operations["getLicenseTemplateInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/markdown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a markdown document as HTML
+         * @description Renders `text` with the renderer the HTML pages use (markdown-it: CommonMark with tables, strikethrough and autolinks; raw HTML is escaped and javascript:/vbscript:/data: links are dropped). `mode` `gfm` and `comment` also link issue references (`#1`, `owner/repo#1`) when `context` names a repository the caller can read (`/{owner}/{repo}` or `/{owner}/{repo}/src/branch/{branch}`); any other mode is plain `markdown`, as Gitea. `@user` mentions of existing accounts link to the user in every mode. Relative links and images resolve against `context`. Signed-in callers only (Gitea's reqToken), any token scope.
+         */
+        post: operations["renderMarkdown"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/markdown/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render raw markdown as HTML
+         * @description The request body (text/plain) rendered as plain `markdown` mode of `POST /markdown`, without a context. Signed-in callers only, any token scope.
+         */
+        post: operations["renderMarkdownRaw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/markup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a markup document as HTML
+         * @description As `POST /markdown`, with Gitea's modes: `markdown` (or empty), `gfm`, `comment`, `wiki` and `file`; another mode is 422 `Unknown mode: {mode}`. In `file` mode `file_path` picks the renderer by its extension: Markdown files (`.md`, `.markdown`, `.mdown`, `.mkd`, `.livemd`) render as Markdown, another extension is 422 (anvil has no other markup renderers). Signed-in callers only, any token scope.
+         */
+        post: operations["renderMarkup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notifications": {
         parameters: {
             query?: never;
@@ -1514,6 +1694,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/assignees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Return all users that have write access and can be assigned to issues
+         * @description The accounts that may be assigned to the repository's issues and pull requests (those that can write its code, issues or pull requests, site administrators aside), sorted by name. 404 when the repository cannot be seen.
+         */
+        get: operations["repoGetAssignees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/branch_protections": {
         parameters: {
             query?: never;
@@ -1734,6 +1934,26 @@ export interface paths {
          * @description As `GET /repos/{owner}/{repo}/statuses/{sha}`, for the commit `{ref}` names: a branch, then a tag, then a commit id (full or abbreviated). 404 when `{ref}` names none of them (also in an empty repository).
          */
         get: operations["repoListStatusesByRef"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/commits/{sha}/pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the merged pull request of the commit
+         * @description The pull request whose merge made the commit `sha` (its merge commit, full SHA, as Gitea). 404 when there is none, or the caller cannot read pull requests.
+         */
+        get: operations["repoGetCommitPullRequest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2152,7 +2372,11 @@ export interface paths {
         get: operations["issueGetIssue"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an issue
+         * @description Deletes the issue or pull request with everything that hangs on it: comments and events, labels, assignees, tracked times, reviews, the pull request, subscriptions, notifications, feed entries and attachments (rows and files); the repository's, milestone's and labels' counters follow. Repository administrators (owners) and site administrators only (403 otherwise, as Gitea's reqAdmin). 404 when the issue does not exist or cannot be read; 423 when the repository is archived.
+         */
+        delete: operations["issueDelete"];
         options?: never;
         head?: never;
         /**
@@ -2186,6 +2410,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an issue attachment
+         * @description An attachment of the issue (its own or one of its comments', as Gitea). 404 when attachments are disabled, the issue cannot be read, or the attachment belongs to something else.
+         */
+        get: operations["issueGetIssueAttachment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an issue attachment
+         * @description Deletes an attachment of the issue, row and file. Who may is as for the PATCH (403 otherwise); 404 as the GET; 423 when the repository is archived.
+         */
+        delete: operations["issueDeleteIssueAttachment"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an issue attachment
+         * @description Renames an attachment of the issue; only a non-empty `name` changes anything. The issue's poster, a writer of its unit, or a repository or site administrator (403 otherwise). 404 as the GET; 422 when the new name's extension is not an allowed attachment type; 423 when the repository is archived. Succeeds with 201 (Gitea's status).
+         */
+        patch: operations["issueEditIssueAttachment"];
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/{index}/comments": {
         parameters: {
             query?: never;
@@ -2204,6 +2456,26 @@ export interface paths {
          * @description Signed-in callers who can read the issue (issues, or pull requests for a pull request index; 404 otherwise). On a locked issue only writers and site administrators may comment (403, Gitea's `repo.issues.comment_on_locked`); a caller blocked by the repository owner or the issue's poster is 403 too. The caller is the poster. The issue's `comments` count goes up by one and its `updated_at` moves, in the same transaction. 422 when `body` is missing or empty; 423 when the repository is archived.
          */
         post: operations["issueCreateComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/deadline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set an issue deadline
+         * @description Sets the deadline to the end (23:59:59) of `due_date`'s day in its own time zone; the Go zero time removes it (`due_date` null). Writers of the unit only (403 otherwise), as Gitea. Answers 201 with the deadline now set. 404 when the issue cannot be read; 423 when the repository is archived.
+         */
+        post: operations["issueEditIssueDeadline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2257,6 +2529,30 @@ export interface paths {
          * @description Removes one label from the issue or pull request; a label the issue does not have (or one of another repository) changes nothing (204, as in Gitea). Writers only (403 otherwise); 422 when no label has this id; records the `label` timeline comment and the `label_updated` webhook. 423 when the repository is archived.
          */
         delete: operations["issueRemoveLabel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Lock an issue
+         * @description Locks the issue or pull request: from then on only writers of its unit may comment (and react). Writers of the unit only (403 otherwise). Records a `lock` event with `lock_reason` as its text; an already locked issue is left as it is. 204 on success; 404 when the issue cannot be read; 423 when the repository is archived.
+         */
+        put: operations["issueLockIssue"];
+        post?: never;
+        /**
+         * Unlock an issue
+         * @description Unlocks the issue or pull request and records an `unlock` event; an unlocked one is left as it is. Writers of the unit only (403 otherwise). 204 on success; 404 when the issue cannot be read; 423 when the repository is archived.
+         */
+        delete: operations["issueUnlockIssue"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2434,6 +2730,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List all comments in a repository
+         * @description The text comments (not events) of every issue and pull request of the repository the caller may read (issues and pull requests are separate units), oldest first, with their attachments. `since` / `before` filter on the comment's update time (RFC 3339). Paginated with `X-Total-Count` and `Link`. 404 when the repository cannot be seen or neither unit can be read.
+         */
+        get: operations["issueGetRepoComments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/comments/{id}": {
         parameters: {
             query?: never;
@@ -2493,10 +2809,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a comment attachment
+         * @description An attachment of the comment. 404 when attachments are disabled, the comment is not in this repository or its issue cannot be read, or the attachment belongs to something else.
+         */
+        get: operations["issueGetIssueCommentAttachment"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a comment attachment
+         * @description Deletes an attachment of the comment, row and file. The comment's poster or a repository or site administrator, who must also be able to write the unit (403 otherwise); 404 as the GET; 423 when the repository is archived.
+         */
+        delete: operations["issueDeleteIssueCommentAttachment"];
         options?: never;
         head?: never;
         /**
@@ -3137,6 +3461,26 @@ export interface paths {
          * @description Writers of the repository's releases (403 otherwise). Deletes the release and its assets; the git tag stays. Deleting a published release sends a `release` webhook with action `deleted`. 404 when no release has that tag; 423 when the repository is archived.
          */
         delete: operations["repoDeleteReleaseByTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/reviewers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Return all users that can be requested to review in this repo
+         * @description The accounts whose review may be requested on the repository's pull requests (those that can read its pull requests through the owner, a collaboration or a team), the caller excepted, sorted by name. 404 when the repository cannot be seen.
+         */
+        get: operations["repoGetReviewers"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5621,6 +5965,13 @@ export interface components {
             /** @description not enforced by anvil yet: a non-empty value is refused */
             unprotected_file_patterns?: string | null;
         };
+        EditDeadlineOption: {
+            /**
+             * Format: date-time
+             * @description the deadline (its day counts); null or the Go zero time removes it
+             */
+            due_date: string | null;
+        };
         /** @description changes to a webhook; what is absent stays */
         EditHookOption: {
             active?: boolean;
@@ -6058,6 +6409,11 @@ export interface components {
             /** @description API URL of the blob or tree; empty for a submodule */
             url: string;
         };
+        GitignoreTemplateInfo: {
+            name: string;
+            /** @description the template's text */
+            source: string;
+        };
         /** @description the object a ref points at */
         GitObject: {
             sha: string;
@@ -6294,6 +6650,10 @@ export interface components {
             url: string;
             user: components["schemas"]["User"];
         };
+        IssueDeadline: {
+            /** Format: date-time */
+            due_date: string | null;
+        };
         /** @description labels to add or set, as ids or as names (not mixed) */
         IssueLabelsOption: {
             labels?: (number | string)[] | null;
@@ -6314,6 +6674,58 @@ export interface components {
              * @description API URL of the label
              */
             url: string;
+        };
+        LabelTemplate: {
+            /** @description six hexadecimal digits, without `#` */
+            color: string;
+            description: string;
+            exclusive: boolean;
+            name: string;
+        };
+        LicensesTemplateListEntry: {
+            key: string;
+            name: string;
+            /** Format: uri */
+            url: string;
+        };
+        LicenseTemplateInfo: {
+            body: string;
+            implementation: string;
+            key: string;
+            name: string;
+            /** Format: uri */
+            url: string;
+        };
+        /** @description why an issue is locked */
+        LockIssueOption: {
+            /** @description shown in the `lock` event (Gitea's default reasons are Too heated, Off-topic, Resolved and Spam; any text is accepted) */
+            lock_reason?: string;
+        };
+        /** @description what to render with POST /markdown */
+        MarkdownOption: {
+            /** @description the URL path links resolve against, such as `/{owner}/{repo}` or `/{owner}/{repo}/src/branch/{branch}` */
+            Context?: string;
+            /** @description `gfm` or `comment` link issue references of `Context`'s repository; anything else is plain `markdown` */
+            Mode?: string;
+            /** @description the Markdown to render */
+            Text?: string;
+            /** @description deprecated, ignored (Gitea reads `Mode` `wiki` instead) */
+            Wiki?: boolean;
+        };
+        /** @description what to render with POST /markup */
+        MarkupOption: {
+            /** @description deprecated, ignored */
+            BranchPath?: string;
+            /** @description the URL path links resolve against, such as `/{owner}/{repo}/src/branch/{branch}` */
+            Context?: string;
+            /** @description in `file` mode, the path of the file, whose extension picks the renderer */
+            FilePath?: string;
+            /** @description `markdown` (or empty), `gfm`, `comment`, `wiki` or `file` */
+            Mode?: string;
+            /** @description the markup to render */
+            Text?: string;
+            /** @description deprecated, ignored */
+            Wiki?: boolean;
         };
         /** @description how to merge a pull request (Gitea's MergePullRequestForm) */
         MergePullRequestOption: {
@@ -8273,6 +8685,233 @@ export interface operations {
             422: components["responses"]["Validation"];
             503: components["responses"]["StorageUnavailable"];
             507: components["responses"]["StorageFull"];
+        };
+    };
+    listGitignoresTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the template names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getGitignoreTemplateInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the template */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitignoreTemplateInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    listLabelTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the label set names */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getLabelTemplateInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the label set */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the labels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelTemplate"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    listLicenseTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the licenses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicensesTemplateListEntry"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getLicenseTemplateInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description SPDX identifier of the license */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the license */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseTemplateInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    renderMarkdown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkdownOption"];
+            };
+        };
+        responses: {
+            /** @description the rendered HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    renderMarkdownRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description the rendered HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    renderMarkup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkupOption"];
+            };
+        };
+        responses: {
+            /** @description the rendered HTML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
         };
     };
     notifyGetList: {
@@ -10663,6 +11302,35 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoGetAssignees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoListBranchProtection: {
         parameters: {
             query?: never;
@@ -11235,6 +11903,37 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetCommitPullRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description SHA of the merge commit */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the pull request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullRequest"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12237,6 +12936,36 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    issueDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueEditIssue: {
         parameters: {
             query?: never;
@@ -12364,6 +13093,111 @@ export interface operations {
             507: components["responses"]["StorageFull"];
         };
     };
+    issueGetIssueAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the attachment */
+                attachment_id: number;
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueDeleteIssueAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the attachment */
+                attachment_id: number;
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueEditIssueAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the attachment */
+                attachment_id: number;
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditAttachmentOptions"];
+            };
+        };
+        responses: {
+            /** @description the renamed attachment */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueGetComments: {
         parameters: {
             query?: {
@@ -12436,6 +13270,43 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueEditIssueDeadline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditDeadlineOption"];
+            };
+        };
+        responses: {
+            /** @description the deadline now set */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssueDeadline"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12594,6 +13465,71 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueLockIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LockIssueOption"];
+            };
+        };
+        responses: {
+            /** @description locked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueUnlockIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description unlocked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12985,6 +13921,46 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    issueGetRepoComments: {
+        parameters: {
+            query?: {
+                /** @description only comments updated at or before this moment */
+                before?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only comments updated at or after this moment */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the comments */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     issueGetComment: {
         parameters: {
             query?: never;
@@ -13165,6 +14141,71 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
             503: components["responses"]["StorageUnavailable"];
             507: components["responses"]["StorageFull"];
+        };
+    };
+    issueGetIssueCommentAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the attachment */
+                attachment_id: number;
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueDeleteIssueCommentAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the attachment */
+                attachment_id: number;
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
         };
     };
     issueEditIssueCommentAttachment: {
@@ -15013,6 +16054,35 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetReviewers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     repoListStargazers: {

@@ -64,6 +64,11 @@ export function jsonDepth(value: unknown): number {
   return max;
 }
 
+/** A text/plain body (POST /markdown/raw), whatever Content-Type the client sent, as Gitea reads it. */
+export async function readTextBody(ctx: Context, limit: number): Promise<string> {
+  return readText(ctx, limit);
+}
+
 /** The parsed body, or undefined when there is none. Malformed JSON is a 400 naming the problem. */
 export async function readJsonBody(ctx: Context, limit: number): Promise<unknown> {
   const text = await readText(ctx, limit);

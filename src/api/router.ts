@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { NotImplemented, Invalid } from '../services/errors.js';
 import type { Services } from '../services/index.js';
 import { authenticate, authorize } from './auth.js';
-import { readJsonBody } from './body.js';
+import { readJsonBody, readTextBody } from './body.js';
 import { discardUploads, readMultipart } from './multipart.js';
 import { registry } from './operations/index.js';
 import { DECIMAL_INTEGER, inInt64, specOperations, type OpenApiDocument, type SpecOperation } from './spec.js';
@@ -165,7 +165,11 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
         }
       }
       if (!op.bodyTypes.includes('multipart/form-data')) {
-        const body = op.bodyTypes.includes('application/json') ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
+        const body = op.bodyTypes.includes('application/json')
+          ? await readJsonBody(ctx, config.bodyLimitBytes)
+          : op.bodyTypes.includes('text/plain')
+            ? await readTextBody(ctx, config.bodyLimitBytes)
+            : undefined;
         const checked = check(body);
         return run(checked.body, checked);
       }

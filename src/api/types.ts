@@ -17,7 +17,9 @@ type JsonBody<R> = R extends { content: { 'application/json': infer B } }
     ? Buffer
     : R extends { content: { 'text/plain': unknown } }
       ? string
-      : undefined;
+      : R extends { content: { 'text/html': unknown } }
+        ? string
+        : undefined;
 
 export type Reply<K extends OperationId> = {
   [S in keyof Op<K>['responses'] & SuccessStatus]: JsonBody<Op<K>['responses'][S]> extends undefined
@@ -32,7 +34,9 @@ type RequestBody<K extends OperationId> = Op<K> extends { requestBody: { content
     ? B
     : C extends { 'multipart/form-data': infer M }
       ? MultipartBody<keyof M & string>
-      : never
+      : C extends { 'text/plain': unknown }
+        ? string
+        : never
   : Op<K> extends { requestBody?: { content: infer C } }
     ? (C extends { 'application/json': infer B } ? B : never) | undefined
     : undefined;

@@ -91,3 +91,8 @@ export function toComment(
     updated_at: iso(c.updatedAt),
   };
 }
+
+/** POST …/deadline's answer: the deadline now set (null when removed). */
+export function toIssueDeadline(issue: IssueRow): components['schemas']['IssueDeadline'] {
+  return { due_date: isoOrNull(issue.dueDate) };
+}

@@ -51,6 +51,14 @@ export async function presentComments(req: Ctx, loaded: LoadedRepo, issue: Issue
   );
 }
 
+/** Comments of several issues of one repository (GET …/issues/comments), each with its own issue's URLs. */
+export async function presentRepoComments(req: Ctx, loaded: LoadedRepo, rows: CommentRow[]) {
+  const [{ posters, assets }, issues] = await Promise.all([req.services.comments.details(rows), req.services.issueThreads.issuesById(rows.map((c) => c.issueId))]);
+  return rows.map((c) =>
+    toComment(c, issues.get(c.issueId)!, posters.get(c.posterId), (assets.get(c.id) ?? []).map((a) => toAttachment(a, req.config)), loaded.owner, loaded.repo, req.auth.actor, req.config),
+  );
+}
+
 /** Tracked times with their issues, from one repository or several (`repoOf` gives each one's repository and owner). */
 export async function presentTrackedTimes(req: Ctx, entries: TimeEntry[], repoOf: (repoId: number) => { repo: RepoRow; owner: UserRow }) {
   const issues = [...new Map(entries.map((e) => [e.issue.id, e.issue])).values()];

@@ -67,6 +67,9 @@ import { ReleaseService } from './releases/releases.js';
 import { ForkService } from './repos/forks.js';
 import { StarService } from './repos/stars.js';
 import { TopicService } from './repos/topics.js';
+// Rendering
+import { MarkupService } from './markup/markup.js';
+import { IssueThreadService } from './issues/issueThreads.js';
 
 export class Services {
   readonly users: UserService;
@@ -126,6 +129,8 @@ export class Services {
   readonly stars: StarService;
   readonly topics: TopicService;
   readonly avatars: AvatarService;
+  readonly markup: MarkupService;
+  readonly issueThreads: IssueThreadService;
   /** Two services' reads (their `…Read` methods) in one statement: see db/together.ts. */
   together<A, B>(a: JsonRead<A>, b: JsonRead<B>): Promise<[A, B]> {
     return readTogether(this.deps.db, a, b);
@@ -146,6 +151,7 @@ export class Services {
     this.teams = new TeamService(deps);
     this.members = new MemberService(deps);
     this.repos = new RepoService(deps, this.access);
+    this.markup = new MarkupService(deps, this.repos);
     this.collaborators = new CollaboratorService(deps, this.access);
     this.protections = new BranchProtectionService(deps);
     this.branches = new BranchService(deps, this.protections);
@@ -160,6 +166,7 @@ export class Services {
     this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys, this.wiki);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
+    this.issueThreads = new IssueThreadService(deps, this.access, this.issues, this.attachments);
     this.pulls = new PullService(deps, this.issues, this.access);
     this.merges = new MergeService(this.pulls, this.branches, this.protections);
     this.pullChanges = new PullChangeService(this.pulls, this.branches);

@@ -1,7 +1,7 @@
 // Repository templates shipped with anvil: the .gitignore sets Gitea ships, by Gitea's names (data from
 // github/gitignore, CC0-1.0, at dcc0fc7: every `*.gitignore` of the tree by its base name, a later one of the
 // same name winning and links resolved, as Gitea's build/generate-gitignores.go lays out options/gitignore),
-// the standard texts of five licenses (from spdx-license-list), Gitea's Default README, and two label sets.
+// the standard texts of the SPDX licenses (from spdx-license-list), Gitea's Default README, and two label sets.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -11,7 +11,8 @@ const here = (p: string) => join(fromRoot('src', 'templates'), p);
 const require = createRequire(import.meta.url);
 
 export const gitignoreNames = readdirSync(here('./gitignore/')).filter((f) => f.endsWith('.gitignore')).map((f) => f.slice(0, -'.gitignore'.length)).sort();
-export const licenseNames = ['Apache-2.0', 'BSD-3-Clause', 'GPL-3.0-only', 'MIT', 'MPL-2.0'];
+/** Every license of spdx-license-list with its full text, by SPDX identifier (Gitea ships SPDX's list too). */
+export const licenseNames = Object.keys(require('spdx-license-list/full') as Record<string, unknown>).sort();
 export const readmeNames = ['Default'];
 export const labelSetNames = readdirSync(here('./labels/')).map((f) => f.replace(/\.json$/, '')).sort();
 
@@ -21,13 +22,20 @@ export function gitignore(name: string): string {
 
 /** The license text with the year and copyright holder filled in, as Gitea does. */
 export function license(name: string, holder: string, year = new Date().getUTCFullYear()): string {
-  const full = require('spdx-license-list/full') as Record<string, { licenseText: string }>;
-  const text = full[name]!.licenseText;
+  const text = licenseTemplate(name)!.text;
   return text
-    .replace(/<year>/g, String(year))
-    .replace(/<copyright holders>|<owner>|<name of author>/g, holder)
+    .replace(/<year>|\[year\]|\{year\}|<yyyy>|\[yyyy\]|\{yyyy\}/g, String(year))
+    .replace(/<copyright holders>|<owner>|\[owner\]|<name of author>|\[name of author\]|\[name of copyright owner\]|<fullname>|\[fullname\]/g, holder)
     .replace(/[ \t]+$/gm, '')
     .replace(/\n*$/, '\n');
+}
+
+/** A license's name, URL and text with its placeholders left in, by exact SPDX identifier; undefined if unknown. */
+export function licenseTemplate(id: string): { name: string; url: string; text: string } | undefined {
+  const full = require('spdx-license-list/full') as Record<string, { name: string; url: string; licenseText: string }>;
+  if (!Object.hasOwn(full, id)) return undefined;
+  const l = full[id]!;
+  return { name: l.name, url: l.url, text: l.licenseText };
 }
 
 /** `.gitignore` of the named templates, byte for byte as Gitea writes it: each under a `# ---> Name` line. */

@@ -30,6 +30,12 @@ export function assertSpecAnswer(operationId: OperationId, status: number, body:
   const declared = resolveResponse(op.responses?.[String(status)] as never);
   assert.ok(declared, `${operationId} answered ${status}, which the spec does not declare`);
   const schema = declared!.content?.['application/json']?.schema as { $ref?: string } | undefined;
+  const textTypes = Object.keys(declared!.content ?? {}).filter((t) => t.startsWith('text/'));
+  if (!schema && textTypes.length) {
+    // A text answer (text/html, text/plain): the body is the text itself.
+    assert.type(body, 'string', `${operationId} ${status} answers ${textTypes.join(' or ')}`);
+    return;
+  }
   if (!schema) {
     assert.is(body, undefined, `${operationId} ${status} must have an empty body`);
     return;

@@ -46,6 +46,9 @@ import { getArtifact } from './repository/getArtifact.js';
 import { getArtifacts } from './repository/getArtifacts.js';
 import { getArtifactsOfRun } from './repository/getArtifactsOfRun.js';
 import { getGeneralAttachmentSettings } from './miscellaneous/getGeneralAttachmentSettings.js';
+import { getGitignoreTemplateInfo } from './miscellaneous/getGitignoreTemplateInfo.js';
+import { getLabelTemplateInfo } from './miscellaneous/getLabelTemplateInfo.js';
+import { getLicenseTemplateInfo } from './miscellaneous/getLicenseTemplateInfo.js';
 import { getOrgRunner } from './organization/getOrgRunner.js';
 import { getOrgRunners } from './organization/getOrgRunners.js';
 import { getRepoRunner } from './repository/getRepoRunner.js';
@@ -65,7 +68,10 @@ import { issueCreateIssueAttachment } from './issue/issueCreateIssueAttachment.j
 import { issueCreateIssueCommentAttachment } from './issue/issueCreateIssueCommentAttachment.js';
 import { issueCreateLabel } from './issue/issueCreateLabel.js';
 import { issueCreateMilestone } from './issue/issueCreateMilestone.js';
+import { issueDelete } from './issue/issueDelete.js';
 import { issueDeleteComment } from './issue/issueDeleteComment.js';
+import { issueDeleteIssueAttachment } from './issue/issueDeleteIssueAttachment.js';
+import { issueDeleteIssueCommentAttachment } from './issue/issueDeleteIssueCommentAttachment.js';
 import { issueDeleteLabel } from './issue/issueDeleteLabel.js';
 import { issueDeleteMilestone } from './issue/issueDeleteMilestone.js';
 import { issueDeleteStopWatch } from './issue/issueDeleteStopWatch.js';
@@ -73,20 +79,26 @@ import { issueDeleteSubscription } from './issue/issueDeleteSubscription.js';
 import { issueDeleteTime } from './issue/issueDeleteTime.js';
 import { issueEditComment } from './issue/issueEditComment.js';
 import { issueEditIssue } from './issue/issueEditIssue.js';
+import { issueEditIssueAttachment } from './issue/issueEditIssueAttachment.js';
 import { issueEditIssueCommentAttachment } from './issue/issueEditIssueCommentAttachment.js';
+import { issueEditIssueDeadline } from './issue/issueEditIssueDeadline.js';
 import { issueEditLabel } from './issue/issueEditLabel.js';
 import { issueEditMilestone } from './issue/issueEditMilestone.js';
 import { issueGetComment } from './issue/issueGetComment.js';
 import { issueGetComments } from './issue/issueGetComments.js';
 import { issueGetIssue } from './issue/issueGetIssue.js';
+import { issueGetIssueAttachment } from './issue/issueGetIssueAttachment.js';
+import { issueGetIssueCommentAttachment } from './issue/issueGetIssueCommentAttachment.js';
 import { issueGetLabel } from './issue/issueGetLabel.js';
 import { issueGetLabels } from './issue/issueGetLabels.js';
 import { issueGetMilestone } from './issue/issueGetMilestone.js';
 import { issueGetMilestonesList } from './issue/issueGetMilestonesList.js';
+import { issueGetRepoComments } from './issue/issueGetRepoComments.js';
 import { issueListIssueAttachments } from './issue/issueListIssueAttachments.js';
 import { issueListIssueCommentAttachments } from './issue/issueListIssueCommentAttachments.js';
 import { issueListIssues } from './issue/issueListIssues.js';
 import { issueListLabels } from './issue/issueListLabels.js';
+import { issueLockIssue } from './issue/issueLockIssue.js';
 import { issueRemoveLabel } from './issue/issueRemoveLabel.js';
 import { issueReplaceLabels } from './issue/issueReplaceLabels.js';
 import { issueResetTime } from './issue/issueResetTime.js';
@@ -95,9 +107,13 @@ import { issueStartStopWatch } from './issue/issueStartStopWatch.js';
 import { issueStopStopWatch } from './issue/issueStopStopWatch.js';
 import { issueSubscriptions } from './issue/issueSubscriptions.js';
 import { issueTrackedTimes } from './issue/issueTrackedTimes.js';
+import { issueUnlockIssue } from './issue/issueUnlockIssue.js';
 import { listAdminWorkflowJobs } from './admin/listAdminWorkflowJobs.js';
 import { listAdminWorkflowRuns } from './admin/listAdminWorkflowRuns.js';
 import { listForks } from './repository/listForks.js';
+import { listGitignoresTemplates } from './miscellaneous/listGitignoresTemplates.js';
+import { listLabelTemplates } from './miscellaneous/listLabelTemplates.js';
+import { listLicenseTemplates } from './miscellaneous/listLicenseTemplates.js';
 import { listWorkflowRunJobs } from './repository/listWorkflowRunJobs.js';
 import { notifyGetList } from './notification/notifyGetList.js';
 import { notifyGetRepoList } from './notification/notifyGetRepoList.js';
@@ -159,6 +175,9 @@ import { orgRemoveTeamMember } from './organization/orgRemoveTeamMember.js';
 import { orgRemoveTeamRepository } from './organization/orgRemoveTeamRepository.js';
 import { orgUpdateAvatar } from './organization/orgUpdateAvatar.js';
 import { rejectRepoTransfer } from './repository/rejectRepoTransfer.js';
+import { renderMarkdown } from './miscellaneous/renderMarkdown.js';
+import { renderMarkdownRaw } from './miscellaneous/renderMarkdownRaw.js';
+import { renderMarkup } from './miscellaneous/renderMarkup.js';
 import { repoAddCollaborator } from './repository/repoAddCollaborator.js';
 import { repoAddTopic } from './repository/repoAddTopic.js';
 import { repoApplyDiffPatch } from './repository/repoApplyDiffPatch.js';
@@ -204,9 +223,11 @@ import { repoEditReleaseAttachment } from './repository/repoEditReleaseAttachmen
 import { repoGet } from './repository/repoGet.js';
 import { repoGetAllCommits } from './repository/repoGetAllCommits.js';
 import { repoGetArchive } from './repository/repoGetArchive.js';
+import { repoGetAssignees } from './repository/repoGetAssignees.js';
 import { repoGetBranch } from './repository/repoGetBranch.js';
 import { repoGetBranchProtection } from './repository/repoGetBranchProtection.js';
 import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
+import { repoGetCommitPullRequest } from './repository/repoGetCommitPullRequest.js';
 import { repoGetContents } from './repository/repoGetContents.js';
 import { repoGetContentsList } from './repository/repoGetContentsList.js';
 import { repoGetHook } from './repository/repoGetHook.js';
@@ -224,6 +245,7 @@ import { repoGetRelease } from './repository/repoGetRelease.js';
 import { repoGetReleaseAttachment } from './repository/repoGetReleaseAttachment.js';
 import { repoGetReleaseByTag } from './repository/repoGetReleaseByTag.js';
 import { repoGetRepoPermissions } from './repository/repoGetRepoPermissions.js';
+import { repoGetReviewers } from './repository/repoGetReviewers.js';
 import { repoGetRunnerRegistrationToken } from './repository/repoGetRunnerRegistrationToken.js';
 import { repoGetSingleCommit } from './repository/repoGetSingleCommit.js';
 import { repoGetWikiPage } from './repository/repoGetWikiPage.js';
@@ -345,6 +367,9 @@ export const registry: Registry = {
   getArtifacts,
   getArtifactsOfRun,
   getGeneralAttachmentSettings,
+  getGitignoreTemplateInfo,
+  getLabelTemplateInfo,
+  getLicenseTemplateInfo,
   getOrgRunner,
   getOrgRunners,
   getRepoRunner,
@@ -364,7 +389,10 @@ export const registry: Registry = {
   issueCreateIssueCommentAttachment,
   issueCreateLabel,
   issueCreateMilestone,
+  issueDelete,
   issueDeleteComment,
+  issueDeleteIssueAttachment,
+  issueDeleteIssueCommentAttachment,
   issueDeleteLabel,
   issueDeleteMilestone,
   issueDeleteStopWatch,
@@ -372,20 +400,26 @@ export const registry: Registry = {
   issueDeleteTime,
   issueEditComment,
   issueEditIssue,
+  issueEditIssueAttachment,
   issueEditIssueCommentAttachment,
+  issueEditIssueDeadline,
   issueEditLabel,
   issueEditMilestone,
   issueGetComment,
   issueGetComments,
   issueGetIssue,
+  issueGetIssueAttachment,
+  issueGetIssueCommentAttachment,
   issueGetLabel,
   issueGetLabels,
   issueGetMilestone,
   issueGetMilestonesList,
+  issueGetRepoComments,
   issueListIssueAttachments,
   issueListIssueCommentAttachments,
   issueListIssues,
   issueListLabels,
+  issueLockIssue,
   issueRemoveLabel,
   issueReplaceLabels,
   issueResetTime,
@@ -394,9 +428,13 @@ export const registry: Registry = {
   issueStopStopWatch,
   issueSubscriptions,
   issueTrackedTimes,
+  issueUnlockIssue,
   listAdminWorkflowJobs,
   listAdminWorkflowRuns,
   listForks,
+  listGitignoresTemplates,
+  listLabelTemplates,
+  listLicenseTemplates,
   listWorkflowRunJobs,
   notifyGetList,
   notifyGetRepoList,
@@ -458,6 +496,9 @@ export const registry: Registry = {
   orgRemoveTeamRepository,
   orgUpdateAvatar,
   rejectRepoTransfer,
+  renderMarkdown,
+  renderMarkdownRaw,
+  renderMarkup,
   repoAddCollaborator,
   repoAddTopic,
   repoApplyDiffPatch,
@@ -503,9 +544,11 @@ export const registry: Registry = {
   repoGet,
   repoGetAllCommits,
   repoGetArchive,
+  repoGetAssignees,
   repoGetBranch,
   repoGetBranchProtection,
   repoGetCombinedStatusByRef,
+  repoGetCommitPullRequest,
   repoGetContents,
   repoGetContentsList,
   repoGetHook,
@@ -523,6 +566,7 @@ export const registry: Registry = {
   repoGetReleaseAttachment,
   repoGetReleaseByTag,
   repoGetRepoPermissions,
+  repoGetReviewers,
   repoGetRunnerRegistrationToken,
   repoGetSingleCommit,
   repoGetWikiPage,

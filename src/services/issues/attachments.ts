@@ -165,6 +165,68 @@ export class AttachmentService {
     return renamed!;
   }
 
+  /** An attachment of the issue (its own or one of its comments', as Gitea's getIssueAttachmentSafeRead). */
+  async getForIssue(loaded: LoadedRepo, index: number, attachmentId: number): Promise<{ issue: IssueRow; row: AttachmentRow }> {
+    this.ensureEnabled();
+    const issue = await this.issues.load(loaded, index);
+    const [row] = await this.deps.db.select().from(attachments).where(eq(attachments.id, attachmentId));
+    if (!row || row.repoId !== loaded.repo.id || row.issueId !== issue.id) throw new NotFound();
+    return { issue, row };
+  }
+
+  /** Gitea's canUserWriteIssueAttachment: the issue's poster, a writer of its unit, or an administrator. */
+  private checkIssueWrite(loaded: LoadedRepo, issue: IssueRow, actor: UserRow): void {
+    const allowed = actor.id === issue.posterId || isRepoAdmin(loaded.perm) || actor.isAdmin || canWriteIssue(loaded.perm, issue.isPull);
+    if (!allowed) throw new Forbidden('user should have permission to write issue');
+  }
+
+  private async rename(row: AttachmentRow, newName: string | null | undefined): Promise<AttachmentRow> {
+    if (!newName) return row;
+    const name = sanitizeAttachmentName(newName);
+    if (!name) throw new Invalid('[name]: the attachment needs a file name (no path separators or control characters)');
+    this.checkType(name, await this.storage.head(row.uuid));
+    const [renamed] = await this.deps.db.update(attachments).set({ name }).where(eq(attachments.id, row.id)).returning();
+    if (!renamed) throw new NotFound();
+    return renamed;
+  }
+
+  /** Row first, then the file (a file without a row is never served; a row without a file would be). */
+  private async remove(row: AttachmentRow): Promise<void> {
+    const gone = await this.deps.db.delete(attachments).where(eq(attachments.id, row.id)).returning({ uuid: attachments.uuid });
+    if (!gone.length) throw new NotFound();
+    await this.storage.remove(row.uuid);
+  }
+
+  async renameForIssue(loaded: LoadedRepo, index: number, attachmentId: number, actor: UserRow, newName: string | null | undefined): Promise<AttachmentRow> {
+    const { issue, row } = await this.getForIssue(loaded, index, attachmentId);
+    this.checkIssueWrite(loaded, issue, actor);
+    this.ensureWritable(loaded);
+    return this.rename(row, newName);
+  }
+
+  async deleteForIssue(loaded: LoadedRepo, index: number, attachmentId: number, actor: UserRow): Promise<void> {
+    const { issue, row } = await this.getForIssue(loaded, index, attachmentId);
+    this.checkIssueWrite(loaded, issue, actor);
+    this.ensureWritable(loaded);
+    await this.remove(row);
+  }
+
+  /** An attachment of the comment. */
+  async getForComment(loaded: LoadedRepo, commentId: number, attachmentId: number): Promise<{ comment: CommentRow; issue: IssueRow; row: AttachmentRow }> {
+    this.ensureEnabled();
+    const { comment, issue } = await this.comments.load(loaded, commentId);
+    const [row] = await this.deps.db.select().from(attachments).where(eq(attachments.id, attachmentId));
+    if (!row || row.repoId !== loaded.repo.id || row.commentId !== comment.id) throw new NotFound();
+    return { comment, issue, row };
+  }
+
+  async deleteForComment(loaded: LoadedRepo, commentId: number, attachmentId: number, actor: UserRow): Promise<void> {
+    const { comment, issue, row } = await this.getForComment(loaded, commentId, attachmentId);
+    this.checkCommentWrite(loaded, issue, comment, actor);
+    this.ensureWritable(loaded);
+    await this.remove(row);
+  }
+
   /**
    * The file behind `/attachments/{uuid}`, for whoever may read its issue or release (a draft's only for
    * writers of releases; 404 for anyone else); each download counts.

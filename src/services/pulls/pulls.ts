@@ -240,6 +240,18 @@ export class PullService implements PullHost {
     return row;
   }
 
+  /** GET …/commits/{sha}/pull: the pull request whose merge made this commit (Gitea matches the merge commit only). */
+  async byMergeCommit(loaded: LoadedRepo, sha: string): Promise<PullView> {
+    this.requireRead(loaded);
+    const [row] = await this.deps.db
+      .select({ issue: issues, pull: pullRequests })
+      .from(issues)
+      .innerJoin(pullRequests, eq(pullRequests.issueId, issues.id))
+      .where(and(eq(issues.repoId, loaded.repo.id), eq(pullRequests.mergeCommitSha, sha.toLowerCase())));
+    if (!row) throw new NotFound();
+    return row;
+  }
+
   /** GET .../pulls/{base}/{head}: the latest pull request from `head` (or `owner:head`) to `base`, open or not. */
   async byBranches(loaded: LoadedRepo, base: string, head: string): Promise<PullView> {
     this.requireRead(loaded);

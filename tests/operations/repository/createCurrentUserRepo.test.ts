@@ -179,7 +179,7 @@ test('422: reserved names, patterns, bad characters, bad default branch, unknown
     [{ name: 'a$b' }, /\[name\]/],
     [{ name: fresh(), default_branch: 'a b' }, /default_branch/],
     [{ name: fresh(), auto_init: true, gitignores: 'Cobol' }, /gitignore template does not exist \[Cobol\], available templates: \[AL, .*, Go, .*\]/],
-    [{ name: fresh(), auto_init: true, license: 'Unlicense' }, /license template does not exist/],
+    [{ name: fresh(), auto_init: true, license: 'No-Such-License-1.0' }, /license template does not exist/],
     [{ name: fresh(), auto_init: true, readme: 'Other' }, /readme template does not exist \[Other\], available templates: \[Default\]/],
     [{ name: fresh(), issue_labels: 'Other' }, /label set template does not exist/],
   ];
