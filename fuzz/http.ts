@@ -73,17 +73,10 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  */
 export function toCurl(req: HttpRequest, secrets: Array<{ value: string; shell: string }>): string {
   const mask = (s: string) => {
-    const parts: string[] = [];
-    let hit = false;
     let rest = s;
-    for (const { value, shell } of secrets) {
-      if (!value || !rest.includes(value)) continue;
-      hit = true;
-      rest = rest.split(value).join(`\u0000${shell}\u0000`);
-    }
-    if (!hit) return quote(s);
-    for (const piece of rest.split('\u0000')) parts.push(piece.startsWith('$') ? `"${piece}"` : piece ? quote(piece) : '');
-    return parts.join('');
+    for (const { value, shell } of secrets) if (value && rest.includes(value)) rest = rest.split(value).join(`\u0000${shell}\u0000`);
+    // Even pieces are plain text (single-quoted), odd ones shell expressions (double-quoted, so they expand).
+    return rest.split('\u0000').map((piece, i) => (i % 2 ? `"${piece}"` : piece ? quote(piece) : '')).join('') || "''";
   };
   const args = ['curl', '-sS', '--globoff', '--path-as-is', '-X', req.method, mask(req.url)];
   for (const [k, v] of Object.entries(req.headers)) args.push('-H', mask(`${k}: ${v}`));
