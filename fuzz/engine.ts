@@ -33,6 +33,8 @@ export interface Step {
   target: string;
   caller: CallerKind;
   operationId: string;
+  method: string;
+  url: string;
   curl: string;
   status: number;
   ms: number;
@@ -196,11 +198,11 @@ export class Fuzzer {
     try {
       answer = await send(sent, { timeoutMs: this.o.timeoutMs, rawBody: op.responses.has('205') });
     } catch (err) {
-      this.steps.push({ target: target.label, caller, operationId: op.operationId, curl, status: 0, ms: this.o.timeoutMs, body: '' });
+      this.steps.push({ target: target.label, caller, operationId: op.operationId, method: sent.method, url: sent.url, curl, status: 0, ms: this.o.timeoutMs, body: '' });
       if (err instanceof NoAnswer) throw new Failure('hang', `${op.operationId}: ${err.message}`);
       throw err;
     }
-    this.steps.push({ target: target.label, caller, operationId: op.operationId, curl, status: answer.status, ms: Math.round(answer.ms), body: clip(answer.text) });
+    this.steps.push({ target: target.label, caller, operationId: op.operationId, method: sent.method, url: sent.url, curl, status: answer.status, ms: Math.round(answer.ms), body: clip(answer.text) });
     if (target === this.o.targets[0]) {
       const s = this.statsOf(op);
       s.runs++;
@@ -472,7 +474,7 @@ export class Fuzzer {
       const query: Record<string, string> = limit ? { limit: String(Math.min(max, 50)) } : {};
       let found = false;
       let listed = 0;
-      for (let page = 1; page <= 5 && !found; page++) {
+      for (let page = 1; page <= 20 && !found; page++) {
         const pageParam = list.shape.parameters.find((p) => p.in === 'query' && p.name === 'page');
         const req: GeneratedRequest = { path: context, query: pageParam ? { ...query, page: String(page) } : query, bodyKind: 'none', valid: true };
         const answer = await call(list, context, req, 'admin');
