@@ -33,7 +33,7 @@ async function fuzz(defects: Defect[], args: string[] = [], compareWith?: Defect
   }
   const out = join(dir, `report-${files++}.json`);
   const argv = ['--import', 'tsx', fromRoot('fuzz', 'cli.ts'), '--spec', specFile, '--format', 'json', '--out', out,
-    '--seed', '7', '--runs', '60', '--budget', '10', '--shrink-seconds', '8', ...extra, ...args];
+    '--seed', '7', '--runs', '60', '--budget', '120', '--shrink-seconds', '8', ...extra, ...args];
   const child = spawn(process.execPath, argv, { env: { ...env, BASE_URL: server.url }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -108,10 +108,10 @@ test('a 500 on one input: found, shrunk to the smallest such input, replayed by 
   assert.equal(again.report.findings.map((x) => x.steps.at(-1)!.url.replace(/^.*\/api/, '')), ['/echo?n=1001']);
 });
 
-test('an undeclared status: found, shrunk to a 5-character q, replayed', async () => {
+test('an undeclared status: found, shrunk to a 3-character q, replayed', async () => {
   const f = finding(await runs.planted, /^listThings: answered 418, which the spec does not declare/);
   const q = new URL(f.steps.at(-1)!.url).searchParams.get('q')!;
-  assert.is([...q].length, 5);
+  assert.is([...q].length, 3);
   assert.is((await replay(f)).status, 418);
 });
 
@@ -122,7 +122,7 @@ test('a body missing a required member: found, replayed', async () => {
   assert.not.match(again.body, /version/);
 });
 
-test('an invalid request accepted: found (a name past maxLength), replayed', async () => {
+test('an invalid request accepted: found (a bad name), replayed', async () => {
   const f = finding(await runs.planted, /^createThing: accepted an invalid request with 201/);
   assert.is((await replay(f)).status, 201);
 });

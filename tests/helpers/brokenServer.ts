@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net';
 
 export type Defect =
   | 'crash' // GET /echo answers 500 when n > 1000
-  | 'undeclared-status' // GET /things answers 418 (not in the spec) when q has 5 characters or more
+  | 'undeclared-status' // GET /things answers 418 (not in the spec) when q has 3 characters or more
   | 'missing-field' // GET /status leaves out the required `version`
-  | 'accepts-invalid' // POST /things takes a name longer than maxLength
+  | 'accepts-invalid' // POST /things does not check its name (too long, not text, missing: all taken)
   | 'unreadable' // POST /things answers 201 but keeps nothing
   | 'undead' // DELETE /things/{id} answers 204 but keeps the thing
   | 'leaky' // private things are readable by anyone
@@ -152,10 +152,9 @@ export async function startBrokenServer(defects: Defect[] = []): Promise<{ url: 
       if (typeof b !== 'object' || b === null || Array.isArray(b)) return 'the body must be an object';
       const o = b as Record<string, unknown>;
       for (const k of Object.keys(o)) if (!['name', 'color', ...(creating ? ['private'] : [])].includes(k)) return `unknown member ${k}`;
-      if (creating && o.name === undefined) return 'name is required';
-      if (o.name !== undefined) {
-        if (typeof o.name !== 'string' || hostile(o.name) || length(o.name) < 1) return 'name must be text';
-        if (length(o.name) > 20 && !has('accepts-invalid')) return 'name is too long';
+      if (!(creating && has('accepts-invalid'))) {
+        if (creating && o.name === undefined) return 'name is required';
+        if (o.name !== undefined && (typeof o.name !== 'string' || hostile(o.name) || length(o.name) < 1 || length(o.name) > 20)) return 'name must be text of 1 to 20 characters';
       }
       if (o.private !== undefined && typeof o.private !== 'boolean') return 'private must be a boolean';
       if (o.color !== undefined && !['red', 'green', 'blue'].includes(o.color as string)) return 'color must be red, green or blue';
@@ -176,7 +175,7 @@ export async function startBrokenServer(defects: Defect[] = []): Promise<{ url: 
         const page = int(q('page'), 1, 1e12) ?? 1, limit = int(q('limit'), 1, 50) ?? 10;
         const text = q('q') ?? '';
         if (page === 'bad' || limit === 'bad' || hostile(text) || length(text) > 10) return refuse(422, 'bad query');
-        if (length(text) >= 5 && has('undeclared-status')) return refuse(418, "I'm a teapot");
+        if (length(text) >= 3 && has('undeclared-status')) return refuse(418, "I'm a teapot");
         const all = [...things.values()].filter(visible).filter((t) => t.name.includes(text)).reverse();
         const shown = all.slice((page - 1) * limit, page * limit);
         const headers: Record<string, string> = { 'X-Total-Count': String(all.length) };
@@ -188,7 +187,7 @@ export async function startBrokenServer(defects: Defect[] = []): Promise<{ url: 
         const problem = members(body, true);
         if (problem) return refuse(422, problem);
         const o = body as { name: string; private?: boolean; color?: string };
-        const t: Thing = { id: nextId++, name: o.name, private: o.private ?? false, owner: caller, ...(o.color ? { color: o.color } : {}) };
+        const t: Thing = { id: nextId++, name: String(o.name), private: o.private ?? false, owner: caller, ...(o.color ? { color: o.color } : {}) };
         if (!has('unreadable')) things.set(t.id, t);
         return json(201, show(t));
       }
