@@ -238,7 +238,13 @@ export class Fuzzer {
 
   /** A 2xx answer: its path values exist, and so do the objects it holds, under the parameters that address them. */
   private harvest(op: FuzzOperation, path: Record<string, string>, json: unknown) {
-    if (op.method !== 'delete') for (const p of op.pathParams) this.remember(p, path[p]);
+    if (op.method === 'delete') {
+      // What was deleted is no longer there to address.
+      const last = op.pathParams.at(-1);
+      if (last) this.pool.set(last, (this.pool.get(last) ?? []).filter((v) => v !== path[last]));
+      return;
+    }
+    for (const p of op.pathParams) this.remember(p, path[p]);
     if (!op.result || json === undefined) return;
     const objects = (Array.isArray(json) ? json : [json]).filter(isObj).slice(0, 10);
     for (const chain of this.o.model.chains) {
@@ -264,12 +270,17 @@ export class Fuzzer {
     const units = stateless.length + chains.length;
     let done = 0;
     const slice = () => Math.max(200, (this.o.budgetMs - (Date.now() - started)) / Math.max(1, units - done));
-    for (const op of stateless) {
+    // Deletes last: the chains still find the objects they build on.
+    for (const op of stateless.filter((o) => o.method !== 'delete')) {
       await this.fuzzOperation(op, Date.now() + slice());
       done++;
     }
     for (const chain of chains) {
       await this.fuzzChain(chain, Date.now() + slice());
+      done++;
+    }
+    for (const op of stateless.filter((o) => o.method === 'delete')) {
+      await this.fuzzOperation(op, Date.now() + slice());
       done++;
     }
     return {
