@@ -67,7 +67,8 @@ function finding(run: Run, pattern: RegExp): Finding {
 
 // Started together (each CLI its own process), awaited by the tests below.
 const runs = {
-  planted: fuzz(['crash', 'undeclared-status', 'missing-field', 'accepts-invalid', 'leaky']),
+  // No deletes here: the private thing the chain made must still be there when its curl commands replay.
+  planted: fuzz(['crash', 'undeclared-status', 'missing-field', 'accepts-invalid', 'leaky'], ['--skip', '^deleteThing$']),
   unreadable: fuzz(['unreadable']),
   undead: fuzz(['undead'], ['--tag', 'things']),
   lostUpdate: fuzz(['lost-update'], ['--tag', 'things']),
