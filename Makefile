@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE := node --import tsx
 export NO_COLOR ?= 1
 
-.PHONY: run test install generate check-generated lint-spec typecheck migration bench mutate clean
+.PHONY: run test install generate check-generated lint-spec typecheck migration bench mutate fuzz clean
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -47,6 +47,10 @@ migration: install
 
 bench: install
 	$(NODE) scripts/bench.ts
+
+## Fuzz a running server (BASE_URL, FUZZ_TOKEN or FUZZ_USER/FUZZ_PASSWORD) or a fresh anvil; options in FUZZ_ARGS (docs/fuzzing.md).
+fuzz: install
+	$(NODE) fuzz/cli.ts $(FUZZ_ARGS)
 
 ## Mutation testing (StrykerJS) of the permission, auth, token-scope and branch-protection code; see docs/mutation.md.
 mutate: install

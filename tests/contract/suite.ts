@@ -1,5 +1,7 @@
 // The contract: for every implemented operation, fast-check generates valid and invalid requests from
-// the spec and replays them over HTTP with every kind of caller. Each answer must be a status the spec
+// the spec (fuzz/arbitraries.ts, the generators `make fuzz` uses too) and replays them over HTTP with every
+// kind of caller, checking each answer as `make fuzz` does (fuzz/check.ts), plus the caller-kind refusals
+// that need this test's fixtures. Each answer must be a status the spec
 // declares for the operation, never a 5xx, with a body that validates against that response (an empty
 // one where the response has no content), and an invalid request is never accepted. CONTRACT_RUNS sets the
 // runs per operation (40; an operation that has not succeeded by then gets CONTRACT_TOP_UP (160) more,
@@ -7,14 +9,15 @@
 // operationId) picks operations, CONTRACT_SHARD=k/n runs every n-th operation (the contract-k.test.ts
 // files split the work so the test runner spreads it over both cores).
 import fc from 'fast-check';
-import { request } from 'undici';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isImplemented } from '../../src/api/router.js';
 import { loadSpec, specOperations } from '../../src/api/spec.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
-import type { GeneratedRequest } from './arbitraries.js';
-import { declaredFor, dereference, operationShape, responseValidators } from './openapi.js';
+import type { GeneratedRequest } from '../../fuzz/arbitraries.js';
+import { contentProblem, statusProblem } from '../../fuzz/check.js';
+import { send as sendHttp, type Answer } from '../../fuzz/http.js';
+import { declaredFor, dereference, operationShape, responseValidators } from '../../fuzz/openapi.js';
 import { callerArb, requestsFor, World, type Caller, type SentRequest } from './world.js';
 
 const numRuns = Number(process.env.CONTRACT_RUNS ?? 60);
@@ -84,67 +87,41 @@ for (const op of ops) for (const seed of seeds) {
     const started = Date.now();
     let runs = 0;
     let failedAt: number | undefined;
-    const send = async (sent: SentRequest, req: GeneratedRequest): Promise<{ res: Response; text: string }> => {
+    const send = async (sent: SentRequest, req: GeneratedRequest): Promise<Answer> => {
       try {
-        const signal = AbortSignal.timeout(answerTimeoutMs);
-        if (responses.has('205')) {
-          // fetch drops a 205's body (a null-body status to it); undici's request API reads what was sent.
-          const r = await request(sent.url, { method: sent.method as 'PUT', headers: sent.headers, body: sent.body as string | undefined, signal });
-          const text = await r.body.text();
-          return { text, res: new Response(null, { status: r.statusCode, headers: Object.entries(r.headers).flatMap(([k, v]) => [v ?? []].flat().map((x): [string, string] => [k, String(x)])) }) };
-        }
-        const res = await fetch(sent.url, { method: sent.method, headers: sent.headers, body: sent.body, redirect: 'manual', signal });
-        return { res, text: await res.text() };
+        return await sendHttp(sent, { timeoutMs: answerTimeoutMs, rawBody: responses.has('205') });
       } catch (err) {
-        throw new Error(`${op.operationId}: no answer within ${answerTimeoutMs / 1000}s (${String(err)})\n${describeRequest(sent, req)}`);
+        throw new Error(`${op.operationId}: ${(err as Error).message}\n${describeRequest(sent, req)}`);
       }
     };
     const check = async (caller: Caller, req: GeneratedRequest) => {
         await world.restore();
         const path = world.resolvePath(req.path);
         const sent = world.build(op.method, op.path, path, req, caller);
-        const { res, text } = await send(sent, req);
-        const contentType = res.headers.get('content-type') ?? '';
-        let json: unknown;
-        try {
-          json = /json/i.test(contentType) && text ? JSON.parse(text) : undefined;
-        } catch {
-          json = undefined;
-        }
-        world.after(op.path, op.method, path, res.status, json);
+        const answer = await send(sent, req);
+        const { status, contentType, text } = answer;
+        world.after(op.path, op.method, path, status, answer.json);
         runs++;
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
         const fail = (problem: string): never => {
-          const answer = `answer:\n  ${res.status} ${contentType}\n  ${clip(text) || '(empty body)'}`;
-          const message = `${op.operationId}: ${problem}\n${describeRequest(sent, req)}\n${answer}`;
+          const shown = `answer:\n  ${status} ${contentType}\n  ${clip(text) || '(empty body)'}`;
+          const message = `${op.operationId}: ${problem}\n${describeRequest(sent, req)}\n${shown}`;
           throw new Error(message);
         };
 
-        if (res.status >= 500) fail(`answered ${res.status}`);
-        const response = declaredFor(responses, res.status);
-        if (!response) fail(`answered ${res.status}, which the spec does not declare (${[...responses.keys()].join(', ')})`);
-        if (!req.valid && res.status < 300) fail(`accepted an invalid request with ${res.status}`);
+        const wrongStatus = statusProblem(responses, answer, req.valid);
+        if (wrongStatus) fail(wrongStatus);
         const due = world.refusalDue(op.operationId, op.path, op.access, path, caller);
-        if (due && res.status < 300) fail(`answered ${res.status} to ${due}: a 401, 403 or 404 is due`);
-        if (req.goForm && req.stripped && res.status === 422) {
+        if (due && status < 300) fail(`answered ${status} to ${due}: a 401, 403 or 404 is due`);
+        if (req.goForm && req.stripped && status === 422) {
           // Go's form of "not given" must read as not given: the same request without it must be refused too.
           const plain = world.build(op.method, op.path, path, req.stripped, caller);
           const other = await send(plain, req.stripped);
-          world.after(op.path, op.method, path, other.res.status, undefined);
-          if (other.res.status !== 422) fail(`refused the Go form ${req.goForm} with 422, but answered ${other.res.status} without it (${plain.method} ${plain.url})`);
+          world.after(op.path, op.method, path, other.status, undefined);
+          if (other.status !== 422) fail(`refused the Go form ${req.goForm} with 422, but answered ${other.status} without it (${plain.method} ${plain.url})`);
         }
-        if (response!.empty && text !== '') fail(`answered ${res.status} with a body where the spec declares none`);
-        const validate = response!.validate;
-        if (validate) {
-          if (!/^application\/json\b/i.test(contentType)) fail(`answered ${res.status} as ${contentType || 'no content type'}, not application/json`);
-          let body: unknown;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            fail(`answered ${res.status} with a body that is not JSON`);
-          }
-          if (!validate(body)) fail(`the ${res.status} body does not match its schema: ${JSON.stringify(validate.errors)}`);
-        }
+        const wrongContent = contentProblem(declaredFor(responses, status)!, answer);
+        if (wrongContent) fail(wrongContent);
     };
     const property = fc.asyncProperty(callerArb(op.access.basicOnly), requests, async (caller, req) => {
       // Once a failure is found, shrinking runs within the budget left; past it every candidate passes

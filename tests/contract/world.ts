@@ -16,7 +16,8 @@ import { seedRuns } from '../helpers/actions.js';
 import { seedArtifact } from '../helpers/artifacts.js';
 import { samplePng } from '../helpers/avatars.js';
 import type { AccessRule } from '../../src/api/auth.js';
-import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from './arbitraries.js';
+import type { HttpRequest } from '../../fuzz/http.js';
+import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from '../../fuzz/arbitraries.js';
 
 export const callers = [
   'anonymous',
@@ -146,14 +147,8 @@ interface RepoData {
   releaseAssetId?: number;
 }
 
-export interface SentRequest {
-  method: string;
-  url: string;
+export interface SentRequest extends HttpRequest {
   caller: Caller;
-  headers: Record<string, string>;
-  body?: string | FormData;
-  /** The body as generated, for messages. */
-  shown?: unknown;
 }
 
 /** A client cannot put a lone surrogate on the wire; fetch and URLSearchParams send U+FFFD instead. */

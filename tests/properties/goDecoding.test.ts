@@ -9,8 +9,8 @@ import * as assert from 'uvu/assert';
 import { GO_ZERO_TIME, PARSE_BOOL } from '../../src/api/goDecode.js';
 import { loadSpec, specOperations, type SpecOperation } from '../../src/api/spec.js';
 import { createValidator, validationTemplate, type ValidationOutcome } from '../../src/api/validate.js';
-import { validRequest, type GeneratedRequest, type JsonSchema } from '../contract/arbitraries.js';
-import { dereference, operationShape } from '../contract/openapi.js';
+import { validRequest, type GeneratedRequest, type JsonSchema } from '../../fuzz/arbitraries.js';
+import { dereference, operationShape } from '../../fuzz/openapi.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

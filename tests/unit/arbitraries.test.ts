@@ -6,7 +6,7 @@ import addFormats from 'ajv-formats';
 import {
   schemaArbitrary, validRequest, invalidRequest, anyRequest,
   type JsonSchema, type OperationShape, type GeneratedRequest,
-} from '../contract/arbitraries.js';
+} from '../../fuzz/arbitraries.js';
 
 import type { Ajv2020 as Ajv2020Class } from 'ajv/dist/2020.js';
 import type { FormatsPlugin } from 'ajv-formats';

@@ -1,8 +1,8 @@
 // The spec as the contract test reads it: $refs inlined (for the request generators), each operation's
 // shape, and one compiled validator per declared response body.
 import type { ValidateFunction } from 'ajv';
-import type { OpenApiDocument, SpecOperation } from '../../src/api/spec.js';
-import { newAjv } from '../../src/api/validate.js';
+import type { OpenApiDocument, SpecOperation } from '../src/api/spec.js';
+import { newAjv } from '../src/api/validate.js';
 import type { JsonSchema, OperationShape } from './arbitraries.js';
 
 type Obj = Record<string, unknown>;
@@ -83,6 +83,15 @@ export interface DeclaredResponse {
   validate?: ValidateFunction;
   /** The response declares no content at all: the body must be empty. */
   empty: boolean;
+  /** Headers the response declares (names lower case): required ones must be sent, any sent must fit. */
+  headers: DeclaredHeader[];
+}
+
+export interface DeclaredHeader {
+  name: string;
+  required: boolean;
+  /** The header's value is an integer (X-Total-Count): decimal digits. */
+  integer: boolean;
 }
 
 /**
@@ -107,8 +116,16 @@ export function responseValidators(rawDoc: OpenApiDocument, ops: SpecOperation[]
       const content = (response.content ?? {}) as Obj;
       const json = Object.keys(content).find((ct) => /^application\/json\b/i.test(ct));
       const hasSchema = json !== undefined && isObj(content[json]) && (content[json] as Obj).schema !== undefined;
+      const headers: DeclaredHeader[] = [];
+      for (const [name, raw] of Object.entries((response.headers ?? {}) as Obj)) {
+        let h = raw as Obj;
+        while (typeof h.$ref === 'string') h = atPointer(rawDoc, (h.$ref as string).slice(1)) as Obj;
+        const type = isObj(h.schema) ? (h.schema as Obj).type : undefined;
+        headers.push({ name: name.toLowerCase(), required: h.required === true, integer: type === 'integer' });
+      }
       responses.set(key, {
         key,
+        headers,
         empty: Object.keys(content).length === 0,
         validate: hasSchema ? ajv.compile({ $ref: `spec#${pointer}/content/${escape(json!)}/schema` }) : undefined,
       });

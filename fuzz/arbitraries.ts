@@ -462,6 +462,9 @@ function breakers(op: OperationShape, fixtures: Fixtures): Array<fc.Arbitrary<Ge
     if (!Object.keys(props).length && !required.length) return out;
     const base = requestArb(op, fixtures, schemaArbitrary({ ...flat, type: 'object' }).map((body): BodyPart => ({ bodyKind: 'json', body })));
     const setField = (r: GeneratedRequest, k: string, v: unknown) => ({ ...r, body: { ...(r.body as object), [k]: v } });
+    // A member the schema does not list, where it forbids others.
+    if (flat.additionalProperties === false)
+      add(base, fc.string({ minLength: 1, maxLength: 8 }).map((k) => `~${k}`).filter((k) => !has(props, k)), 'body: extra property where forbidden', (r, k) => setField(r, k as string, 1));
     for (const k of required)
       add(base, fc.constant(0), `body.${k}: missing required`, (r) => {
         const { [k]: _, ...body } = r.body as Record<string, unknown>;
