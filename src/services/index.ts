@@ -37,6 +37,7 @@ import { ActionQueries } from './actions/queries.js';
 import { RunnerService } from './actions/runners.js';
 import { RepoActionService } from './actions/repoActions.js';
 import { ActionUpkeep } from './actions/upkeep.js';
+import { ActionSettingsService } from './actions/settings.js';
 import { NotificationService } from './notifications/notifications.js';
 import { WatchService } from './notifications/watches.js';
 import { FeedService } from './events/feeds.js';
@@ -117,6 +118,8 @@ export class Services {
   readonly actionQueries: ActionQueries;
   readonly runners: RunnerService;
   readonly repoActions: RepoActionService;
+  /** Actions secrets and variables (repository, organization, user). */
+  readonly actionSettings: ActionSettingsService;
   // Releases
   readonly releases: ReleaseService;
   readonly releaseAssets: ReleaseAssetService;
@@ -178,7 +181,8 @@ export class Services {
     this.actions = new ActionService(deps);
     this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions)));
     this.actionQueries = new ActionQueries(deps);
-    this.runners = new RunnerService(deps, this.actions);
+    this.actionSettings = new ActionSettingsService(deps);
+    this.runners = new RunnerService(deps, this.actions, this.actionSettings);
     this.repoActions = new RepoActionService(deps, this.actions, this.actionQueries);
     // Releases
     this.releases = new ReleaseService(deps, this.branches);

@@ -17,6 +17,7 @@ import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
 import { Invalid, NotFound, Unauthorized } from '../errors.js';
 import { bumpTasksVersion, isDone, lockRun, tasksVersion, type ActionService } from './runs.js';
+import type { ActionSettingsService } from './settings.js';
 import { stepName } from './workflow.js';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -79,7 +80,7 @@ function cleanLabels(labels: string[]): string[] {
 }
 
 export class RunnerService {
-  constructor(private readonly deps: ServiceDeps, private readonly actions: ActionService) {}
+  constructor(private readonly deps: ServiceDeps, private readonly actions: ActionService, private readonly settings: ActionSettingsService) {}
 
   private logPath(repoId: number, taskId: number): string {
     return join(this.deps.config.dataDir, 'actions_log', String(repoId), `${taskId}.log`);
@@ -267,6 +268,9 @@ export class RunnerService {
     if (picked === 'busy') return { version: 0 };
     const { task, job, run, repo, owner, actor, needed, neededTasks } = picked;
     const cfg = this.deps.config;
+    // What the job may see: its token, the owner's and the repository's secrets (none for a fork's pull
+    // request) and variables.
+    const [secrets, vars] = await Promise.all([this.settings.secretsForTask(run, token), this.settings.varsForTask(run)]);
     const refName = run.ref.replace(/^refs\/(heads|tags|pull)\//, '');
     const pr = run.event === 'pull_request' ? (run.eventPayload as { pull_request?: { head?: { ref?: string }; base?: { ref?: string } } }).pull_request : undefined;
     const needs: Assignment['needs'] = {};
@@ -309,9 +313,9 @@ export class RunnerService {
           gitea_default_actions_url: cfg.actions.defaultActionsUrl,
           gitea_runtime_token: token,
         },
-        secrets: { GITEA_TOKEN: token, GITHUB_TOKEN: token },
+        secrets,
         needs,
-        vars: {},
+        vars,
       },
     };
   }
