@@ -144,9 +144,9 @@ export class RunnerService {
     await this.deps.db.delete(actionRunners).where(eq(actionRunners.id, runner.id));
   }
 
-  async setDisabled(idText: string, disabled: boolean | null | undefined): Promise<RunnerView> {
+  async setDisabled(idText: string, disabled: boolean | null | undefined, scope?: RunnerScope): Promise<RunnerView> {
+    const { runner } = await this.get(idText, scope);
     if (typeof disabled !== 'boolean') throw new Invalid('[Disabled]: Required');
-    const { runner } = await this.get(idText);
     await withTx(this.deps.db, async (tx) => {
       await tx.update(actionRunners).set({ disabled, updatedAt: new Date() }).where(eq(actionRunners.id, runner.id));
       // Enabled again: its next poll must search, though no job became waiting since it last asked.

@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { Cron } from 'croner';
 import type { Db } from '../../db/client.js';
 import {
-  actionRunJobs, actionRuns, actionSchedules, actionTasksVersion, actionTriggers, events, repositories, users, type ActionTriggerRow,
+  actionDisabledWorkflows, actionRunJobs, actionRuns, actionSchedules, actionTasksVersion, actionTriggers, events, repositories, users, type ActionTriggerRow,
   type ActionRunJobRow, type ActionRunRow, type ActionState, type RepoRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
@@ -71,6 +71,10 @@ interface NewRun {
   actorId: number;
   payload: Record<string, unknown>;
   commit: CommitData;
+  /** A pull request's run whose head is in a fork: no secrets for its tasks. */
+  isFork?: boolean;
+  /** Its jobs wait for a writer's approval (`POST …/runs/{run}/approve`). */
+  needApproval?: boolean;
 }
 
 export class ActionService {
@@ -160,13 +164,16 @@ export class ActionService {
    * Writes runs and their jobs, numbered in order under the repository's row lock, with each job's first
    * commit status. A file that did not parse becomes a failed run titled with the reason.
    */
-  async insertRuns(tx: Db, repo: RepoRow, runs: NewRun[]): Promise<ActionRunRow[]> {
+  async insertRuns(tx: Db, repo: RepoRow, wanted: NewRun[]): Promise<ActionRunRow[]> {
     await tx.select({ id: repositories.id }).from(repositories).where(eq(repositories.id, repo.id)).for('update');
+    // A workflow switched off (`PUT …/workflows/{id}/disable`) makes no runs, whatever triggered it.
+    const disabled = new Set((await tx.select({ id: actionDisabledWorkflows.workflowId }).from(actionDisabledWorkflows).where(eq(actionDisabledWorkflows.repoId, repo.id))).map((d) => d.id));
+    const runs = disabled.size ? wanted.filter((r) => !disabled.has(r.file.name)) : wanted;
     const [{ max }] = (await tx.select({ max: sql<string>`coalesce(max(${actionRuns.index}), 0)` }).from(actionRuns).where(eq(actionRuns.repoId, repo.id))) as [{ max: string }];
     let index = Number(max);
     const out: ActionRunRow[] = [];
-    for (const { file, jobs, event, ref, actorId, payload, commit } of runs) {
-      const states = jobs.map((j): ActionState => (j.needs.length ? 'blocked' : 'waiting'));
+    for (const { file, jobs, event, ref, actorId, payload, commit, isFork = false, needApproval = false } of runs) {
+      const states = jobs.map((j): ActionState => (j.needs.length || needApproval ? 'blocked' : 'waiting'));
       const failed = file.error !== undefined;
       const [run] = await tx
         .insert(actionRuns)
@@ -175,6 +182,7 @@ export class ActionService {
           workflowName: file.workflow?.name || file.name,
           title: failed ? `${file.name}: ${file.error}` : commit.message.split('\n')[0]!.trim(),
           index: ++index, triggerUserId: actorId, ref, commitSha: commit.id, commit: storedCommit(commit), event, eventPayload: payload,
+          isForkPullRequest: isFork, needApproval: needApproval && !file.error,
           status: failed ? 'failure' : aggregateState(states), stopped: failed ? new Date() : null,
         })
         .returning();
@@ -191,7 +199,7 @@ export class ActionService {
         .returning();
       await this.reportJobs(tx, repo, run!, inserted);
     }
-    if (runs.some((r) => r.jobs.some((j) => j.needs.length === 0))) await bumpTasksVersion(tx);
+    if (runs.some((r) => !r.needApproval && r.jobs.some((j) => j.needs.length === 0))) await bumpTasksVersion(tx);
     return out;
   }
 
@@ -225,7 +233,9 @@ export class ActionService {
     await lockRun(tx, runId);
     const jobs = await tx.select().from(actionRunJobs).where(eq(actionRunJobs.runId, runId)).orderBy(actionRunJobs.id);
     const changed = new Map<number, ActionRunJobRow>();
-    let moved = true;
+    // A run waiting for approval starts nothing until it is approved (cancelling it still ends it).
+    const [gate] = await tx.select({ needApproval: actionRuns.needApproval }).from(actionRuns).where(eq(actionRuns.id, runId));
+    let moved = !gate?.needApproval;
     while (moved) {
       moved = false;
       for (const job of jobs) {
