@@ -1,20 +1,50 @@
 // The per-operation tests of Actions secrets and variables, shared by their three scopes: a repository's
 // (its admins and site admins manage them), an organization's (its owners and site admins) and the
-// signed-in user's own. The roles are the webhook operations' (hookRoles.ts); each test file names its
-// operation, scope and verb.
+// signed-in user's own. The roles are those of the runner operations (runnerOpTests.ts); each test file
+// names its operation, scope and verb.
 import { and, eq } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { OperationId } from '../../src/api/types.js';
 import { actionSecrets } from '../../src/db/schema/index.js';
 import { startApp, type TestApp } from './harness.js';
-import { hookWorld, rolesOf, type HookWorld } from './hookRoles.js';
-import type { Actor } from './repos.js';
+import { actor, addCollaborator, pathOf, siteAdmin, userRepo, type Actor, type Repository } from './repos.js';
 import { assertSpecAnswer } from './spec-check.js';
 
 export type SettingsScopeName = 'repo' | 'org' | 'user';
 export type SecretVerb = 'List' | 'Put' | 'Delete';
 export type VariableVerb = 'List' | 'Get' | 'Create' | 'Update' | 'Delete';
+
+/** A private repository with an admin, a writer and a reader collaborator; an organization with its owner and a plain member. */
+export interface SettingsWorld {
+  owner: Actor;
+  repoAdmin: Actor;
+  writer: Actor;
+  reader: Actor;
+  outsider: Actor;
+  admin: Actor;
+  repo: Repository;
+  path: { owner: string; repo: string };
+  org: string;
+  orgOwner: Actor;
+  member: Actor;
+}
+
+export async function settingsWorld(app: TestApp): Promise<SettingsWorld> {
+  const [owner, repoAdmin, writer, reader, outsider, orgOwner, member, admin] = await Promise.all([
+    actor(app), actor(app), actor(app), actor(app), actor(app), actor(app), actor(app), siteAdmin(app),
+  ]);
+  const repo = await userRepo(app, owner, { private: true });
+  await Promise.all([addCollaborator(app, repo, repoAdmin, 'admin'), addCollaborator(app, repo, writer, 'write'), addCollaborator(app, repo, reader, 'read')]);
+  const org = (await app.client(orgOwner.auth).POST('/orgs', { body: { username: `sw${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}` } })).data!.username;
+  const team = await app.client(orgOwner.auth).POST('/orgs/{org}/teams', { params: { path: { org } }, body: { name: 'readers', permission: 'read', units: ['repo.code'] } });
+  assert.is(team.response.status, 201);
+  const add = await app.client(orgOwner.auth).PUT('/teams/{id}/members/{username}', { params: { path: { id: team.data!.id, username: member.username } } });
+  assert.is(add.response.status, 204);
+  return { owner, repoAdmin, writer, reader, outsider, admin, repo, path: pathOf(repo), org, orgOwner, member };
+}
+
+type HookWorld = SettingsWorld;
 
 const base = (w: HookWorld, scope: SettingsScopeName) => (scope === 'repo' ? `/repos/${w.path.owner}/${w.path.repo}` : scope === 'org' ? `/orgs/${w.org}` : '/user');
 const manager = (w: HookWorld, scope: SettingsScopeName) => (scope === 'repo' ? w.owner : scope === 'org' ? w.orgOwner : w.owner);
@@ -23,7 +53,8 @@ const tokenScope = { repo: 'repository', org: 'organization', user: 'user' } as 
 /** Who may, who is refused (403) and who cannot see the scope (404); at user level everyone signed in manages their own. */
 function roles(w: HookWorld, scope: SettingsScopeName): { allowed: Actor[]; forbidden: Actor[]; hidden: Actor[] } {
   if (scope === 'user') return { allowed: [w.owner, w.writer, w.outsider, w.admin], forbidden: [], hidden: [] };
-  return rolesOf(w, scope);
+  if (scope === 'repo') return { allowed: [w.owner, w.repoAdmin, w.admin], forbidden: [w.writer, w.reader], hidden: [w.outsider] };
+  return { allowed: [w.orgOwner, w.admin], forbidden: [w.member, w.outsider], hidden: [] };
 }
 
 interface Ctx {
@@ -49,7 +80,7 @@ function setup(operationId: OperationId, scope: SettingsScopeName, kind: 'secret
   };
   test.before(async () => {
     ctx.app = await startApp();
-    ctx.w = await hookWorld(ctx.app);
+    ctx.w = await settingsWorld(ctx.app);
   });
   test.after(async () => {
     await ctx.app.close();

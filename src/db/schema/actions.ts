@@ -66,6 +66,8 @@ export interface TriggerData {
   baseBranch?: string;
   headBranch?: string;
   mergeBase?: string;
+  /** The pull request's head is in another repository (a fork). */
+  isFork?: boolean;
 }
 
 export const actionTriggers = pgTable('action_triggers', {

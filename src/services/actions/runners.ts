@@ -160,13 +160,22 @@ export class RunnerService {
    * undefined for anything else. A task's token stops working when the task ends.
    */
   async taskRepo(token: string): Promise<number | undefined> {
+    return (await this.taskAccess(token))?.repoId;
+  }
+
+  /**
+   * What a running task's token may do through the REST API: write to its own repository, read only for
+   * a pull request from a fork (Gitea's rights for the task token); undefined for anything else.
+   */
+  async taskAccess(token: string): Promise<{ repoId: number; write: boolean } | undefined> {
     if (!/^[0-9a-f]{40}$/i.test(token)) return undefined;
     const [row] = await this.deps.db
-      .select({ repoId: actionRunJobs.repoId })
+      .select({ repoId: actionRunJobs.repoId, fork: actionRuns.isForkPullRequest })
       .from(actionTasks)
       .innerJoin(actionRunJobs, eq(actionRunJobs.id, actionTasks.jobId))
+      .innerJoin(actionRuns, eq(actionRuns.id, actionRunJobs.runId))
       .where(and(eq(actionTasks.tokenHash, hash(token.toLowerCase())), eq(actionTasks.status, 'running')));
-    return row?.repoId;
+    return row ? { repoId: row.repoId, write: !row.fork } : undefined;
   }
 
   // --- the runner protocol -----------------------------------------------------------------------

@@ -1,18 +1,20 @@
 // Workflow runs: a queued trigger (a push) becomes runs and jobs, and jobs move through Gitea's states.
 // Git is read before each transaction opens (PGlite has one connection); a trigger is deleted in the
 // transaction that writes its runs, so it makes them exactly once whatever crashes.
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { Cron } from 'croner';
 import type { Db } from '../../db/client.js';
 import {
   actionDisabledWorkflows, actionRunJobs, actionRuns, actionSchedules, actionTasksVersion, actionTriggers, events, repositories, users, type ActionTriggerRow,
-  type ActionRunJobRow, type ActionRunRow, type ActionState, type RepoRow,
+  type ActionRunJobRow, type ActionRunRow, type ActionState, type RepoRow, type UserRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { changedPaths, readBlobs, readCommit, readDir, type CommitData } from '../../git/objects.js';
 import { isWorkflowFile, workflowDirs } from './workflowFiles.js';
 import { repoDir } from '../../git/paths.js';
 import type { ServiceDeps } from '../context.js';
+import { canWrite } from '../../permissions/repo.js';
+import { AccessService } from '../repos/access.js';
 import type { RecordedEvent } from '../events/types.js';
 import { writeStatus, type CommitStatusState } from '../git/statuses.js';
 import { recordEvent } from '../events/record.js';
@@ -143,6 +145,8 @@ export class ActionService {
     const [ev] = commit ? await db.select().from(events).where(eq(events.id, trigger.eventId)) : [];
     const recorded = ev ? ({ ...(ev.data as object), type: ev.type, action: ev.action, actorId: ev.actorId, repoId: ev.repoId ?? undefined, ownerId: ev.ownerId ?? undefined, isPrivate: ev.isPrivate, id: ev.id, createdAt: ev.createdAt } as RecordedEvent) : undefined;
     const payload = (recorded && (await this.deps.payloads.build(db, recorded, config))?.body) || {};
+    const isFork = pull?.isFork === true;
+    const needApproval = isFork && chosen.length > 0 && (await this.forkRunNeedsApproval(row.repo, row.owner, trigger.actorId));
     await withTx(db, async (tx) => {
       // Deleting the trigger claims it for good: a second worker finds nothing to delete and writes nothing.
       const taken = await tx.delete(actionTriggers).where(eq(actionTriggers.id, triggerId)).returning({ id: actionTriggers.id });
@@ -156,8 +160,23 @@ export class ActionService {
         });
         if (rows.length) await tx.insert(actionSchedules).values(rows);
       }
-      if (commit) await this.insertRuns(tx, row.repo, chosen.map(({ file, jobs }) => ({ file, jobs, event: trigger.event, ref: trigger.ref, actorId: trigger.actorId, payload, commit })));
+      if (commit) await this.insertRuns(tx, row.repo, chosen.map(({ file, jobs }) => ({ file, jobs, event: trigger.event, ref: trigger.ref, actorId: trigger.actorId, payload, commit, isFork, needApproval })));
     });
+  }
+
+  /**
+   * Gitea's rule for a run of a pull request from a fork: it waits for approval when its author is
+   * restricted, or may not write to the repository's Actions and has never had a run approved here.
+   */
+  private async forkRunNeedsApproval(repo: RepoRow, owner: UserRow, actorId: number): Promise<boolean> {
+    const [actor] = await this.deps.db.select().from(users).where(eq(users.id, actorId));
+    if (!actor) return true;
+    if (actor.isRestricted) return true;
+    const perm = await new AccessService(this.deps).repoPermissionIn(this.deps.db, repo, owner, actor);
+    if (canWrite(perm, 'repo.actions')) return false;
+    const [approved] = await this.deps.db.select({ id: actionRuns.id }).from(actionRuns)
+      .where(and(eq(actionRuns.repoId, repo.id), eq(actionRuns.triggerUserId, actorId), gt(actionRuns.approvedBy, 0))).limit(1);
+    return !approved;
   }
 
   /**
