@@ -15,7 +15,7 @@ export function workflowSwitchTests(operationId: 'ActionsEnableWorkflow' | 'Acti
   let app: TestApp;
   let w: ActionsWorld;
   test.before(async () => {
-    app = await startApp();
+    app = await startApp({}, { actions: true });
     w = await actionsWorld(app);
     for (const repo of [w.pub, w.priv]) await pushFiles(app, w.owner, w.owner.username, repo.name, { '.gitea/workflows/ci.yml': ci, '.gitea/workflows/other.yml': ci });
   });
