@@ -17,7 +17,7 @@ let app: TestApp;
 let owner: Actor;
 let repo: Repository;
 let hidden: Repository;
-const wf = 'on: [push, pull_request]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ secrets.DEPLOY }}\n';
+const wf = 'on:\n  push:\n    branches: [main]\n  pull_request:\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ secrets.DEPLOY }}\n';
 
 test.before(async () => {
   app = await startApp({}, { actions: true });
