@@ -728,6 +728,26 @@ export interface paths {
         patch: operations["orgEdit"];
         trace?: never;
     };
+    "/orgs/{org}/actions/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workflow jobs of an organization's repositories
+         * @description Owners of the organization (and site administrators) only. With the `status` filter and `sort`/`order` of the repository's list.
+         */
+        get: operations["getOrgWorkflowJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/actions/runners": {
         parameters: {
             query?: never;
@@ -774,7 +794,11 @@ export interface paths {
         delete: operations["deleteOrgRunner"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Enable or disable one of the organization's runners
+         * @description Owners of the organization (and site administrators) only. Only `disabled` can be changed; a missing or null `disabled` is 422. 404 for a runner that is not the organization's own. Answers the runner as stored after the change.
+         */
+        patch: operations["updateOrgRunner"];
         trace?: never;
     };
     "/orgs/{org}/actions/runners/registration-token": {
@@ -799,6 +823,132 @@ export interface paths {
          */
         post: operations["orgCreateRunnerRegistrationToken"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/actions/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workflow runs of an organization's repositories
+         * @description Owners of the organization (and site administrators) only. Newest first, with the filters of `GET /repos/{owner}/{repo}/actions/runs`.
+         */
+        get: operations["getOrgWorkflowRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/actions/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's Actions secrets
+         * @description Owners of the organization (and site administrators) only. Names, descriptions and creation times of the organization's secrets, by name; a value is never answered. Paginated with `X-Total-Count` and `Link`.
+         */
+        get: operations["orgListActionsSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/actions/secrets/{secretname}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description name of the secret (case-insensitive) */
+                secretname: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace one of the organization's Actions secrets
+         * @description Owners of the organization (and site administrators) only. `data` is encrypted before it is stored and never answered or logged; at most 65536 bytes (422 beyond). The name is Gitea's: letters, digits and `_`, not starting with a digit, `GITEA_` or `GITHUB_`, case-insensitive (stored upper-case); another is 422 (Gitea answers 400). A description longer than 4096 characters is cut. 201 when the secret is new, 204 when it replaced one.
+         */
+        put: operations["updateOrgSecret"];
+        post?: never;
+        /**
+         * Delete one of the organization's Actions secrets
+         * @description Owners of the organization (and site administrators) only. 404 when there is no secret of that name (names are case-insensitive).
+         */
+        delete: operations["deleteOrgSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/actions/variables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's Actions variables
+         * @description Owners of the organization (and site administrators) only. The organization's variables with their values, by name, paginated with `X-Total-Count` and `Link`.
+         */
+        get: operations["getOrgVariablesList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/actions/variables/{variablename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get one of the organization's Actions variables
+         * @description Owners of the organization (and site administrators) only. 404 when there is none of that name (names are case-insensitive).
+         */
+        get: operations["getOrgVariable"];
+        /**
+         * Change one of the organization's Actions variables
+         * @description Owners of the organization (and site administrators) only. Sets the value and description, and renames it when `name` is given (same rules; 409 when that name is taken). 404 when there is no variable of the path's name. 204, as in Gitea.
+         */
+        put: operations["updateOrgVariable"];
+        /**
+         * Create one of the organization's Actions variables
+         * @description Owners of the organization (and site administrators) only. Names follow the secrets' rules (422 otherwise; Gitea answers 400); the value (line ends made `\n`) is at most 65536 bytes. 409 when a variable of that name exists. 201 with an empty body, as in Gitea.
+         */
+        post: operations["createOrgVariable"];
+        /**
+         * Delete one of the organization's Actions variables
+         * @description Owners of the organization (and site administrators) only. 404 when there is none of that name. 204.
+         */
+        delete: operations["deleteOrgVariable"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1363,6 +1513,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/actions/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's workflow jobs
+         * @description Every job of the repository's runs, with the `status` filter and `sort`/`order` of the admin list (ascending ids unless `order=desc`). Needs read access to the Actions unit.
+         */
+        get: operations["listWorkflowJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/actions/jobs/{job_id}": {
         parameters: {
             query?: never;
@@ -1451,7 +1621,11 @@ export interface paths {
         delete: operations["deleteRepoRunner"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Enable or disable one of the repository's runners
+         * @description Repository administrators (and site administrators) only. Only `disabled` can be changed; a missing or null `disabled` is 422. 404 for a runner that is not the repository's own. Answers the runner as stored after the change.
+         */
+        patch: operations["updateRepoRunner"];
         trace?: never;
     };
     "/repos/{owner}/{repo}/actions/runners/registration-token": {
@@ -1534,6 +1708,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/actions/runs/{run}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a run of a fork's pull request
+         * @description A run of a pull request from a fork by someone who has not had a run approved in this repository waits for approval (Gitea's rule; writers' and earlier approved users' runs do not): approving starts its jobs. Needs write access to the Actions unit. 204; 409 when the run waits for no approval. (The web UI's action in Gitea; anvil's API addition.)
+         */
+        post: operations["approveWorkflowRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/actions/runs/{run}/artifacts": {
         parameters: {
             query?: never;
@@ -1594,6 +1788,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/actions/runs/{run}/jobs/{job_id}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-run one job of an ended run
+         * @description A new attempt of the job and of the jobs that need it (directly or not), as in Gitea; the others keep their results. Needs write access to the Actions unit. 201 with the job as it is now; 404 for a job of another run; 409 while the run has not ended.
+         */
+        post: operations["rerunWorkflowJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/actions/runs/{run}/rerun": {
         parameters: {
             query?: never;
@@ -1609,6 +1823,156 @@ export interface paths {
          */
         post: operations["rerunWorkflowRun"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/runs/{run}/rerun-failed-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-run the failed jobs of an ended run
+         * @description A new attempt of every job that failed or was cancelled, and of the jobs that need them. Needs write access to the Actions unit. 201 with an empty body, as in Gitea; 409 while the run has not ended; 400 when no job failed.
+         */
+        post: operations["rerunFailedWorkflowRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repository's Actions secrets
+         * @description Repository administrators (and site administrators) only, as for its runners. Names, descriptions and creation times of the repository's secrets, by name; a value is never answered. Paginated with `X-Total-Count` and `Link`.
+         */
+        get: operations["repoListActionsSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/secrets/{secretname}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the secret (case-insensitive) */
+                secretname: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace one of the repository's Actions secrets
+         * @description Repository administrators (and site administrators) only, as for its runners. `data` is encrypted before it is stored and never answered or logged; at most 65536 bytes (422 beyond). The name is Gitea's: letters, digits and `_`, not starting with a digit, `GITEA_` or `GITHUB_`, case-insensitive (stored upper-case); another is 422 (Gitea answers 400). A description longer than 4096 characters is cut. 201 when the secret is new, 204 when it replaced one.
+         */
+        put: operations["updateRepoSecret"];
+        post?: never;
+        /**
+         * Delete one of the repository's Actions secrets
+         * @description Repository administrators (and site administrators) only, as for its runners. 404 when there is no secret of that name (names are case-insensitive).
+         */
+        delete: operations["deleteRepoSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's action tasks
+         * @description The tasks (attempts of jobs on runners) of the repository, newest first, as Gitea's `workflow_runs` envelope of ActionTask. Needs read access to the Actions unit.
+         */
+        get: operations["ListActionTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/variables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repository's Actions variables
+         * @description Repository administrators (and site administrators) only, as for its runners. The repository's variables with their values, by name, paginated with `X-Total-Count` and `Link`.
+         */
+        get: operations["getRepoVariablesList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/variables/{variablename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get one of the repository's Actions variables
+         * @description Repository administrators (and site administrators) only, as for its runners. 404 when there is none of that name (names are case-insensitive).
+         */
+        get: operations["getRepoVariable"];
+        /**
+         * Change one of the repository's Actions variables
+         * @description Repository administrators (and site administrators) only, as for its runners. Sets the value and description, and renames it when `name` is given (same rules; 409 when that name is taken). 404 when there is no variable of the path's name. 204, as in Gitea.
+         */
+        put: operations["updateRepoVariable"];
+        /**
+         * Create one of the repository's Actions variables
+         * @description Repository administrators (and site administrators) only, as for its runners. Names follow the secrets' rules (422 otherwise; Gitea answers 400); the value (line ends made `\n`) is at most 65536 bytes. 409 when a variable of that name exists. 201 with an empty body, as in Gitea.
+         */
+        post: operations["createRepoVariable"];
+        /**
+         * Delete one of the repository's Actions variables
+         * @description Repository administrators (and site administrators) only, as for its runners. 404 when there is none of that name. 204.
+         */
+        delete: operations["deleteRepoVariable"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1634,6 +1998,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/actions/workflows/{workflow_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workflow
+         * @description One workflow file of the default branch, by file name (`build.yml`), as in the list; `state` is `disabled_manually` after `PUT …/disable`. 404 for a file that is not there. Needs read access to the Actions unit.
+         */
+        get: operations["ActionsGetWorkflow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Disable a workflow
+         * @description Switches a workflow off: pushes, pull requests, schedules and dispatches make no runs of it (a dispatch is 403 `workflow is disabled`, as in Gitea) until it is enabled again. Runs already made go on. Needs write access to the Actions unit. 204; 404 for a workflow file the default branch does not have.
+         */
+        put: operations["ActionsDisableWorkflow"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches": {
         parameters: {
             query?: never;
@@ -1648,6 +2052,26 @@ export interface paths {
          * @description Starts a run of the workflow file `workflow_id` as it is at `ref` (a branch, a tag or a commit id), when its `on:` has `workflow_dispatch`. `inputs` are checked against the workflow's declared inputs (required ones must be given; defaults fill the others; an unknown one is 422) and reach the run as `github.event.inputs`. Needs write access to the Actions unit. 204; 404 for an unknown workflow or ref; 422 when the workflow has no `workflow_dispatch` or does not parse.
          */
         post: operations["ActionsDispatchWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enable a workflow
+         * @description Switches a disabled workflow on again: its triggers make runs. Needs write access to the Actions unit. 204 (also when it was not disabled); 404 for a workflow file the default branch does not have.
+         */
+        put: operations["ActionsEnableWorkflow"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4024,6 +4448,223 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/actions/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workflow jobs of the signed-in user's repositories
+         * @description Jobs of the repositories the caller owns, with the `status` filter and `sort`/`order` of the repository's list.
+         */
+        get: operations["getUserWorkflowJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/actions/runners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in user's runners
+         * @description The caller's own runners (registered with their token; they take jobs of every repository the caller owns), by id, with `disabled` and pages as on `GET /admin/actions/runners`.
+         */
+        get: operations["getUserRunners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/actions/runners/{runner_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the runner (a string, as in Gitea: anything but an id of one of the scope's runners is 404) */
+                runner_id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get one of the signed-in user's runners
+         * @description 404 for a runner that is not the caller's own.
+         */
+        get: operations["getUserRunner"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete one of the signed-in user's runners
+         * @description 404 for a runner that is not the caller's own.
+         */
+        delete: operations["deleteUserRunner"];
+        options?: never;
+        head?: never;
+        /**
+         * Enable or disable one of the signed-in user's runners
+         * @description Only `disabled` can be changed; a missing or null `disabled` is 422. 404 for a runner that is not the caller's own. Answers the runner as stored after the change.
+         */
+        patch: operations["updateUserRunner"];
+        trace?: never;
+    };
+    "/user/actions/runners/registration-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the signed-in user's runner registration token
+         * @description The latest active registration token of the caller, made when there is none: repeated calls answer the same token. A runner registered with it is the user's. (Gitea's older GET form of the POST below.)
+         */
+        get: operations["userGetRunnerRegistrationToken"];
+        put?: never;
+        /**
+         * Get the signed-in user's runner registration token
+         * @description As the GET: the latest active token of the caller, made when there is none. 200, as Gitea.
+         */
+        post: operations["userCreateRunnerRegistrationToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/actions/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workflow runs of the signed-in user's repositories
+         * @description Runs of the repositories the caller owns, newest first, with the filters of `GET /repos/{owner}/{repo}/actions/runs`.
+         */
+        get: operations["getUserWorkflowRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/actions/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in user's Actions secrets
+         * @description The signed-in user's own (user level: they reach every repository the user owns). Names, descriptions and creation times of the signed-in user's secrets, by name; a value is never answered. Paginated with `X-Total-Count` and `Link`.
+         */
+        get: operations["userListActionsSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/actions/secrets/{secretname}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the secret (case-insensitive) */
+                secretname: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace one of the signed-in user's Actions secrets
+         * @description The signed-in user's own (user level: they reach every repository the user owns). `data` is encrypted before it is stored and never answered or logged; at most 65536 bytes (422 beyond). The name is Gitea's: letters, digits and `_`, not starting with a digit, `GITEA_` or `GITHUB_`, case-insensitive (stored upper-case); another is 422 (Gitea answers 400). A description longer than 4096 characters is cut. 201 when the secret is new, 204 when it replaced one.
+         */
+        put: operations["updateUserSecret"];
+        post?: never;
+        /**
+         * Delete one of the signed-in user's Actions secrets
+         * @description The signed-in user's own (user level: they reach every repository the user owns). 404 when there is no secret of that name (names are case-insensitive).
+         */
+        delete: operations["deleteUserSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/actions/variables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in user's Actions variables
+         * @description The signed-in user's own (user level: they reach every repository the user owns). The signed-in user's variables with their values, by name, paginated with `X-Total-Count` and `Link`.
+         */
+        get: operations["getUserVariablesList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/actions/variables/{variablename}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get one of the signed-in user's Actions variables
+         * @description The signed-in user's own (user level: they reach every repository the user owns). 404 when there is none of that name (names are case-insensitive).
+         */
+        get: operations["getUserVariable"];
+        /**
+         * Change one of the signed-in user's Actions variables
+         * @description The signed-in user's own (user level: they reach every repository the user owns). Sets the value and description, and renames it when `name` is given (same rules; 409 when that name is taken). 404 when there is no variable of the path's name. 204, as in Gitea.
+         */
+        put: operations["updateUserVariable"];
+        /**
+         * Create one of the signed-in user's Actions variables
+         * @description The signed-in user's own (user level: they reach every repository the user owns). Names follow the secrets' rules (422 otherwise; Gitea answers 400); the value (line ends made `\n`) is at most 65536 bytes. 409 when a variable of that name exists. 201 with an empty body, as in Gitea.
+         */
+        post: operations["createUserVariable"];
+        /**
+         * Delete one of the signed-in user's Actions variables
+         * @description The signed-in user's own (user level: they reach every repository the user owns). 404 when there is none of that name. 204.
+         */
+        delete: operations["deleteUserVariable"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/avatar": {
         parameters: {
             query?: never;
@@ -4652,6 +5293,54 @@ export interface components {
              * @description number of runners across all pages
              */
             total_count: number;
+        };
+        /** @description one attempt of a job on a runner */
+        ActionTask: {
+            /** Format: date-time */
+            created_at: string;
+            display_title: string;
+            event: string;
+            head_branch: string;
+            head_sha: string;
+            /** Format: int64 */
+            id: number;
+            /** @description the job's name */
+            name: string;
+            /** Format: int64 */
+            run_number: number;
+            /** Format: date-time */
+            run_started_at: string;
+            /** @description the task's state (Gitea's names, `waiting` … `skipped`) */
+            status: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uri */
+            url: string;
+            workflow_id: string;
+        };
+        /** @description one page of tasks */
+        ActionTaskResponse: {
+            /** Format: int64 */
+            total_count: number;
+            workflow_runs: components["schemas"]["ActionTask"][];
+        };
+        /** @description an Actions variable */
+        ActionVariable: {
+            /** @description the value */
+            data: string;
+            description: string;
+            /** @description the name, upper-case */
+            name: string;
+            /**
+             * Format: int64
+             * @description the organization or user it belongs to (0 for a repository's)
+             */
+            owner_id: number;
+            /**
+             * Format: int64
+             * @description the repository it belongs to (0 for an organization's or user's)
+             */
+            repo_id: number;
         };
         /** @description a workflow file of a repository */
         ActionWorkflow: {
@@ -5604,6 +6293,12 @@ export interface components {
             /** @description an http or https URL, or empty */
             website?: string;
         };
+        /** @description a secret's value (and description) */
+        CreateOrUpdateSecretOption: {
+            /** @description the value; encrypted at rest, never answered */
+            data: string;
+            description?: string;
+        };
         /** @description options for creating a project column */
         CreateProjectColumnOption: {
             /** @description `#` followed by six hex digits; empty or absent means no colour */
@@ -5811,6 +6506,11 @@ export interface components {
             username: string;
             /** @enum {string} */
             visibility?: "" | "public" | "limited" | "private";
+        };
+        /** @description a new variable's value (and description) */
+        CreateVariableOption: {
+            description?: string;
+            value: string;
         };
         /** @description a wiki page to create */
         CreateWikiPageOptions: {
@@ -7466,6 +8166,14 @@ export interface components {
             /** @description always true in a successful answer */
             ok: boolean;
         };
+        /** @description an Actions secret, without its value */
+        Secret: {
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            /** @description the name, upper-case */
+            name: string;
+        };
         ServerVersion: {
             /** @example 1.26.0+anvil-0.1.0 */
             version: string;
@@ -7616,6 +8324,13 @@ export interface components {
         UpdateUserAvatarOption: {
             /** @description the picture (PNG, JPEG, GIF or WebP) in standard base64 */
             image: string;
+        };
+        /** @description a variable's new value, and optionally its new name */
+        UpdateVariableOption: {
+            description?: string;
+            /** @description a new name (the path's name when empty or left out) */
+            name?: string;
+            value: string;
         };
         /** @description a user, an organization seen as a user, or a bot */
         User: {
@@ -7843,6 +8558,20 @@ export interface components {
         };
     };
     parameters: {
+        /** @description sort direction */
+        ActionJobOrder: "asc" | "desc";
+        /** @description sort field; only `id` is supported */
+        ActionJobSort: "id";
+        /** @description username of the user who triggered the run (one that names no user is 422) */
+        ActionRunActor: string;
+        /** @description branch name of the run's ref */
+        ActionRunBranch: string;
+        /** @description trigger event of the run */
+        ActionRunEvent: string;
+        /** @description commit SHA of the run */
+        ActionRunHeadSha: string;
+        /** @description only disabled (`true`) or only enabled (`false`) runners; all when omitted */
+        ActionRunnerDisabled: boolean;
         /** @description states to include (repeatable, OR-combined): `pending`/`waiting`/`requested`/`action_required` = blocked, `queued` = waiting for a runner, `in_progress` = running, `completed` = any end, `failure`, `success`, `skipped`/`neutral` = skipped, `cancelled`/`timed_out` = cancelled */
         ActionStatusFilter: ("pending" | "waiting" | "requested" | "action_required" | "queued" | "in_progress" | "completed" | "failure" | "success" | "skipped" | "neutral" | "cancelled" | "timed_out")[];
         /** @description id of the artifact */
@@ -7875,12 +8604,20 @@ export interface components {
         Repo: string;
         /** @description id of the workflow run */
         RunId: number;
+        /** @description id of the runner (a string, as in Gitea: anything but an id of one of the scope's runners is 404) */
+        RunnerId: string;
+        /** @description name of the secret (case-insensitive) */
+        SecretName: string;
         /** @description only times created at or before this moment (RFC 3339) */
         TimesBefore: string;
         /** @description only times created at or after this moment (RFC 3339) */
         TimesSince: string;
         /** @description username of the user */
         Username: string;
+        /** @description name of the variable (case-insensitive) */
+        VariableName: string;
+        /** @description the workflow's file name (`build.yml`) */
+        WorkflowId: string;
     };
     requestBodies: never;
     headers: {
@@ -9215,6 +9952,47 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    getOrgWorkflowJobs: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description sort direction */
+                order?: components["parameters"]["ActionJobOrder"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description sort field; only `id` is supported */
+                sort?: components["parameters"]["ActionJobSort"];
+                /** @description states to include (repeatable, OR-combined): `pending`/`waiting`/`requested`/`action_required` = blocked, `queued` = waiting for a runner, `in_progress` = running, `completed` = any end, `failure`, `success`, `skipped`/`neutral` = skipped, `cancelled`/`timed_out` = cancelled */
+                status?: components["parameters"]["ActionStatusFilter"];
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of jobs */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionWorkflowJobsResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     getOrgRunners: {
         parameters: {
             query?: {
@@ -9303,6 +10081,41 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    updateOrgRunner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description id of the runner (a string, as in Gitea: anything but an id of one of the organization's runners is 404) */
+                runner_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditActionRunnerOption"];
+            };
+        };
+        responses: {
+            /** @description the updated runner */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionRunner"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
     orgGetRunnerRegistrationToken: {
         parameters: {
             query?: never;
@@ -9351,6 +10164,278 @@ export interface operations {
                     "application/json": components["schemas"]["RegistrationToken"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getOrgWorkflowRuns: {
+        parameters: {
+            query?: {
+                /** @description username of the user who triggered the run (one that names no user is 422) */
+                actor?: components["parameters"]["ActionRunActor"];
+                /** @description branch name of the run's ref */
+                branch?: components["parameters"]["ActionRunBranch"];
+                /** @description trigger event of the run */
+                event?: components["parameters"]["ActionRunEvent"];
+                /** @description commit SHA of the run */
+                head_sha?: components["parameters"]["ActionRunHeadSha"];
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description states to include (repeatable, OR-combined): `pending`/`waiting`/`requested`/`action_required` = blocked, `queued` = waiting for a runner, `in_progress` = running, `completed` = any end, `failure`, `success`, `skipped`/`neutral` = skipped, `cancelled`/`timed_out` = cancelled */
+                status?: components["parameters"]["ActionStatusFilter"];
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of runs */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionWorkflowRunsResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgListActionsSecrets: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of secrets */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Secret"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    updateOrgSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description name of the secret (case-insensitive) */
+                secretname: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrUpdateSecretOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Empty"];
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    deleteOrgSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description name of the secret (case-insensitive) */
+                secretname: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getOrgVariablesList: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of variables */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionVariable"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getOrgVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the variable */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionVariable"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    updateOrgVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateVariableOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    createOrgVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateVariableOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    deleteOrgVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -10714,6 +11799,49 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    listWorkflowJobs: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description sort direction */
+                order?: components["parameters"]["ActionJobOrder"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description sort field; only `id` is supported */
+                sort?: components["parameters"]["ActionJobSort"];
+                /** @description states to include (repeatable, OR-combined): `pending`/`waiting`/`requested`/`action_required` = blocked, `queued` = waiting for a runner, `in_progress` = running, `completed` = any end, `failure`, `success`, `skipped`/`neutral` = skipped, `cancelled`/`timed_out` = cancelled */
+                status?: components["parameters"]["ActionStatusFilter"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of jobs */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionWorkflowJobsResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     getWorkflowJob: {
         parameters: {
             query?: never;
@@ -10869,6 +11997,43 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    updateRepoRunner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description id of the runner (a string, as in Gitea: anything but an id of one of the repository's runners is 404) */
+                runner_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditActionRunnerOption"];
+            };
+        };
+        responses: {
+            /** @description the updated runner */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionRunner"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
         };
     };
@@ -11033,6 +12198,31 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    approveWorkflowRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description id of the workflow run */
+                run: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+        };
+    };
     getArtifactsOfRun: {
         parameters: {
             query?: {
@@ -11140,6 +12330,41 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    rerunWorkflowJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the workflow job */
+                job_id: components["parameters"]["JobId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description id of the workflow run */
+                run: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the job, waiting again */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionWorkflowJob"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+        };
+    };
     rerunWorkflowRun: {
         parameters: {
             query?: never;
@@ -11173,6 +12398,312 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    rerunFailedWorkflowRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description id of the workflow run */
+                run: components["parameters"]["RunId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoListActionsSecrets: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of secrets */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Secret"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    updateRepoSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the secret (case-insensitive) */
+                secretname: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrUpdateSecretOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Empty"];
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    deleteRepoSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the secret (case-insensitive) */
+                secretname: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    ListActionTasks: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of tasks */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionTaskResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getRepoVariablesList: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of variables */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionVariable"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getRepoVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the variable */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionVariable"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    updateRepoVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateVariableOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    createRepoVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateVariableOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    deleteRepoVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     ActionsListRepositoryWorkflows: {
         parameters: {
             query?: never;
@@ -11196,6 +12727,62 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowResponse"];
                 };
             };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    ActionsGetWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description the workflow's file name (`build.yml`) */
+                workflow_id: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionWorkflow"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    ActionsDisableWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description the workflow's file name (`build.yml`) */
+                workflow_id: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11229,6 +12816,31 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    ActionsEnableWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description the workflow's file name (`build.yml`) */
+                workflow_id: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["Validation"];
         };
     };
@@ -17247,6 +18859,453 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getUserWorkflowJobs: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description sort direction */
+                order?: components["parameters"]["ActionJobOrder"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description sort field; only `id` is supported */
+                sort?: components["parameters"]["ActionJobSort"];
+                /** @description states to include (repeatable, OR-combined): `pending`/`waiting`/`requested`/`action_required` = blocked, `queued` = waiting for a runner, `in_progress` = running, `completed` = any end, `failure`, `success`, `skipped`/`neutral` = skipped, `cancelled`/`timed_out` = cancelled */
+                status?: components["parameters"]["ActionStatusFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of jobs */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionWorkflowJobsResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getUserRunners: {
+        parameters: {
+            query?: {
+                /** @description only disabled (`true`) or only enabled (`false`) runners; all when omitted */
+                disabled?: components["parameters"]["ActionRunnerDisabled"];
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of runners, with the total count */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionRunnersResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getUserRunner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the runner (a string, as in Gitea: anything but an id of one of the scope's runners is 404) */
+                runner_id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the runner */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionRunner"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    deleteUserRunner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the runner (a string, as in Gitea: anything but an id of one of the scope's runners is 404) */
+                runner_id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    updateUserRunner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the runner (a string, as in Gitea: anything but an id of one of the scope's runners is 404) */
+                runner_id: components["parameters"]["RunnerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditActionRunnerOption"];
+            };
+        };
+        responses: {
+            /** @description the updated runner */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionRunner"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userGetRunnerRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the registration token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationToken"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    userCreateRunnerRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the registration token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationToken"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getUserWorkflowRuns: {
+        parameters: {
+            query?: {
+                /** @description username of the user who triggered the run (one that names no user is 422) */
+                actor?: components["parameters"]["ActionRunActor"];
+                /** @description branch name of the run's ref */
+                branch?: components["parameters"]["ActionRunBranch"];
+                /** @description trigger event of the run */
+                event?: components["parameters"]["ActionRunEvent"];
+                /** @description commit SHA of the run */
+                head_sha?: components["parameters"]["ActionRunHeadSha"];
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description states to include (repeatable, OR-combined): `pending`/`waiting`/`requested`/`action_required` = blocked, `queued` = waiting for a runner, `in_progress` = running, `completed` = any end, `failure`, `success`, `skipped`/`neutral` = skipped, `cancelled`/`timed_out` = cancelled */
+                status?: components["parameters"]["ActionStatusFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of runs */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionWorkflowRunsResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userListActionsSecrets: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of secrets */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Secret"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    updateUserSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the secret (case-insensitive) */
+                secretname: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrUpdateSecretOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Empty"];
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    deleteUserSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the secret (case-insensitive) */
+                secretname: components["parameters"]["SecretName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getUserVariablesList: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of variables */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionVariable"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getUserVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the variable */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionVariable"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    updateUserVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateVariableOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    createUserVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateVariableOption"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    deleteUserVariable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the variable (case-insensitive) */
+                variablename: components["parameters"]["VariableName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     userUpdateAvatar: {

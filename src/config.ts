@@ -15,6 +15,13 @@ export interface Config {
   /** Gitea's `[metrics]`: GET /metrics in Prometheus' format. */
   metrics: MetricsConfig;
   admin: { username?: string; password?: string; email?: string };
+  /**
+   * SECRET_KEY: what Actions secrets are encrypted with (AES-256-GCM under a key derived from it). Unset:
+   * a key generated into `$DATA_DIR/secret_key` on first start (the first of several processes wins).
+   * SECRET_KEY_PREVIOUS: the key before a rotation; secrets still under it are re-encrypted at start.
+   */
+  secretKey: string | undefined;
+  secretKeyPrevious: string | undefined;
   pageSize: { default: number; max: number };
   bodyLimitBytes: number;
   /** Domain of the placeholder e-mail shown instead of hidden addresses. */
@@ -222,6 +229,8 @@ export function loadConfig(env: Env = process.env): Config {
     logFormat: logFormat(env),
     metrics: { enabled: bool(env, 'METRICS_ENABLED', false), token: env.METRICS_TOKEN || undefined },
     admin: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD, email: env.ADMIN_EMAIL },
+    secretKey: env.SECRET_KEY || undefined,
+    secretKeyPrevious: env.SECRET_KEY_PREVIOUS || undefined,
     pageSize: { default: Math.min(int(env, 'DEFAULT_PAGE_SIZE', 30, 1), pageMax), max: pageMax },
     bodyLimitBytes: int(env, 'MAX_BODY_SIZE', 10 * 1024 * 1024, 1024),
     noReplyDomain: env.NO_REPLY_DOMAIN || `noreply.${new URL(rootUrl).hostname}`,

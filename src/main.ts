@@ -26,6 +26,10 @@ async function start() {
   const services = new Services({ db: database.db, config, log, tryLock: database.tryLock, payloads });
   // Under the migration lock: processes started together on an empty database create one administrator.
   await database.migrate(() => ensureFirstAdmin(services, config, log));
+  // The Actions secrets key: generated into DATA_DIR on first start when SECRET_KEY is unset; after a
+  // rotation (SECRET_KEY_PREVIOUS set) secrets still under the old key are re-encrypted under the new one.
+  await services.actionSettings.keys();
+  if (config.secretKeyPrevious) log.info(await services.actionSettings.reencryptSecrets(), 'Actions secrets re-encrypted under SECRET_KEY');
   // Half-done work of dead processes (pushes git performed but nobody recorded, repository folders of
   // interrupted creates and deletes), taken over now and every few seconds as leases lapse.
   const leftovers = new LeftoversWorker(services.deps, services.gitTransport, services.repos);

@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import { Forbidden, NotFound, Unauthorized } from '../services/errors.js';
 import type { Services } from '../services/index.js';
 import { looksLikeToken, scopesAllow, type ScopeCategory } from '../services/users/tokens.js';
-import { anonymous, type Auth } from '../permissions/caller.js';
+import { actionsUser, anonymous, type Auth } from '../permissions/caller.js';
 
 export { anonymous, type Auth };
 
@@ -15,7 +15,12 @@ function firstQuery(ctx: Context, name: string): string | undefined {
 
 async function byToken(services: Services, token: string): Promise<Auth> {
   const hit = looksLikeToken(token) ? await services.tokens.resolve(token.toLowerCase()) : undefined;
-  if (!hit) throw new Unauthorized('user does not exist or token is invalid');
+  if (!hit) {
+    // A running Actions task's token (GITEA_TOKEN) acts as gitea-actions on its own repository.
+    const task = looksLikeToken(token) ? await services.runners.taskAccess(token) : undefined;
+    if (task) return { actor: actionsUser, signedIn: actionsUser, method: 'token', task };
+    throw new Unauthorized('user does not exist or token is invalid');
+  }
   return { actor: hit.user, signedIn: hit.user, method: 'token', scopes: hit.token.scopes };
 }
 

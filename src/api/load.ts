@@ -47,6 +47,7 @@ export async function loadTeam(req: { services: Services; auth: Auth }, id: numb
 
 /** A repository the caller may see, with its owner and the caller's permission; 404 otherwise. */
 export function loadRepo(req: { services: Services; auth: Auth }, owner: string, repo: string): Promise<LoadedRepo> {
+  if (req.auth.task) return req.services.repos.loadForTask(owner, repo, req.auth.task);
   return req.services.repos.load(owner, repo, req.auth.actor);
 }
 

@@ -20,3 +20,9 @@ export async function orgRunnerScope(req: Req, path: { org: string }): Promise<R
   if (!viewer.isOwner && !req.auth.actor?.isAdmin) throw new Forbidden('Must be an organization owner');
   return { ownerId: org.id, repoId: 0 };
 }
+
+/** The signed-in user's own runners, secrets and variables (operations under `/user/actions`). */
+export function userScope(req: Req): RunnerScope {
+  if (!req.auth.actor) throw new Forbidden('token is required');
+  return { ownerId: req.auth.actor.id, repoId: 0 };
+}

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { units } from '../db/schema/access.js';
 import type { ActionState, ActionTaskStepRow, UserRow } from '../db/schema/index.js';
 import type { RepoPermission } from '../permissions/repo.js';
-import type { JobView, RunView } from '../services/actions/queries.js';
+import type { JobView, RunView, TaskView } from '../services/actions/queries.js';
 import { runnerOnline, type RunnerView } from '../services/actions/runners.js';
 import type { WorkflowView } from '../services/actions/repoActions.js';
 import { zeroTime } from './cron.js';
@@ -133,7 +133,7 @@ export function toActionWorkflow(v: WorkflowView, owner: string, repo: string, c
     id: v.file.name,
     name: v.file.workflow?.name || v.file.name,
     path,
-    state: 'active',
+    state: v.disabled ? 'disabled_manually' : 'active',
     created_at: iso(v.commitDate),
     updated_at: iso(v.commitDate),
     url: `${urls.api}/actions/workflows/${encodeURIComponent(v.file.name)}`,
@@ -156,5 +156,25 @@ export function toRunWorkflow(v: RunView, config: Config): Schemas['ActionWorkfl
     url: `${urls.api}/actions/workflows/${id}`,
     html_url: `${urls.html}/actions?workflow=${id}`,
     badge_url: `${urls.html}/actions/workflows/${id}/badge.svg`,
+  };
+}
+
+/** Gitea's ActionTask: one attempt of a job on a runner. */
+export function toActionTask(v: TaskView, owner: string, repo: string, config: Config): Schemas['ActionTask'] {
+  const urls = repoUrls(config, owner, repo);
+  return {
+    id: v.task.id,
+    name: v.job.name,
+    head_branch: headBranch(v.run.ref) ?? v.run.ref.replace(/^refs\/(tags|pull)\//, ''),
+    head_sha: v.run.commitSha,
+    run_number: v.run.index,
+    event: v.run.event,
+    display_title: v.run.title,
+    status: v.task.status,
+    workflow_id: v.run.workflowId,
+    url: `${urls.html}/actions/runs/${v.run.index}/jobs/${v.job.id}`,
+    created_at: iso(v.task.createdAt),
+    updated_at: iso(v.task.updatedAt),
+    run_started_at: time(v.task.started),
   };
 }

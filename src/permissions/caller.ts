@@ -11,6 +11,20 @@ export interface Auth {
   scopes?: string[];
   /** The signed-in user before Sudo. */
   signedIn: UserRow | null;
+  /**
+   * A running Actions task's token (GITEA_TOKEN): the caller is `actionsUser`, with write access to the
+   * task's own repository (read for a pull request from a fork) and what anonymous callers have elsewhere.
+   */
+  task?: { repoId: number; write: boolean };
 }
+
+/** Who an Actions task's token acts as (Gitea's gitea-actions user, id -2; no account row). */
+export const actionsUser: UserRow = {
+  id: -2, name: 'gitea-actions', lowerName: 'gitea-actions', type: 'User', fullName: '', email: 'teabot@gitea.io', keepEmailPrivate: false,
+  passwordHash: '', mustChangePassword: false, loginSource: 0, loginName: '', location: '', website: '', description: '',
+  language: '', visibility: 'public', isActive: true, isAdmin: false, isRestricted: false, prohibitLogin: false,
+  allowCreateOrganization: false, maxRepoCreation: 0, repoAdminChangeTeamAccess: false, numFollowers: 0, numFollowing: 0,
+  numStars: 0, createdAt: new Date(0), updatedAt: new Date(0), lastLoginAt: null,
+};
 
 export const anonymous: Auth = { actor: null, method: 'none', signedIn: null };

@@ -38,6 +38,7 @@ import { RunnerService } from './actions/runners.js';
 import { ArtifactService } from './actions/artifacts.js';
 import { RepoActionService } from './actions/repoActions.js';
 import { ActionUpkeep } from './actions/upkeep.js';
+import { ActionSettingsService } from './actions/settings.js';
 import { NotificationService } from './notifications/notifications.js';
 import { WatchService } from './notifications/watches.js';
 import { FeedService } from './events/feeds.js';
@@ -122,6 +123,8 @@ export class Services {
   readonly runners: RunnerService;
   readonly artifacts: ArtifactService;
   readonly repoActions: RepoActionService;
+  /** Actions secrets and variables (repository, organization, user). */
+  readonly actionSettings: ActionSettingsService;
   // Releases
   readonly releases: ReleaseService;
   readonly releaseAssets: ReleaseAssetService;
@@ -188,7 +191,8 @@ export class Services {
     this.artifacts = new ArtifactService(deps);
     this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts)));
     this.actionQueries = new ActionQueries(deps);
-    this.runners = new RunnerService(deps, this.actions);
+    this.actionSettings = new ActionSettingsService(deps);
+    this.runners = new RunnerService(deps, this.actions, this.actionSettings);
     this.repoActions = new RepoActionService(deps, this.actions, this.actionQueries);
     // Releases
     this.releases = new ReleaseService(deps, this.branches);

@@ -329,6 +329,8 @@ export class World {
       // Cron tasks that are quick on the contract's data (a real count and one with nothing to do).
       task: ['check_repo_stats', 'update_mirrors'],
       workflow_id: ['manual.yml', 'manual.yml', 'missing.yml'],
+      secretname: ['DEPLOY_KEY', 'deploy_key', 'MISSING_ONE'],
+      variablename: ['REGION', 'region', 'MISSING_ONE'],
       topic: ['fixture', 'Fixture', 'extra'],
     };
     // The same name means different things under different collections.

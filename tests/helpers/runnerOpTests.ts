@@ -12,12 +12,12 @@ import { hookWorld, rolesOf, type HookWorld } from './hookRoles.js';
 import { assertSpecAnswer } from './spec-check.js';
 
 export type RunnerScopeName = 'repo' | 'org';
-export type RunnerVerb = 'List' | 'Token' | 'Get' | 'Delete';
+export type RunnerVerb = 'List' | 'Token' | 'Get' | 'Delete' | 'Patch';
 
 const base = (w: HookWorld, scope: RunnerScopeName) => (scope === 'repo' ? `/repos/${w.path.owner}/${w.path.repo}` : `/orgs/${w.org}`);
 const manager = (w: HookWorld, scope: RunnerScopeName) => (scope === 'repo' ? w.owner : w.orgOwner);
 
-export function runnerOperationTests(operationId: OperationId, scope: RunnerScopeName, verb: RunnerVerb, method: 'GET' | 'POST' | 'DELETE'): void {
+export function runnerOperationTests(operationId: OperationId, scope: RunnerScopeName, verb: RunnerVerb, method: 'GET' | 'POST' | 'DELETE' | 'PATCH'): void {
   let app: TestApp;
   let w: HookWorld;
   /** Runners of this scope, of the other scope, and the site's. */
@@ -31,13 +31,16 @@ export function runnerOperationTests(operationId: OperationId, scope: RunnerScop
     return ((await res.json()) as { token: string }).token;
   };
   const call = async (auth: string | null, suffix = '', query = '') => {
-    const res = await fetch(`${app.url}/api/v1${base(w, scope)}/actions/runners${suffix}${query}`, { method, headers: auth ? { Authorization: auth } : {} });
+    const patch = method === 'PATCH' ? { body: JSON.stringify({ disabled: true }), contentType: { 'Content-Type': 'application/json' } } : undefined;
+    const res = await fetch(`${app.url}/api/v1${base(w, scope)}/actions/runners${suffix}${query}`, {
+      method, headers: { ...(auth ? { Authorization: auth } : {}), ...patch?.contentType }, body: patch?.body,
+    });
     const text = await res.text();
     const body = text ? JSON.parse(text) : undefined;
     assertSpecAnswer(operationId, res.status, body);
     return { status: res.status, body, headers: res.headers };
   };
-  const target = () => (verb === 'Get' || verb === 'Delete' ? `/${own.id}` : verb === 'Token' ? '/registration-token' : '');
+  const target = () => (verb === 'Get' || verb === 'Delete' || verb === 'Patch' ? `/${own.id}` : verb === 'Token' ? '/registration-token' : '');
 
   test.before(async () => {
     app = await startApp();
@@ -82,6 +85,18 @@ export function runnerOperationTests(operationId: OperationId, scope: RunnerScop
     });
     test('404: another scope\'s runner, the site\'s, an unknown or non-numeric id', async () => {
       for (const id of [other.id, site.id, 9_999_999, 'x']) assert.is((await call(manager(w, scope).auth, `/${id}`)).status, 404, String(id));
+    });
+  }
+  if (verb === 'Patch') {
+    test('200: the scope\'s own runner is disabled (it takes no new jobs); 404 for another scope\'s, the site\'s, an unknown id', async () => {
+      const res = await call(manager(w, scope).auth, `/${own.id}`);
+      assert.is(res.status, 200);
+      assert.is(res.body.disabled, true);
+      const [row] = await app.services.deps.db.select().from(actionRunners).where(eq(actionRunners.id, own.id));
+      assert.is(row!.disabled, true);
+      for (const id of [other.id, site.id, 9_999_999, 'x']) assert.is((await call(manager(w, scope).auth, `/${id}`)).status, 404, String(id));
+      const untouched = await app.services.deps.db.select().from(actionRunners).where(inArray(actionRunners.id, [other.id, site.id]));
+      assert.equal(untouched.map((r) => r.disabled), [false, false]);
     });
   }
   if (verb === 'Delete') {

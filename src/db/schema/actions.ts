@@ -66,6 +66,8 @@ export interface TriggerData {
   baseBranch?: string;
   headBranch?: string;
   mergeBase?: string;
+  /** The pull request's head is in another repository (a fork). */
+  isFork?: boolean;
 }
 
 export const actionTriggers = pgTable('action_triggers', {
@@ -83,6 +85,10 @@ export const actionTriggers = pgTable('action_triggers', {
   before: text('before').notNull().default(''),
   sha: text('sha').notNull(),
   leaseUntil: ts('lease_until'),
+  /** Failed attempts to turn it into runs; past the limit it is kept as failed (`failedAt`, `error`) and never claimed again. */
+  attempts: integer('attempts').notNull().default(0),
+  failedAt: ts('failed_at'),
+  error: text('error').notNull().default(''),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
@@ -114,6 +120,12 @@ export const actionRuns = pgTable(
     eventPayload: jsonb('event_payload').$type<Record<string, unknown>>().notNull().default({}),
     attempt: integer('attempt').notNull().default(1),
     status: text('status').$type<ActionState>().notNull(),
+    /** A pull request's run whose head is in another repository (a fork): its tasks get no secrets. */
+    isForkPullRequest: boolean('is_fork_pull_request').notNull().default(false),
+    /** Waiting for a writer's approval (Gitea's rule for first-time fork contributors); its jobs stay blocked. */
+    needApproval: boolean('need_approval').notNull().default(false),
+    /** Who approved it (0: nobody). */
+    approvedBy: bigint('approved_by', { mode: 'number' }).notNull().default(0),
     started: ts('started'),
     stopped: ts('stopped'),
     createdAt: ts('created_at').notNull().defaultNow(),

@@ -17,3 +17,4 @@ export * from './actions.js';
 export * from './pulls.js';
 export * from './releases.js';
 export * from './artifacts.js';
+export * from './actionSecrets.js';

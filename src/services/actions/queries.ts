@@ -2,7 +2,7 @@
 import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import {
   actionRunJobs, actionRunners, actionRuns, actionTasks, actionTaskSteps, repositories, users,
-  type ActionRunJobRow, type ActionRunRow, type ActionState, type ActionTaskStepRow, type RepoRow, type UserRow,
+  type ActionRunJobRow, type ActionRunRow, type ActionState, type ActionTaskRow, type ActionTaskStepRow, type RepoRow, type UserRow,
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import type { ServiceDeps } from '../context.js';
@@ -43,8 +43,8 @@ export interface JobView {
   steps: ActionTaskStepRow[];
 }
 
-type RunFilter = { repoId?: number; runId?: number; runIndex?: number; event?: string; branch?: string; status?: string[]; actor?: string; headSha?: string; limit: number; offset: number };
-type JobFilter = { repoId?: number; runId?: number; jobId?: number; status?: string[]; order: 'asc' | 'desc'; limit: number; offset: number };
+type RunFilter = { ownerId?: number; repoId?: number; runId?: number; runIndex?: number; event?: string; branch?: string; status?: string[]; actor?: string; headSha?: string; limit: number; offset: number };
+type JobFilter = { ownerId?: number; repoId?: number; runId?: number; jobId?: number; status?: string[]; order: 'asc' | 'desc'; limit: number; offset: number };
 
 /** The API's reads, on a connection or inside a transaction (webhook payloads are built in the event's). */
 export class ActionQueries {
@@ -67,6 +67,7 @@ async function reposById(db: Db, ids: number[]): Promise<Map<number, { repo: Rep
 
 export async function findRuns(db: Db, opts: RunFilter): Promise<{ rows: RunView[]; total: number }> {
   const conds: SQL[] = [];
+  if (opts.ownerId !== undefined) conds.push(eq(actionRuns.ownerId, opts.ownerId));
   if (opts.repoId !== undefined) conds.push(eq(actionRuns.repoId, opts.repoId));
   if (opts.runId !== undefined) conds.push(eq(actionRuns.id, opts.runId));
   if (opts.runIndex !== undefined) conds.push(eq(actionRuns.index, opts.runIndex));
@@ -102,6 +103,7 @@ export async function findJobs(db: Db, opts: JobFilter): Promise<{ rows: JobView
   const states = statesOf(opts.status);
   const conds: SQL[] = [];
   if (states) conds.push(inArray(actionRunJobs.status, states));
+  if (opts.ownerId !== undefined) conds.push(eq(actionRunJobs.ownerId, opts.ownerId));
   if (opts.repoId !== undefined) conds.push(eq(actionRunJobs.repoId, opts.repoId));
   if (opts.runId !== undefined) conds.push(eq(actionRunJobs.runId, opts.runId));
   if (opts.jobId !== undefined) conds.push(eq(actionRunJobs.id, opts.jobId));
@@ -135,4 +137,23 @@ async function jobViews(db: Db, jobs: ActionRunJobRow[]): Promise<JobView[]> {
     const tr = job.taskId ? taskRunner.get(job.taskId) : undefined;
     return [{ job, run, ...r, runnerId: tr?.id, runnerName: tr?.name, steps: steps.filter((s) => s.taskId === job.taskId) }];
   });
+}
+
+export interface TaskView {
+  task: ActionTaskRow;
+  job: ActionRunJobRow;
+  run: ActionRunRow;
+}
+
+/** A repository's tasks (attempts of its jobs on runners), newest first. */
+export async function findTasks(db: Db, opts: { repoId: number; limit: number; offset: number }): Promise<{ rows: TaskView[]; total: number }> {
+  const where = eq(actionRunJobs.repoId, opts.repoId);
+  const [rows, [total]] = await Promise.all([
+    db.select({ task: actionTasks, job: actionRunJobs, run: actionRuns }).from(actionTasks)
+      .innerJoin(actionRunJobs, eq(actionRunJobs.id, actionTasks.jobId))
+      .innerJoin(actionRuns, eq(actionRuns.id, actionRunJobs.runId))
+      .where(where).orderBy(desc(actionTasks.id)).limit(opts.limit).offset(opts.offset),
+    db.select({ n: count() }).from(actionTasks).innerJoin(actionRunJobs, eq(actionRunJobs.id, actionTasks.jobId)).where(where),
+  ]);
+  return { rows, total: Number(total?.n ?? 0) };
 }

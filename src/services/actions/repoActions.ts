@@ -4,7 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { and, eq, inArray } from 'drizzle-orm';
-import { actionRunJobs, actionRuns, actionTasks, users, type ActionState, type UserRow } from '../../db/schema/index.js';
+import { actionDisabledWorkflows, actionRunJobs, actionRuns, actionTasks, users, type ActionRunJobRow, type ActionState, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { readCommit } from '../../git/objects.js';
 import { repoDir } from '../../git/paths.js';
@@ -13,7 +13,7 @@ import { canRead, canWrite } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Conflict, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
-import type { ActionQueries, JobView, RunView } from './queries.js';
+import { findTasks, type ActionQueries, type JobView, type RunView } from './queries.js';
 import { aggregateState, bumpTasksVersion, isDone, type ActionService, type WorkflowFile } from './runs.js';
 import { planJobs } from './workflow.js';
 
@@ -23,6 +23,24 @@ export interface WorkflowView {
   file: WorkflowFile;
   commitDate: Date;
   branch: string;
+  /** Switched off with `PUT …/disable`: it makes no runs. */
+  disabled: boolean;
+}
+
+/** The jobs a partial re-run starts again: `picked` and every job that needs one of them, directly or not. */
+export function withDependents(jobs: ActionRunJobRow[], picked: ActionRunJobRow[]): ActionRunJobRow[] {
+  const keys = new Set(picked.map((j) => j.jobId));
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const j of jobs) {
+      if (!keys.has(j.jobId) && j.needs.some((n) => keys.has(n))) {
+        keys.add(j.jobId);
+        grew = true;
+      }
+    }
+  }
+  return jobs.filter((j) => keys.has(j.jobId));
 }
 
 export function requireReader(loaded: LoadedRepo): void {
@@ -165,8 +183,121 @@ export class RepoActionService {
     const dir = this.dir(loaded);
     const sha = await resolveCommit(dir, loaded.repo.defaultBranch);
     if (!sha) return [];
-    const [files, commit] = await Promise.all([this.actions.workflowsAt(dir, sha), readCommit(dir, sha)]);
-    return files.map((file) => ({ file, commitDate: commit.committer.date, branch: loaded.repo.defaultBranch }));
+    const [files, commit, off] = await Promise.all([
+      this.actions.workflowsAt(dir, sha),
+      readCommit(dir, sha),
+      this.deps.db.select({ id: actionDisabledWorkflows.workflowId }).from(actionDisabledWorkflows).where(eq(actionDisabledWorkflows.repoId, loaded.repo.id)),
+    ]);
+    const disabled = new Set(off.map((d) => d.id));
+    return files.map((file) => ({ file, commitDate: commit.committer.date, branch: loaded.repo.defaultBranch, disabled: disabled.has(file.name) }));
+  }
+
+  /** One workflow file of the default branch, by file name. */
+  async workflow(loaded: LoadedRepo, workflowId: string): Promise<WorkflowView> {
+    const found = (await this.workflows(loaded)).find((w) => w.file.name === workflowId);
+    if (!found) throw new NotFound(`workflow "${workflowId}" not found`);
+    return found;
+  }
+
+  /** Switches a workflow of the default branch off (no runs, whatever triggers it) or on again. */
+  async setWorkflowEnabled(loaded: LoadedRepo, workflowId: string, enabled: boolean): Promise<void> {
+    requireWriter(loaded);
+    await this.workflow(loaded, workflowId);
+    if (enabled) {
+      await this.deps.db.delete(actionDisabledWorkflows).where(and(eq(actionDisabledWorkflows.repoId, loaded.repo.id), eq(actionDisabledWorkflows.workflowId, workflowId)));
+    } else {
+      await this.deps.db.insert(actionDisabledWorkflows).values({ repoId: loaded.repo.id, workflowId }).onConflictDoNothing();
+    }
+  }
+
+  listJobs(loaded: LoadedRepo, opts: { status?: string[]; order: 'asc' | 'desc'; limit: number; offset: number }) {
+    requireReader(loaded);
+    return this.queries.listJobs({ ...opts, repoId: loaded.repo.id });
+  }
+
+  tasks(loaded: LoadedRepo, page: { limit: number; offset: number }) {
+    requireReader(loaded);
+    return findTasks(this.deps.db, { repoId: loaded.repo.id, ...page });
+  }
+
+  /**
+   * A new attempt of some jobs of an ended run (`pick` chooses them from the run's jobs) and of every job
+   * that needs them; the other jobs keep their results. A re-run job whose needs all kept their results
+   * waits for a runner at once, the others for their needs. Answers the re-run jobs.
+   */
+  private async rerunSome(loaded: LoadedRepo, runId: number, pick: (jobs: ActionRunJobRow[]) => ActionRunJobRow[]): Promise<ActionRunJobRow[]> {
+    requireWriter(loaded);
+    return withTx(this.deps.db, async (tx) => {
+      const [run] = await tx.select().from(actionRuns).where(and(eq(actionRuns.id, runId), eq(actionRuns.repoId, loaded.repo.id))).for('update');
+      if (!run) throw new NotFound('run not found');
+      if (!isDone(run.status)) throw new Conflict('the run has not ended');
+      const jobs = await tx.select().from(actionRunJobs).where(eq(actionRunJobs.runId, run.id)).orderBy(actionRunJobs.id).for('update');
+      const picked = pick(jobs);
+      const again = withDependents(jobs, picked);
+      const keys = new Set(again.map((j) => j.jobId));
+      const now = new Date();
+      const reset: ActionRunJobRow[] = [];
+      for (const job of again) {
+        // Waiting at once when none of its needs runs again (settleRun below starts those whose needs all ended).
+        const status: ActionState = job.needs.length ? 'blocked' : 'waiting';
+        const [row] = await tx
+          .update(actionRunJobs)
+          .set({ status, taskId: null, started: null, stopped: null, updatedAt: now })
+          .where(eq(actionRunJobs.id, job.id))
+          .returning();
+        reset.push(row!);
+      }
+      const states = jobs.map((j) => (keys.has(j.jobId) ? reset.find((r) => r.id === j.id)!.status : j.status));
+      const [updated] = await tx
+        .update(actionRuns)
+        .set({ attempt: run.attempt + 1, status: aggregateState(states), started: null, stopped: null, updatedAt: now })
+        .where(eq(actionRuns.id, run.id))
+        .returning();
+      await bumpTasksVersion(tx);
+      await this.actions.reportRun(tx, loaded.repo, updated!, 'requested');
+      const { run: settled, changed } = await this.actions.settleRun(tx, run.id);
+      const latest = new Map([...reset, ...changed].map((j) => [j.id, j]));
+      await this.actions.reportJobs(tx, loaded.repo, settled, [...latest.values()]);
+      return [...latest.values()];
+    });
+  }
+
+  /** Re-runs one job of an ended run (and the jobs that need it); answers the job as it is now. */
+  async rerunJob(loaded: LoadedRepo, runId: number, jobId: number): Promise<JobView> {
+    const { job } = await this.job(loaded, jobId);
+    if (job.runId !== runId) throw new NotFound('workflow job not found');
+    await this.rerunSome(loaded, runId, (jobs) => {
+      const job = jobs.find((j) => j.id === jobId);
+      if (!job) throw new NotFound('workflow job not found');
+      return [job];
+    });
+    return this.job(loaded, jobId);
+  }
+
+  /** Re-runs the failed and cancelled jobs of an ended run (and the jobs that need them). */
+  async rerunFailed(loaded: LoadedRepo, runId: number): Promise<void> {
+    await this.rerunSome(loaded, runId, (jobs) => {
+      const failed = jobs.filter((j) => j.status === 'failure' || j.status === 'cancelled');
+      if (failed.length === 0 && jobs.length > 0) throw new BadRequest('the run has no failed jobs');
+      if (jobs.length === 0) throw new Conflict('the run has no jobs (its workflow did not parse)');
+      return failed;
+    });
+  }
+
+  /**
+   * Approves a run of a fork's pull request that waits for approval: its jobs without needs wait for a
+   * runner, and the author's later runs in this repository need no approval (Gitea's rule).
+   */
+  async approve(loaded: LoadedRepo, actor: UserRow, runId: number): Promise<void> {
+    requireWriter(loaded);
+    await withTx(this.deps.db, async (tx) => {
+      const [run] = await tx.select().from(actionRuns).where(and(eq(actionRuns.id, runId), eq(actionRuns.repoId, loaded.repo.id))).for('update');
+      if (!run) throw new NotFound('run not found');
+      if (!run.needApproval) throw new Conflict('the run does not wait for approval');
+      await tx.update(actionRuns).set({ needApproval: false, approvedBy: actor.id, updatedAt: new Date() }).where(eq(actionRuns.id, run.id));
+      const { run: settled, changed } = await this.actions.settleRun(tx, run.id);
+      await this.actions.reportJobs(tx, loaded.repo, settled, changed);
+    });
   }
 
   /** A run of `workflowId` as it is at `ref`, by hand (`workflow_dispatch`), with its inputs checked. */
@@ -180,6 +311,9 @@ export class RepoActionService {
     if (!file) throw new NotFound(`workflow "${workflowId}" not found`);
     if (!file.workflow) throw new Invalid(`workflow "${workflowId}" does not parse: ${file.error}`);
     if (!('workflow_dispatch' in file.workflow.on)) throw new Invalid(`workflow "${workflowId}" has no workflow_dispatch trigger`);
+    const [off] = await this.deps.db.select({ id: actionDisabledWorkflows.workflowId }).from(actionDisabledWorkflows)
+      .where(and(eq(actionDisabledWorkflows.repoId, loaded.repo.id), eq(actionDisabledWorkflows.workflowId, workflowId)));
+    if (off) throw new Forbidden('workflow is disabled');
     const declared = (file.workflow.on.workflow_dispatch as { inputs?: Record<string, { required?: boolean; default?: unknown; type?: string; options?: unknown[] }> } | null)?.inputs ?? {};
     const values: Record<string, string> = {};
     for (const [name, value] of Object.entries(inputs)) {

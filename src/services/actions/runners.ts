@@ -17,6 +17,7 @@ import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
 import { Invalid, NotFound, Unauthorized } from '../errors.js';
 import { bumpTasksVersion, isDone, lockRun, tasksVersion, type ActionService } from './runs.js';
+import type { ActionSettingsService } from './settings.js';
 import { stepName } from './workflow.js';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -79,7 +80,7 @@ function cleanLabels(labels: string[]): string[] {
 }
 
 export class RunnerService {
-  constructor(private readonly deps: ServiceDeps, private readonly actions: ActionService) {}
+  constructor(private readonly deps: ServiceDeps, private readonly actions: ActionService, private readonly settings: ActionSettingsService) {}
 
   private logPath(repoId: number, taskId: number): string {
     return join(this.deps.config.dataDir, 'actions_log', String(repoId), `${taskId}.log`);
@@ -143,9 +144,9 @@ export class RunnerService {
     await this.deps.db.delete(actionRunners).where(eq(actionRunners.id, runner.id));
   }
 
-  async setDisabled(idText: string, disabled: boolean | null | undefined): Promise<RunnerView> {
+  async setDisabled(idText: string, disabled: boolean | null | undefined, scope?: RunnerScope): Promise<RunnerView> {
+    const { runner } = await this.get(idText, scope);
     if (typeof disabled !== 'boolean') throw new Invalid('[Disabled]: Required');
-    const { runner } = await this.get(idText);
     await withTx(this.deps.db, async (tx) => {
       await tx.update(actionRunners).set({ disabled, updatedAt: new Date() }).where(eq(actionRunners.id, runner.id));
       // Enabled again: its next poll must search, though no job became waiting since it last asked.
@@ -159,13 +160,22 @@ export class RunnerService {
    * undefined for anything else. A task's token stops working when the task ends.
    */
   async taskRepo(token: string): Promise<number | undefined> {
+    return (await this.taskAccess(token))?.repoId;
+  }
+
+  /**
+   * What a running task's token may do through the REST API: write to its own repository, read only for
+   * a pull request from a fork (Gitea's rights for the task token); undefined for anything else.
+   */
+  async taskAccess(token: string): Promise<{ repoId: number; write: boolean } | undefined> {
     if (!/^[0-9a-f]{40}$/i.test(token)) return undefined;
     const [row] = await this.deps.db
-      .select({ repoId: actionRunJobs.repoId })
+      .select({ repoId: actionRunJobs.repoId, fork: actionRuns.isForkPullRequest })
       .from(actionTasks)
       .innerJoin(actionRunJobs, eq(actionRunJobs.id, actionTasks.jobId))
+      .innerJoin(actionRuns, eq(actionRuns.id, actionRunJobs.runId))
       .where(and(eq(actionTasks.tokenHash, hash(token.toLowerCase())), eq(actionTasks.status, 'running')));
-    return row?.repoId;
+    return row ? { repoId: row.repoId, write: !row.fork } : undefined;
   }
 
   // --- the runner protocol -----------------------------------------------------------------------
@@ -267,6 +277,9 @@ export class RunnerService {
     if (picked === 'busy') return { version: 0 };
     const { task, job, run, repo, owner, actor, needed, neededTasks } = picked;
     const cfg = this.deps.config;
+    // What the job may see: its token, the owner's and the repository's secrets (none for a fork's pull
+    // request) and variables.
+    const [secrets, vars] = await Promise.all([this.settings.secretsForTask(run, token), this.settings.varsForTask(run)]);
     const refName = run.ref.replace(/^refs\/(heads|tags|pull)\//, '');
     const pr = run.event === 'pull_request' ? (run.eventPayload as { pull_request?: { head?: { ref?: string }; base?: { ref?: string } } }).pull_request : undefined;
     const needs: Assignment['needs'] = {};
@@ -309,9 +322,9 @@ export class RunnerService {
           gitea_default_actions_url: cfg.actions.defaultActionsUrl,
           gitea_runtime_token: token,
         },
-        secrets: { GITEA_TOKEN: token, GITHUB_TOKEN: token },
+        secrets,
         needs,
-        vars: {},
+        vars,
       },
     };
   }

@@ -1,18 +1,20 @@
 // Workflow runs: a queued trigger (a push) becomes runs and jobs, and jobs move through Gitea's states.
 // Git is read before each transaction opens (PGlite has one connection); a trigger is deleted in the
 // transaction that writes its runs, so it makes them exactly once whatever crashes.
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { Cron } from 'croner';
 import type { Db } from '../../db/client.js';
 import {
-  actionRunJobs, actionRuns, actionSchedules, actionTasksVersion, actionTriggers, events, repositories, users, type ActionTriggerRow,
-  type ActionRunJobRow, type ActionRunRow, type ActionState, type RepoRow,
+  actionDisabledWorkflows, actionRunJobs, actionRuns, actionSchedules, actionTasksVersion, actionTriggers, events, repositories, users, type ActionTriggerRow,
+  type ActionRunJobRow, type ActionRunRow, type ActionState, type RepoRow, type UserRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { changedPaths, readBlobs, readCommit, readDir, type CommitData } from '../../git/objects.js';
 import { isWorkflowFile, workflowDirs } from './workflowFiles.js';
 import { repoDir } from '../../git/paths.js';
 import type { ServiceDeps } from '../context.js';
+import { canWrite } from '../../permissions/repo.js';
+import { AccessService } from '../repos/access.js';
 import type { RecordedEvent } from '../events/types.js';
 import { writeStatus, type CommitStatusState } from '../git/statuses.js';
 import { recordEvent } from '../events/record.js';
@@ -71,6 +73,10 @@ interface NewRun {
   actorId: number;
   payload: Record<string, unknown>;
   commit: CommitData;
+  /** A pull request's run whose head is in a fork: no secrets for its tasks. */
+  isFork?: boolean;
+  /** Its jobs wait for a writer's approval (`POST …/runs/{run}/approve`). */
+  needApproval?: boolean;
 }
 
 export class ActionService {
@@ -139,6 +145,8 @@ export class ActionService {
     const [ev] = commit ? await db.select().from(events).where(eq(events.id, trigger.eventId)) : [];
     const recorded = ev ? ({ ...(ev.data as object), type: ev.type, action: ev.action, actorId: ev.actorId, repoId: ev.repoId ?? undefined, ownerId: ev.ownerId ?? undefined, isPrivate: ev.isPrivate, id: ev.id, createdAt: ev.createdAt } as RecordedEvent) : undefined;
     const payload = (recorded && (await this.deps.payloads.build(db, recorded, config))?.body) || {};
+    const isFork = pull?.isFork === true;
+    const needApproval = isFork && chosen.length > 0 && (await this.forkRunNeedsApproval(row.repo, row.owner, trigger.actorId));
     await withTx(db, async (tx) => {
       // Deleting the trigger claims it for good: a second worker finds nothing to delete and writes nothing.
       const taken = await tx.delete(actionTriggers).where(eq(actionTriggers.id, triggerId)).returning({ id: actionTriggers.id });
@@ -152,21 +160,39 @@ export class ActionService {
         });
         if (rows.length) await tx.insert(actionSchedules).values(rows);
       }
-      if (commit) await this.insertRuns(tx, row.repo, chosen.map(({ file, jobs }) => ({ file, jobs, event: trigger.event, ref: trigger.ref, actorId: trigger.actorId, payload, commit })));
+      if (commit) await this.insertRuns(tx, row.repo, chosen.map(({ file, jobs }) => ({ file, jobs, event: trigger.event, ref: trigger.ref, actorId: trigger.actorId, payload, commit, isFork, needApproval })));
     });
+  }
+
+  /**
+   * Gitea's rule for a run of a pull request from a fork: it waits for approval when its author is
+   * restricted, or may not write to the repository's Actions and has never had a run approved here.
+   */
+  private async forkRunNeedsApproval(repo: RepoRow, owner: UserRow, actorId: number): Promise<boolean> {
+    const [actor] = await this.deps.db.select().from(users).where(eq(users.id, actorId));
+    if (!actor) return true;
+    if (actor.isRestricted) return true;
+    const perm = await new AccessService(this.deps).repoPermissionIn(this.deps.db, repo, owner, actor);
+    if (canWrite(perm, 'repo.actions')) return false;
+    const [approved] = await this.deps.db.select({ id: actionRuns.id }).from(actionRuns)
+      .where(and(eq(actionRuns.repoId, repo.id), eq(actionRuns.triggerUserId, actorId), gt(actionRuns.approvedBy, 0))).limit(1);
+    return !approved;
   }
 
   /**
    * Writes runs and their jobs, numbered in order under the repository's row lock, with each job's first
    * commit status. A file that did not parse becomes a failed run titled with the reason.
    */
-  async insertRuns(tx: Db, repo: RepoRow, runs: NewRun[]): Promise<ActionRunRow[]> {
+  async insertRuns(tx: Db, repo: RepoRow, wanted: NewRun[]): Promise<ActionRunRow[]> {
     await tx.select({ id: repositories.id }).from(repositories).where(eq(repositories.id, repo.id)).for('update');
+    // A workflow switched off (`PUT …/workflows/{id}/disable`) makes no runs, whatever triggered it.
+    const disabled = new Set((await tx.select({ id: actionDisabledWorkflows.workflowId }).from(actionDisabledWorkflows).where(eq(actionDisabledWorkflows.repoId, repo.id))).map((d) => d.id));
+    const runs = disabled.size ? wanted.filter((r) => !disabled.has(r.file.name)) : wanted;
     const [{ max }] = (await tx.select({ max: sql<string>`coalesce(max(${actionRuns.index}), 0)` }).from(actionRuns).where(eq(actionRuns.repoId, repo.id))) as [{ max: string }];
     let index = Number(max);
     const out: ActionRunRow[] = [];
-    for (const { file, jobs, event, ref, actorId, payload, commit } of runs) {
-      const states = jobs.map((j): ActionState => (j.needs.length ? 'blocked' : 'waiting'));
+    for (const { file, jobs, event, ref, actorId, payload, commit, isFork = false, needApproval = false } of runs) {
+      const states = jobs.map((j): ActionState => (j.needs.length || needApproval ? 'blocked' : 'waiting'));
       const failed = file.error !== undefined;
       const [run] = await tx
         .insert(actionRuns)
@@ -175,6 +201,7 @@ export class ActionService {
           workflowName: file.workflow?.name || file.name,
           title: failed ? `${file.name}: ${file.error}` : commit.message.split('\n')[0]!.trim(),
           index: ++index, triggerUserId: actorId, ref, commitSha: commit.id, commit: storedCommit(commit), event, eventPayload: payload,
+          isForkPullRequest: isFork, needApproval: needApproval && !file.error,
           status: failed ? 'failure' : aggregateState(states), stopped: failed ? new Date() : null,
         })
         .returning();
@@ -191,7 +218,7 @@ export class ActionService {
         .returning();
       await this.reportJobs(tx, repo, run!, inserted);
     }
-    if (runs.some((r) => r.jobs.some((j) => j.needs.length === 0))) await bumpTasksVersion(tx);
+    if (runs.some((r) => !r.needApproval && r.jobs.some((j) => j.needs.length === 0))) await bumpTasksVersion(tx);
     return out;
   }
 
@@ -225,7 +252,9 @@ export class ActionService {
     await lockRun(tx, runId);
     const jobs = await tx.select().from(actionRunJobs).where(eq(actionRunJobs.runId, runId)).orderBy(actionRunJobs.id);
     const changed = new Map<number, ActionRunJobRow>();
-    let moved = true;
+    // A run waiting for approval starts nothing until it is approved (cancelling it still ends it).
+    const [gate] = await tx.select({ needApproval: actionRuns.needApproval }).from(actionRuns).where(eq(actionRuns.id, runId));
+    let moved = !gate?.needApproval;
     while (moved) {
       moved = false;
       for (const job of jobs) {

@@ -25,7 +25,7 @@ async function pullTrigger(tx: Db, e: RecordedEvent & { issueId: number }, actio
   const { pull, index } = row;
   await tx.insert(actionTriggers).values({
     eventId: e.id, repoId: e.repoId!, actorId: e.actorId, event: 'pull_request', ref: `refs/pull/${index}/head`, before: '', sha: pull.headSha,
-    data: { action, index, baseBranch: pull.baseBranch, headBranch: pull.headBranch, mergeBase: pull.mergeBase },
+    data: { action, index, baseBranch: pull.baseBranch, headBranch: pull.headBranch, mergeBase: pull.mergeBase, isFork: pull.headRepoId !== e.repoId },
   });
   triggerQueued.emit('queued');
 }

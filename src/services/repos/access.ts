@@ -10,6 +10,14 @@ import { canSeeOwner, type OrgViewer } from '../../permissions/org.js';
 import { repoPermission, type RepoPermission, type TeamGrant } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 
+/** An Actions task's rights on its own repository: write (read for a fork's pull request) to every enabled unit. */
+export function taskPermission(repo: RepoRow, write: boolean): RepoPermission {
+  return repoPermission({
+    signedIn: true, siteAdmin: false, restricted: false, repoPrivate: repo.isPrivate, enabledUnits: enabledUnits(repo),
+    owner: false, ownerVisible: true, teams: [], collaboration: write ? 'write' : 'read',
+  });
+}
+
 export function enabledUnits(repo: RepoRow): Set<Unit> {
   const on: Record<Unit, boolean> = {
     'repo.code': repo.hasCode,

@@ -9,7 +9,7 @@ import { moveAsideForDelete } from '../../git/folderMoves.js';
 import { FolderJournals } from './folderJournals.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { canSeeRepo } from '../../permissions/repo.js';
-import { permissionFromColumns, repoGrantFields, type AccessService, type RepoGrantColumns } from './access.js';
+import { permissionFromColumns, repoGrantFields, taskPermission, type AccessService, type RepoGrantColumns } from './access.js';
 import type { ServiceDeps } from '../context.js';
 import { containsPattern } from '../like.js';
 import { Forbidden, NotFound } from '../errors.js';
@@ -104,6 +104,17 @@ export class RepoService {
     const perm = permissionFromColumns(row.repo, row.owner, actor, row);
     if (!opts.ignoreVisibility && !canSeeRepo(perm)) throw new NotFound();
     return { repo: row.repo, owner: row.owner, perm, transferPending: row.transferPending };
+  }
+
+  /**
+   * A repository as an Actions task's token reaches it: its own repository with write access to every
+   * enabled unit (read for a fork's pull request), any other only as an anonymous caller would.
+   */
+  async loadForTask(ownerName: string, name: string, task: { repoId: number; write: boolean }): Promise<LoadedRepo> {
+    const loaded = await this.load(ownerName, name, null, { ignoreVisibility: true });
+    if (loaded.repo.id === task.repoId) return { ...loaded, perm: taskPermission(loaded.repo, task.write) };
+    if (!canSeeRepo(loaded.perm)) throw new NotFound();
+    return loaded;
   }
 
   private byNameQuery: ReturnType<RepoService['prepareByName']> | undefined;

@@ -1,0 +1,4 @@
+// getOrgVariable: get an organization's Actions variables, for every role and status (the cases are shared by the three scopes).
+import { variableOperationTests } from '../../helpers/actionSettings.js';
+
+variableOperationTests('getOrgVariable', 'org', 'Get');

@@ -1,0 +1,4 @@
+// updateOrgVariable: update an organization's Actions variables, for every role and status (the cases are shared by the three scopes).
+import { variableOperationTests } from '../../helpers/actionSettings.js';
+
+variableOperationTests('updateOrgVariable', 'org', 'Update');

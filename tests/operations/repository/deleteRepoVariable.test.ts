@@ -1,0 +1,4 @@
+// deleteRepoVariable: delete a repository's Actions variables, for every role and status (the cases are shared by the three scopes).
+import { variableOperationTests } from '../../helpers/actionSettings.js';
+
+variableOperationTests('deleteRepoVariable', 'repo', 'Delete');

@@ -1,0 +1,4 @@
+// getRepoVariable: get a repository's Actions variables, for every role and status (the cases are shared by the three scopes).
+import { variableOperationTests } from '../../helpers/actionSettings.js';
+
+variableOperationTests('getRepoVariable', 'repo', 'Get');

@@ -1,0 +1,4 @@
+// repoListActionsSecrets: list a repository's Actions secrets, for every role and status (the cases are shared by the three scopes).
+import { secretOperationTests } from '../../helpers/actionSettings.js';
+
+secretOperationTests('repoListActionsSecrets', 'repo', 'List');

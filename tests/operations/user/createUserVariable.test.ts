@@ -1,0 +1,4 @@
+// createUserVariable: create the signed-in user's Actions variables, for every role and status (the cases are shared by the three scopes).
+import { variableOperationTests } from '../../helpers/actionSettings.js';
+
+variableOperationTests('createUserVariable', 'user', 'Create');

@@ -1,0 +1,4 @@
+// getUserWorkflowRuns: the workflow runs of the signed-in user's repositories, for every role and status.
+import { ownerListTests } from '../../helpers/actionLists.js';
+
+ownerListTests('getUserWorkflowRuns', 'user', 'runs');

@@ -1,0 +1,4 @@
+// updateUserVariable: update the signed-in user's Actions variables, for every role and status (the cases are shared by the three scopes).
+import { variableOperationTests } from '../../helpers/actionSettings.js';
+
+variableOperationTests('updateUserVariable', 'user', 'Update');
