@@ -65,6 +65,8 @@ import { ReleaseService } from './releases/releases.js';
 // Forks, stars and topics
 import { ForkService } from './repos/forks.js';
 import { StarService } from './repos/stars.js';
+import { FollowService } from './users/follows.js';
+import { OrgLookupService } from './orgs/lookups.js';
 import { TopicService } from './repos/topics.js';
 
 export class Services {
@@ -124,6 +126,8 @@ export class Services {
   readonly stars: StarService;
   readonly topics: TopicService;
   readonly avatars: AvatarService;
+  readonly follows: FollowService;
+  readonly orgLookups: OrgLookupService;
   /** Two services' reads (their `…Read` methods) in one statement: see db/together.ts. */
   together<A, B>(a: JsonRead<A>, b: JsonRead<B>): Promise<[A, B]> {
     return readTogether(this.deps.db, a, b);
@@ -174,6 +178,8 @@ export class Services {
     this.stopwatches = new StopwatchService(deps, this.access);
     this.userAdmin = new UserAdminService(deps, this.repos);
     this.avatars = new AvatarService(deps);
+    this.follows = new FollowService(deps);
+    this.orgLookups = new OrgLookupService(deps);
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.actions = new ActionService(deps);
     this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions)));

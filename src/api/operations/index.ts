@@ -10,6 +10,7 @@ import { GetWorkflowRun } from './repository/GetWorkflowRun.js';
 import { acceptRepoTransfer } from './repository/acceptRepoTransfer.js';
 import { adminCreateHook } from './admin/adminCreateHook.js';
 import { adminCreateOrg } from './admin/adminCreateOrg.js';
+import { adminCreatePublicKey } from './admin/adminCreatePublicKey.js';
 import { adminCreateRepo } from './admin/adminCreateRepo.js';
 import { adminCreateRunnerRegistrationToken } from './admin/adminCreateRunnerRegistrationToken.js';
 import { adminCreateUser } from './admin/adminCreateUser.js';
@@ -17,6 +18,7 @@ import { adminCronList } from './admin/adminCronList.js';
 import { adminCronRun } from './admin/adminCronRun.js';
 import { adminDeleteHook } from './admin/adminDeleteHook.js';
 import { adminDeleteUser } from './admin/adminDeleteUser.js';
+import { adminDeleteUserPublicKey } from './admin/adminDeleteUserPublicKey.js';
 import { adminEditHook } from './admin/adminEditHook.js';
 import { adminEditUser } from './admin/adminEditUser.js';
 import { adminGetAllEmails } from './admin/adminGetAllEmails.js';
@@ -40,7 +42,10 @@ import { deleteRepoRunner } from './repository/deleteRepoRunner.js';
 import { downloadActionsRunJobLogs } from './repository/downloadActionsRunJobLogs.js';
 import { getAdminRunner } from './admin/getAdminRunner.js';
 import { getAdminRunners } from './admin/getAdminRunners.js';
+import { getGeneralAPISettings } from './miscellaneous/getGeneralAPISettings.js';
 import { getGeneralAttachmentSettings } from './miscellaneous/getGeneralAttachmentSettings.js';
+import { getGeneralRepositorySettings } from './miscellaneous/getGeneralRepositorySettings.js';
+import { getGeneralUISettings } from './miscellaneous/getGeneralUISettings.js';
 import { getOrgRunner } from './organization/getOrgRunner.js';
 import { getOrgRunners } from './organization/getOrgRunners.js';
 import { getRepoRunner } from './repository/getRepoRunner.js';
@@ -127,12 +132,15 @@ import { orgEditProject } from './organization/orgEditProject.js';
 import { orgEditProjectColumn } from './organization/orgEditProjectColumn.js';
 import { orgEditTeam } from './organization/orgEditTeam.js';
 import { orgGet } from './organization/orgGet.js';
+import { orgGetAll } from './organization/orgGetAll.js';
 import { orgGetHook } from './organization/orgGetHook.js';
 import { orgGetHookDelivery } from './organization/orgGetHookDelivery.js';
 import { orgGetLabel } from './organization/orgGetLabel.js';
 import { orgGetProject } from './organization/orgGetProject.js';
 import { orgGetRunnerRegistrationToken } from './organization/orgGetRunnerRegistrationToken.js';
 import { orgGetTeam } from './organization/orgGetTeam.js';
+import { orgGetUserPermissions } from './organization/orgGetUserPermissions.js';
+import { orgIsMember } from './organization/orgIsMember.js';
 import { orgIsPublicMember } from './organization/orgIsPublicMember.js';
 import { orgListActivityFeeds } from './organization/orgListActivityFeeds.js';
 import { orgListCurrentUserOrgs } from './organization/orgListCurrentUserOrgs.js';
@@ -144,7 +152,9 @@ import { orgListProjectColumns } from './organization/orgListProjectColumns.js';
 import { orgListProjects } from './organization/orgListProjects.js';
 import { orgListPublicMembers } from './organization/orgListPublicMembers.js';
 import { orgListRepos } from './organization/orgListRepos.js';
+import { orgListTeamMember } from './organization/orgListTeamMember.js';
 import { orgListTeamMembers } from './organization/orgListTeamMembers.js';
+import { orgListTeamRepo } from './organization/orgListTeamRepo.js';
 import { orgListTeamRepos } from './organization/orgListTeamRepos.js';
 import { orgListTeams } from './organization/orgListTeams.js';
 import { orgListUserOrgs } from './organization/orgListUserOrgs.js';
@@ -155,11 +165,13 @@ import { orgRemoveTeamRepository } from './organization/orgRemoveTeamRepository.
 import { orgUpdateAvatar } from './organization/orgUpdateAvatar.js';
 import { rejectRepoTransfer } from './repository/rejectRepoTransfer.js';
 import { repoAddCollaborator } from './repository/repoAddCollaborator.js';
+import { repoAddTeam } from './repository/repoAddTeam.js';
 import { repoAddTopic } from './repository/repoAddTopic.js';
 import { repoApplyDiffPatch } from './repository/repoApplyDiffPatch.js';
 import { repoCancelScheduledAutoMerge } from './repository/repoCancelScheduledAutoMerge.js';
 import { repoChangeFiles } from './repository/repoChangeFiles.js';
 import { repoCheckCollaborator } from './repository/repoCheckCollaborator.js';
+import { repoCheckTeam } from './repository/repoCheckTeam.js';
 import { repoCompareDiff } from './repository/repoCompareDiff.js';
 import { repoCreateBranch } from './repository/repoCreateBranch.js';
 import { repoCreateBranchProtection } from './repository/repoCreateBranchProtection.js';
@@ -187,6 +199,7 @@ import { repoDeletePullReviewRequests } from './repository/repoDeletePullReviewR
 import { repoDeleteRelease } from './repository/repoDeleteRelease.js';
 import { repoDeleteReleaseAttachment } from './repository/repoDeleteReleaseAttachment.js';
 import { repoDeleteReleaseByTag } from './repository/repoDeleteReleaseByTag.js';
+import { repoDeleteTeam } from './repository/repoDeleteTeam.js';
 import { repoDeleteTopic } from './repository/repoDeleteTopic.js';
 import { repoDismissPullReview } from './repository/repoDismissPullReview.js';
 import { repoDownloadPullDiffOrPatch } from './repository/repoDownloadPullDiffOrPatch.js';
@@ -201,6 +214,7 @@ import { repoGetAllCommits } from './repository/repoGetAllCommits.js';
 import { repoGetArchive } from './repository/repoGetArchive.js';
 import { repoGetBranch } from './repository/repoGetBranch.js';
 import { repoGetBranchProtection } from './repository/repoGetBranchProtection.js';
+import { repoGetByID } from './repository/repoGetByID.js';
 import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
 import { repoGetContents } from './repository/repoGetContents.js';
 import { repoGetContentsList } from './repository/repoGetContentsList.js';
@@ -257,21 +271,28 @@ import { rerunWorkflowRun } from './repository/rerunWorkflowRun.js';
 import { topicSearch } from './repository/topicSearch.js';
 import { updateAdminRunner } from './admin/updateAdminRunner.js';
 import { userAddEmail } from './user/userAddEmail.js';
+import { userCheckFollowing } from './user/userCheckFollowing.js';
 import { userCreateToken } from './user/userCreateToken.js';
+import { userCurrentCheckFollowing } from './user/userCurrentCheckFollowing.js';
 import { userCurrentCheckStarring } from './user/userCurrentCheckStarring.js';
 import { userCurrentCheckSubscription } from './repository/userCurrentCheckSubscription.js';
+import { userCurrentDeleteFollow } from './user/userCurrentDeleteFollow.js';
 import { userCurrentDeleteGPGKey } from './user/userCurrentDeleteGPGKey.js';
 import { userCurrentDeleteKey } from './user/userCurrentDeleteKey.js';
 import { userCurrentDeleteStar } from './user/userCurrentDeleteStar.js';
 import { userCurrentDeleteSubscription } from './repository/userCurrentDeleteSubscription.js';
 import { userCurrentGetGPGKey } from './user/userCurrentGetGPGKey.js';
 import { userCurrentGetKey } from './user/userCurrentGetKey.js';
+import { userCurrentListFollowers } from './user/userCurrentListFollowers.js';
+import { userCurrentListFollowing } from './user/userCurrentListFollowing.js';
 import { userCurrentListGPGKeys } from './user/userCurrentListGPGKeys.js';
 import { userCurrentListKeys } from './user/userCurrentListKeys.js';
 import { userCurrentListRepos } from './user/userCurrentListRepos.js';
 import { userCurrentListStarred } from './user/userCurrentListStarred.js';
+import { userCurrentListSubscriptions } from './user/userCurrentListSubscriptions.js';
 import { userCurrentPostGPGKey } from './user/userCurrentPostGPGKey.js';
 import { userCurrentPostKey } from './user/userCurrentPostKey.js';
+import { userCurrentPutFollow } from './user/userCurrentPutFollow.js';
 import { userCurrentPutStar } from './user/userCurrentPutStar.js';
 import { userCurrentPutSubscription } from './repository/userCurrentPutSubscription.js';
 import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
@@ -284,10 +305,14 @@ import { userGetStopWatches } from './user/userGetStopWatches.js';
 import { userGetTokens } from './user/userGetTokens.js';
 import { userListActivityFeeds } from './user/userListActivityFeeds.js';
 import { userListEmails } from './user/userListEmails.js';
+import { userListFollowers } from './user/userListFollowers.js';
+import { userListFollowing } from './user/userListFollowing.js';
 import { userListGPGKeys } from './user/userListGPGKeys.js';
 import { userListKeys } from './user/userListKeys.js';
 import { userListRepos } from './user/userListRepos.js';
 import { userListStarred } from './user/userListStarred.js';
+import { userListSubscriptions } from './user/userListSubscriptions.js';
+import { userListTeams } from './user/userListTeams.js';
 import { userSearch } from './user/userSearch.js';
 import { userTrackedTimes } from './repository/userTrackedTimes.js';
 import { userUpdateAvatar } from './user/userUpdateAvatar.js';
@@ -304,6 +329,7 @@ export const registry: Registry = {
   acceptRepoTransfer,
   adminCreateHook,
   adminCreateOrg,
+  adminCreatePublicKey,
   adminCreateRepo,
   adminCreateRunnerRegistrationToken,
   adminCreateUser,
@@ -311,6 +337,7 @@ export const registry: Registry = {
   adminCronRun,
   adminDeleteHook,
   adminDeleteUser,
+  adminDeleteUserPublicKey,
   adminEditHook,
   adminEditUser,
   adminGetAllEmails,
@@ -334,7 +361,10 @@ export const registry: Registry = {
   downloadActionsRunJobLogs,
   getAdminRunner,
   getAdminRunners,
+  getGeneralAPISettings,
   getGeneralAttachmentSettings,
+  getGeneralRepositorySettings,
+  getGeneralUISettings,
   getOrgRunner,
   getOrgRunners,
   getRepoRunner,
@@ -421,12 +451,15 @@ export const registry: Registry = {
   orgEditProjectColumn,
   orgEditTeam,
   orgGet,
+  orgGetAll,
   orgGetHook,
   orgGetHookDelivery,
   orgGetLabel,
   orgGetProject,
   orgGetRunnerRegistrationToken,
   orgGetTeam,
+  orgGetUserPermissions,
+  orgIsMember,
   orgIsPublicMember,
   orgListActivityFeeds,
   orgListCurrentUserOrgs,
@@ -438,7 +471,9 @@ export const registry: Registry = {
   orgListProjects,
   orgListPublicMembers,
   orgListRepos,
+  orgListTeamMember,
   orgListTeamMembers,
+  orgListTeamRepo,
   orgListTeamRepos,
   orgListTeams,
   orgListUserOrgs,
@@ -449,11 +484,13 @@ export const registry: Registry = {
   orgUpdateAvatar,
   rejectRepoTransfer,
   repoAddCollaborator,
+  repoAddTeam,
   repoAddTopic,
   repoApplyDiffPatch,
   repoCancelScheduledAutoMerge,
   repoChangeFiles,
   repoCheckCollaborator,
+  repoCheckTeam,
   repoCompareDiff,
   repoCreateBranch,
   repoCreateBranchProtection,
@@ -481,6 +518,7 @@ export const registry: Registry = {
   repoDeleteRelease,
   repoDeleteReleaseAttachment,
   repoDeleteReleaseByTag,
+  repoDeleteTeam,
   repoDeleteTopic,
   repoDismissPullReview,
   repoDownloadPullDiffOrPatch,
@@ -495,6 +533,7 @@ export const registry: Registry = {
   repoGetArchive,
   repoGetBranch,
   repoGetBranchProtection,
+  repoGetByID,
   repoGetCombinedStatusByRef,
   repoGetContents,
   repoGetContentsList,
@@ -551,21 +590,28 @@ export const registry: Registry = {
   topicSearch,
   updateAdminRunner,
   userAddEmail,
+  userCheckFollowing,
   userCreateToken,
+  userCurrentCheckFollowing,
   userCurrentCheckStarring,
   userCurrentCheckSubscription,
+  userCurrentDeleteFollow,
   userCurrentDeleteGPGKey,
   userCurrentDeleteKey,
   userCurrentDeleteStar,
   userCurrentDeleteSubscription,
   userCurrentGetGPGKey,
   userCurrentGetKey,
+  userCurrentListFollowers,
+  userCurrentListFollowing,
   userCurrentListGPGKeys,
   userCurrentListKeys,
   userCurrentListRepos,
   userCurrentListStarred,
+  userCurrentListSubscriptions,
   userCurrentPostGPGKey,
   userCurrentPostKey,
+  userCurrentPutFollow,
   userCurrentPutStar,
   userCurrentPutSubscription,
   userCurrentTrackedTimes,
@@ -578,10 +624,14 @@ export const registry: Registry = {
   userGetTokens,
   userListActivityFeeds,
   userListEmails,
+  userListFollowers,
+  userListFollowing,
   userListGPGKeys,
   userListKeys,
   userListRepos,
   userListStarred,
+  userListSubscriptions,
+  userListTeams,
   userSearch,
   userTrackedTimes,
   userUpdateAvatar,
