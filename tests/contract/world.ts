@@ -328,6 +328,7 @@ export class World {
       pageName: ['Home', 'Second'],
       index: ['1', '2'],
       user: usernames,
+      target: [...usernames, org.name],
       // Cron tasks that are quick on the contract's data (a real count and one with nothing to do).
       task: ['check_repo_stats', 'update_mirrors'],
       workflow_id: ['manual.yml', 'manual.yml', 'missing.yml'],
@@ -336,6 +337,8 @@ export class World {
     // The same name means different things under different collections.
     const bySegment: Record<string, string[]> = {
       'teams/id': this.teamIds.map(String),
+      'teams/team': ['devs', 'Owners', 'OWNERS', 'nope'],
+      'repositories/id': ['1', '2', '3', '999999'],
       'threads/id': this.threadIds.slice(0, 3).map(String),
       'comments/id': ['$comment-id'],
       'projects/id': ['$project-id'],
@@ -360,6 +363,9 @@ export class World {
       acceptRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       rejectRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       repoDelete: { repo: [victimRepo] },
+      // Owners has every repository (422 either way): devs keeps exactly the access the other fixtures count on.
+      repoAddTeam: { team: ['Owners', 'nope'] },
+      repoDeleteTeam: { team: ['Owners', 'nope'] },
       orgDelete: { org: [victimOrg, victimOrg.toUpperCase(), org.name, 'nobody-here'] },
       orgEdit: { org: [victimOrg, org.name, privateOrg.name] },
       adminEditUser: { username: ['edit-victim', 'EDIT-VICTIM', 'nobody-here', org.name] },
@@ -828,7 +834,8 @@ export class World {
       // An added key is removed again (its content is one of the few fresh keys); a deleted fixture key comes back.
       const added = body as { id?: number; user?: { login?: string } } | undefined;
       if (specPath === '/user/keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/keys/${added.id}`, undefined, added.user?.login);
-      if (specPath === '/user/keys/{id}' && method === 'delete') await this.restoreUserKey();
+      if ((specPath === '/user/keys/{id}' || specPath === '/admin/users/{username}/keys/{id}') && method === 'delete') await this.restoreUserKey();
+      if (specPath === '/admin/users/{username}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/admin/users/${path.username}/keys/${added.id}`);
       if (specPath === '/user/gpg_keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/gpg_keys/${added.id}`, undefined, this.users.user.username);
       if (specPath === '/user/gpg_keys/{id}' && method === 'delete') await this.restoreGpgKey();
       if (specPath === '/repos/{owner}/{repo}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/repos/${owner}/${repo}/keys/${added.id}`);
