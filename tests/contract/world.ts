@@ -276,6 +276,9 @@ export class World {
     world.teamIds.push(devs.team.id);
     world.devsId = devs.team.id;
     await services.teams.addMember(devs.team, await services.access.orgViewer(org.id, await row(users.user)), await row(users.limited));
+    // A team with no members, which repoAddTeam and repoDeleteTeam give and take repositories (nobody's access changes).
+    await services.teams.create(org, { name: 'spare', permission: 'read', units: ['repo.code'], visibility: 'public' });
+    await world.restoreFollows();
     await world.restoreVictimOrg();
     await world.restorePublicMember();
     for (const owner of world.repoOwners) {
@@ -364,8 +367,8 @@ export class World {
       rejectRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       repoDelete: { repo: [victimRepo] },
       // Owners has every repository (422 either way): devs keeps exactly the access the other fixtures count on.
-      repoAddTeam: { team: ['Owners', 'nope'] },
-      repoDeleteTeam: { team: ['Owners', 'nope'] },
+      repoAddTeam: { team: ['spare', 'spare', 'Owners', 'nope'] },
+      repoDeleteTeam: { team: ['spare', 'spare', 'Owners', 'nope'] },
       orgDelete: { org: [victimOrg, victimOrg.toUpperCase(), org.name, 'nobody-here'] },
       orgEdit: { org: [victimOrg, org.name, privateOrg.name] },
       adminEditUser: { username: ['edit-victim', 'EDIT-VICTIM', 'nobody-here', org.name] },
@@ -623,6 +626,13 @@ export class World {
     this.runnerId = runner.id;
   }
 
+  /** The user and the limited user follow each other (what the follow checks find). */
+  private async restoreFollows(): Promise<void> {
+    const { user, limited } = this.users;
+    await this.step('follow the limited user', 'PUT', `/user/following/${limited.username}`, undefined, user.username);
+    await this.step('follow the user back', 'PUT', `/user/following/${user.username}`, undefined, limited.username);
+  }
+
   private async restoreUserKey(): Promise<void> {
     const k = await this.step('add a user key', 'POST', '/user/keys', { title: 'fixture', key: keyPair().public }, this.users.user.username);
     if (k) this.userKeyId = k.json.id;
@@ -835,6 +845,7 @@ export class World {
       const added = body as { id?: number; user?: { login?: string } } | undefined;
       if (specPath === '/user/keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/keys/${added.id}`, undefined, added.user?.login);
       if ((specPath === '/user/keys/{id}' || specPath === '/admin/users/{username}/keys/{id}') && method === 'delete') await this.restoreUserKey();
+      if (specPath === '/user/following/{username}' && method === 'delete') await this.restoreFollows();
       if (specPath === '/admin/users/{username}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/admin/users/${path.username}/keys/${added.id}`);
       if (specPath === '/user/gpg_keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/gpg_keys/${added.id}`, undefined, this.users.user.username);
       if (specPath === '/user/gpg_keys/{id}' && method === 'delete') await this.restoreGpgKey();
@@ -1130,6 +1141,7 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     userCurrentPostGPGKey: { properties: { armored_public_key: { enum: world.freshGpgKeys } } },
     userVerifyGPGKey: { properties: { key_id: { enum: world.gpgKeyId ? [world.gpgKeyId] : ['0'] }, armored_signature: { enum: [world.gpgSignature || 'none'] } } },
     userCurrentPostKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
+    adminCreatePublicKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
     repoCreateKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
     ActionsDispatchWorkflow: { properties: { ref: { const: 'main' }, inputs: { type: 'object', maxProperties: 0 } } },
     orgAddProjectColumnIssue: { properties: { issue_id: { enum: world.orgIssueIds.length ? world.orgIssueIds : [1] } } },
