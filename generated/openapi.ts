@@ -371,6 +371,46 @@ export interface paths {
         patch: operations["adminEditUser"];
         trace?: never;
     };
+    "/admin/users/{username}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a public key to a user's account
+         * @description Site administrators. The key is added to the user as `POST /user/keys` adds one to the caller's own account, with the same answers (422 for a key that cannot be read or is in use). 404 for an unknown user or an organization.
+         */
+        post: operations["adminCreatePublicKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{username}/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user's public key
+         * @description Site administrators. 404 when the user is unknown or has no key with that id.
+         */
+        delete: operations["adminDeleteUserPublicKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users/{username}/orgs": {
         parameters: {
             query?: never;
@@ -687,7 +727,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List organizations
+         * @description Anonymous callers are allowed. The organizations the caller may find, by name: public ones to everyone, limited ones too to signed-in callers who are not restricted, and every organization to site administrators (as Gitea, a private organization is not listed even to its members; they find it under `GET /user/orgs`).
+         */
+        get: operations["orgGetAll"];
         put?: never;
         /**
          * Create an organization
@@ -1192,7 +1236,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Check if a user is a member of an organization
+         * @description Signed-in callers who can see the organization. To its members and site administrators: 204 when the user is a member, 404 otherwise. To anyone else asking about another user: 302 to `/api/v1/orgs/{org}/public_members/{username}` (as Gitea, so that only public memberships show); asking about oneself: 404. An unknown user is 404.
+         */
+        get: operations["orgIsMember"];
         put?: never;
         post?: never;
         /**
@@ -4046,6 +4094,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/teams/{team}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check if a team reaches a repository
+         * @description Signed-in callers who can see the repository (404 otherwise). The team of the owning organization with that name (case-insensitive) when it reaches the repository (given it, or every repository); 404 when it does not, is unknown, or the caller may not see it. 405 (`repo is not owned by an organization`) for a repository owned by a user.
+         */
+        get: operations["repoCheckTeam"];
+        /**
+         * Give a team a repository
+         * @description Repository administrators and site administrators (403 otherwise; 404 to who cannot see the repository). 405 (`repo is not owned by an organization`) for a repository owned by a user; 404 for a team the organization does not have; 422 (`team '<name>' is already added to repo`) when the team reaches the repository already. The team's members get the team's access at once.
+         */
+        put: operations["repoAddTeam"];
+        post?: never;
+        /**
+         * Take a repository from a team
+         * @description The same callers and answers as `PUT`; 422 (`team '<name>' was not added to repo`) when the team does not have the repository, or has every repository of the organization (change `includes_all_repositories` first). The team's members lose at once the access the team gave them.
+         */
+        delete: operations["repoDeleteTeam"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/times": {
         parameters: {
             query?: never;
@@ -4275,6 +4351,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repositories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a repository by its id
+         * @description Signed-in callers (as Gitea). The repository, as `GET /repos/{owner}/{repo}` answers it; 404 when there is none or the caller may not see it.
+         */
+        get: operations["repoGetByID"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/api": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's API settings
+         * @description The page sizes of lists (`default_paging_num`, and `max_response_items`, the most a `limit` gets), of git trees (`default_git_trees_per_page`) and the largest blob `GET /repos/{owner}/{repo}/git/blobs/{sha}` answers (`default_max_blob_size`), from this server's configuration. Anyone, anonymous callers included; any valid credential works, whatever its scopes.
+         */
+        get: operations["getGeneralAPISettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/settings/attachment": {
         parameters: {
             query?: never;
@@ -4287,6 +4403,46 @@ export interface paths {
          * @description Anyone, anonymous callers included; any valid credential works, whatever its scopes (as `GET /version`). The settings that uploads to issues, comments and releases are checked against: whether attachments are enabled (when they are not, the attachment operations answer 404), the allowed types, the maximum size of one file in MiB and the maximum number of files per upload. Gitea tags this operation `settings`; anvil files it under `miscellaneous` beside `getVersion`.
          */
         get: operations["getGeneralAttachmentSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/repository": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's repository settings
+         * @description Which repository features this server has turned off: anvil serves git over HTTP, stars and time tracking, and has no mirrors, migrations or LFS. Anyone, anonymous callers included; any valid credential works, whatever its scopes.
+         */
+        get: operations["getGeneralRepositorySettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/ui": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's UI settings
+         * @description The reactions, custom emojis and default theme of the web interface. Anyone, anonymous callers included; any valid credential works, whatever its scopes.
+         */
+        get: operations["getGeneralUISettings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4350,7 +4506,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a member of a team
+         * @description Callers who may see the team (as `GET /teams/{id}`; 404 otherwise). The user, when they are in the team; 404 when they are not, or unknown.
+         */
+        get: operations["orgListTeamMember"];
         /**
          * Add a member to a team
          * @description Owners of the team's organization and site administrators. A caller who cannot see the team gets 404; one who can see it but is not an owner gets 403 (`Must be an organization owner`; Gitea answers 404 to team members who are not owners). The user also becomes a member of the organization. Adding a current member changes nothing and answers 204 too.
@@ -4394,7 +4554,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a repository of a team
+         * @description Callers who may see the team (as `GET /teams/{id}`) and the repository; 404 otherwise, and when the team does not reach the repository (it reaches every repository of its organization with `includes_all_repositories`). The repository carries the caller's `permissions`.
+         */
+        get: operations["orgListTeamRepo"];
         /**
          * Add a repository to a team
          * @description Members of the team, owners of its organization and site administrators who have admin access to the repository. A team invisible to the caller, a repository invisible to the caller, or an `org` that is not the team's organization is 404; a caller outside the team who is not an owner gets 403 (`Must be a team member`), one without admin access to the repository 403 (`Must have admin-level access to the repository`). The team's members get the team's access to the repository at once. Adding a repository the team already has (or any to a team with every repository) changes nothing and answers 204.
@@ -4717,6 +4881,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/followers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in user's followers
+         * @description The users following the caller whom the caller may see, most recent follow first.
+         */
+        get: operations["userCurrentListFollowers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users the signed-in user follows
+         * @description The accounts the caller follows that the caller may see, most recent follow first.
+         */
+        get: operations["userCurrentListFollowing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/following/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check whether the signed-in user follows a user
+         * @description 204 when the caller follows the user, 404 when not, or the user is unknown or invisible to the caller.
+         */
+        get: operations["userCurrentCheckFollowing"];
+        /**
+         * Follow a user
+         * @description The caller follows the user or organization (404 when unknown or invisible to the caller). Following an account already followed, or oneself, changes nothing. 403 (`user has been blocked`) when either has blocked the other. Both `followers_count` and `following_count` are kept exact.
+         */
+        put: operations["userCurrentPutFollow"];
+        post?: never;
+        /**
+         * Unfollow a user
+         * @description The caller stops following the account; one not followed changes nothing (204). 404 when the account is unknown or invisible to the caller.
+         */
+        delete: operations["userCurrentDeleteFollow"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/gpg_key_token": {
         parameters: {
             query?: never;
@@ -4965,6 +5197,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repositories the signed-in user watches
+         * @description The repositories the caller watches that the caller may still see, most recently watched first, each with the caller's `permissions`.
+         */
+        get: operations["userCurrentListSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in user's teams
+         * @description Every team the caller is a member of, across organizations, ordered by organization then team name, each with its `organization`.
+         */
+        get: operations["userListTeams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/times": {
         parameters: {
             query?: never;
@@ -5017,6 +5289,66 @@ export interface paths {
          * @description Anonymous callers allowed. Newest first. Actions the user performed and actions in the user's own repositories (with `only-performed-by=true`, only the first). A row of a repository the caller cannot see never shows; rows of private repositories show only to the user and site administrators (as in Gitea), and only with a token that has the repository scope (`read:repository`). As in Gitea, an action whose actor the caller may not see is left out (a private account's actions show only to itself and site administrators, a limited one's only to signed-in callers). An unknown (or invisible) user is 404. `date` restricts the feed to that day (UTC); an unparsable `date` is 422.
          */
         get: operations["userListActivityFeeds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/followers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's followers
+         * @description Anonymous callers are allowed; 404 for an account the caller may not see. The followers the caller may see, most recent follow first.
+         */
+        get: operations["userListFollowers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/following": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the accounts a user follows
+         * @description Anonymous callers are allowed; 404 for an account the caller may not see. The followed accounts the caller may see, most recent follow first.
+         */
+        get: operations["userListFollowing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/following/{target}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check whether a user follows another
+         * @description Anonymous callers are allowed. 204 when `username` follows `target`, 404 when not, or either is unknown or invisible to the caller.
+         */
+        get: operations["userCheckFollowing"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5085,6 +5417,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/{username}/orgs/{org}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user's permissions in an organization
+         * @description Signed-in callers. 404 when the user is unknown or invisible to the caller, or the organization is unknown or invisible to the caller or to the user. `can_read`, `can_write`, `is_admin` and `is_owner` follow the highest access any of the user's teams in the organization gives (read, write, admin, owner; the Owners team is owner); `can_create_repository` as for `POST /orgs/{org}/repos`. A user in no team gets all false.
+         */
+        get: operations["orgGetUserPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{username}/repos": {
         parameters: {
             query?: never;
@@ -5117,6 +5469,26 @@ export interface paths {
          * @description Most recently starred first, paginated with `X-Total-Count` and `Link`. As Gitea, the user's private repositories are listed only to the user themselves; others see the public repositories they can see. Requires a signed-in caller (as Gitea).
          */
         get: operations["userListStarred"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repositories a user watches
+         * @description Anonymous callers are allowed; 404 for a user the caller may not see. The repositories the user watches that the caller may see, most recently watched first; the user's own list to the user themselves.
+         */
+        get: operations["userListSubscriptions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7064,6 +7436,17 @@ export interface components {
             files: (components["schemas"]["ContentsResponse"] | null)[];
             verification: components["schemas"]["PayloadCommitVerification"];
         };
+        /** @description the server's API settings */
+        GeneralAPISettings: {
+            /** Format: int64 */
+            default_git_trees_per_page: number;
+            /** Format: int64 */
+            default_max_blob_size: number;
+            /** Format: int64 */
+            default_paging_num: number;
+            /** Format: int64 */
+            max_response_items: number;
+        };
         /** @description the server's attachment settings */
         GeneralAttachmentSettings: {
             /** @description comma-separated file extensions (`.zip`) and MIME types (`image/*`) that may be uploaded; empty or `*\/*` allows any type */
@@ -7080,6 +7463,21 @@ export interface components {
              * @description maximum size of one file, in MiB
              */
             max_size: number;
+        };
+        /** @description the repository features the server has turned off */
+        GeneralRepoSettings: {
+            http_git_disabled: boolean;
+            lfs_disabled: boolean;
+            migrations_disabled: boolean;
+            mirrors_disabled: boolean;
+            stars_disabled: boolean;
+            time_tracking_disabled: boolean;
+        };
+        /** @description the web interface's settings */
+        GeneralUISettings: {
+            allowed_reactions: string[];
+            custom_emojis: string[];
+            default_theme: string;
         };
         /** @description a blob with its content */
         GitBlobResponse: {
@@ -7533,6 +7931,14 @@ export interface components {
              */
             visibility: "public" | "limited" | "private";
             website: string;
+        };
+        /** @description what a user may do in an organization */
+        OrganizationPermissions: {
+            can_create_repository: boolean;
+            can_read: boolean;
+            can_write: boolean;
+            is_admin: boolean;
+            is_owner: boolean;
         };
         /** @description a commit as webhook payloads and branch answers show it */
         PayloadCommit: {
@@ -9355,6 +9761,60 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    adminCreatePublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyOption"];
+            };
+        };
+        responses: {
+            /** @description the key was added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicKey"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminDeleteUserPublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the key */
+                id: number;
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     adminCreateOrg: {
         parameters: {
             query?: never;
@@ -9839,6 +10299,37 @@ export interface operations {
             422: components["responses"]["Validation"];
             503: components["responses"]["StorageUnavailable"];
             507: components["responses"]["StorageFull"];
+        };
+    };
+    orgGetAll: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of organizations */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     orgCreate: {
@@ -10959,6 +11450,42 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["User"][];
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgIsMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the user is a member */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the caller is no member; the public membership is at `Location` */
+            302: {
+                headers: {
+                    /** @description the path of `GET /orgs/{org}/public_members/{username}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18049,6 +18576,86 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoCheckTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description team name */
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the team */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["NotAllowed"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoAddTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description team name */
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["NotAllowed"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description team name */
+                team: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["NotAllowed"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoTrackedTimes: {
         parameters: {
             query?: {
@@ -18535,6 +19142,55 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoGetByID: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the repository */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the repository */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getGeneralAPISettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the API settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneralAPISettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     getGeneralAttachmentSettings: {
         parameters: {
             query?: never;
@@ -18551,6 +19207,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GeneralAttachmentSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getGeneralRepositorySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the repository settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneralRepoSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getGeneralUISettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the UI settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneralUISettings"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -18677,6 +19377,35 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    orgListTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the team */
+                id: number;
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the member */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     orgAddTeamMember: {
         parameters: {
             query?: never;
@@ -18751,6 +19480,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Repository"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgListTeamRepo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the team */
+                id: number;
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the repository */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -19420,6 +20180,131 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    userCurrentListFollowers: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of users */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentListFollowing: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of users */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentCheckFollowing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the caller follows the user */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentPutFollow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCurrentDeleteFollow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     getVerificationToken: {
         parameters: {
             query?: never;
@@ -19919,6 +20804,68 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    userCurrentListSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of repositories */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userListTeams: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of teams */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     userCurrentTrackedTimes: {
         parameters: {
             query?: {
@@ -20012,6 +20959,101 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Activity"][];
                 };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userListFollowers: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of users */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userListFollowing: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of users */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCheckFollowing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the followed account */
+                target: string;
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the user follows the target */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20121,6 +21163,35 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    orgGetUserPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the permissions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationPermissions"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     userListRepos: {
         parameters: {
             query?: {
@@ -20156,6 +21227,40 @@ export interface operations {
         };
     };
     userListStarred: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of repositories */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userListSubscriptions: {
         parameters: {
             query?: {
                 /** @description page size of results (default 30, at most 50) */

@@ -3,6 +3,7 @@ import type { TeamRow, UserRow } from '../db/schema/index.js';
 import { canSeeOwner, type OrgViewer } from '../permissions/org.js';
 import type { LoadedRepo } from '../services/repos/repos.js';
 import { canManageUser, canSeeUser } from '../permissions/users.js';
+import { canSeeRepo } from '../permissions/repo.js';
 import { Forbidden, NotFound } from '../services/errors.js';
 import type { Auth } from './auth.js';
 import type { Services } from '../services/index.js';
@@ -56,4 +57,11 @@ export async function loadAccount(req: { services: Services; auth: Auth }, name:
   const user = await req.services.users.byName(name);
   if (!user || !(await req.services.access.canSeeOwner(user, req.auth.actor))) throw new NotFound();
   return user;
+}
+
+/** A repository by id that the caller may see, with its owner and the caller's permission; 404 otherwise. */
+export async function loadRepoById(req: { services: Services; auth: Auth }, id: number): Promise<LoadedRepo> {
+  const found = (await req.services.access.reposById([id], req.auth.actor)).get(id);
+  if (!found || !canSeeRepo(found.perm)) throw new NotFound();
+  return { repo: found.repo, owner: found.owner, perm: found.perm };
 }

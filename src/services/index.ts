@@ -67,6 +67,8 @@ import { ReleaseService } from './releases/releases.js';
 // Forks, stars and topics
 import { ForkService } from './repos/forks.js';
 import { StarService } from './repos/stars.js';
+import { FollowService } from './users/follows.js';
+import { OrgLookupService } from './orgs/lookups.js';
 import { TopicService } from './repos/topics.js';
 // Rendering
 import { MarkupService } from './markup/markup.js';
@@ -134,6 +136,8 @@ export class Services {
   readonly avatars: AvatarService;
   readonly markup: MarkupService;
   readonly issueThreads: IssueThreadService;
+  readonly follows: FollowService;
+  readonly orgLookups: OrgLookupService;
   /** Two services' reads (their `…Read` methods) in one statement: see db/together.ts. */
   together<A, B>(a: JsonRead<A>, b: JsonRead<B>): Promise<[A, B]> {
     return readTogether(this.deps.db, a, b);
@@ -186,6 +190,8 @@ export class Services {
     this.stopwatches = new StopwatchService(deps, this.access);
     this.userAdmin = new UserAdminService(deps, this.repos);
     this.avatars = new AvatarService(deps);
+    this.follows = new FollowService(deps);
+    this.orgLookups = new OrgLookupService(deps);
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.actions = new ActionService(deps);
     this.artifacts = new ArtifactService(deps);

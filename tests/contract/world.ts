@@ -274,6 +274,9 @@ export class World {
     world.teamIds.push(devs.team.id);
     world.devsId = devs.team.id;
     await services.teams.addMember(devs.team, await services.access.orgViewer(org.id, await row(users.user)), await row(users.limited));
+    // A team with no members, which repoAddTeam and repoDeleteTeam give and take repositories (nobody's access changes).
+    await services.teams.create(org, { name: 'spare', permission: 'read', units: ['repo.code'], visibility: 'public' });
+    await world.restoreFollows();
     await world.restoreVictimOrg();
     await world.restorePublicMember();
     for (const owner of world.repoOwners) {
@@ -326,6 +329,7 @@ export class World {
       pageName: ['Home', 'Second'],
       index: ['1', '2'],
       user: usernames,
+      target: [...usernames, org.name],
       // Cron tasks that are quick on the contract's data (a real count and one with nothing to do).
       task: ['check_repo_stats', 'update_mirrors'],
       workflow_id: ['manual.yml', 'manual.yml', 'missing.yml'],
@@ -336,6 +340,8 @@ export class World {
     // The same name means different things under different collections.
     const bySegment: Record<string, string[]> = {
       'teams/id': this.teamIds.map(String),
+      'teams/team': ['devs', 'Owners', 'OWNERS', 'nope'],
+      'repositories/id': ['1', '2', '3', '999999'],
       'threads/id': this.threadIds.slice(0, 3).map(String),
       'comments/id': ['$comment-id'],
       'projects/id': ['$project-id'],
@@ -361,6 +367,9 @@ export class World {
       acceptRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       rejectRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       repoDelete: { repo: [victimRepo] },
+      // Owners has every repository (422 either way): devs keeps exactly the access the other fixtures count on.
+      repoAddTeam: { team: ['spare', 'spare', 'Owners', 'nope'] },
+      repoDeleteTeam: { team: ['spare', 'spare', 'Owners', 'nope'] },
       orgDelete: { org: [victimOrg, victimOrg.toUpperCase(), org.name, 'nobody-here'] },
       orgEdit: { org: [victimOrg, org.name, privateOrg.name] },
       adminEditUser: { username: ['edit-victim', 'EDIT-VICTIM', 'nobody-here', org.name] },
@@ -619,6 +628,13 @@ export class World {
     this.runnerId = runner.id;
   }
 
+  /** The user and the limited user follow each other (what the follow checks find). */
+  private async restoreFollows(): Promise<void> {
+    const { user, limited } = this.users;
+    await this.step('follow the limited user', 'PUT', `/user/following/${limited.username}`, undefined, user.username);
+    await this.step('follow the user back', 'PUT', `/user/following/${user.username}`, undefined, limited.username);
+  }
+
   private async restoreUserKey(): Promise<void> {
     const k = await this.step('add a user key', 'POST', '/user/keys', { title: 'fixture', key: keyPair().public }, this.users.user.username);
     if (k) this.userKeyId = k.json.id;
@@ -830,7 +846,9 @@ export class World {
       // An added key is removed again (its content is one of the few fresh keys); a deleted fixture key comes back.
       const added = body as { id?: number; user?: { login?: string } } | undefined;
       if (specPath === '/user/keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/keys/${added.id}`, undefined, added.user?.login);
-      if (specPath === '/user/keys/{id}' && method === 'delete') await this.restoreUserKey();
+      if ((specPath === '/user/keys/{id}' || specPath === '/admin/users/{username}/keys/{id}') && method === 'delete') await this.restoreUserKey();
+      if (specPath === '/user/following/{username}' && method === 'delete') await this.restoreFollows();
+      if (specPath === '/admin/users/{username}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/admin/users/${path.username}/keys/${added.id}`);
       if (specPath === '/user/gpg_keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/gpg_keys/${added.id}`, undefined, this.users.user.username);
       if (specPath === '/user/gpg_keys/{id}' && method === 'delete') await this.restoreGpgKey();
       if (specPath === '/repos/{owner}/{repo}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/repos/${owner}/${repo}/keys/${added.id}`);
@@ -1126,6 +1144,7 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     userCurrentPostGPGKey: { properties: { armored_public_key: { enum: world.freshGpgKeys } } },
     userVerifyGPGKey: { properties: { key_id: { enum: world.gpgKeyId ? [world.gpgKeyId] : ['0'] }, armored_signature: { enum: [world.gpgSignature || 'none'] } } },
     userCurrentPostKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
+    adminCreatePublicKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
     repoCreateKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
     ActionsDispatchWorkflow: { properties: { ref: { const: 'main' }, inputs: { type: 'object', maxProperties: 0 } } },
     orgAddProjectColumnIssue: { properties: { issue_id: { enum: world.orgIssueIds.length ? world.orgIssueIds : [1] } } },

@@ -14,6 +14,7 @@ import { ListActionTasks } from './repository/ListActionTasks.js';
 import { acceptRepoTransfer } from './repository/acceptRepoTransfer.js';
 import { adminCreateHook } from './admin/adminCreateHook.js';
 import { adminCreateOrg } from './admin/adminCreateOrg.js';
+import { adminCreatePublicKey } from './admin/adminCreatePublicKey.js';
 import { adminCreateRepo } from './admin/adminCreateRepo.js';
 import { adminCreateRunnerRegistrationToken } from './admin/adminCreateRunnerRegistrationToken.js';
 import { adminCreateUser } from './admin/adminCreateUser.js';
@@ -21,6 +22,7 @@ import { adminCronList } from './admin/adminCronList.js';
 import { adminCronRun } from './admin/adminCronRun.js';
 import { adminDeleteHook } from './admin/adminDeleteHook.js';
 import { adminDeleteUser } from './admin/adminDeleteUser.js';
+import { adminDeleteUserPublicKey } from './admin/adminDeleteUserPublicKey.js';
 import { adminEditHook } from './admin/adminEditHook.js';
 import { adminEditUser } from './admin/adminEditUser.js';
 import { adminGetAllEmails } from './admin/adminGetAllEmails.js';
@@ -60,7 +62,10 @@ import { getAdminRunners } from './admin/getAdminRunners.js';
 import { getArtifact } from './repository/getArtifact.js';
 import { getArtifacts } from './repository/getArtifacts.js';
 import { getArtifactsOfRun } from './repository/getArtifactsOfRun.js';
+import { getGeneralAPISettings } from './miscellaneous/getGeneralAPISettings.js';
 import { getGeneralAttachmentSettings } from './miscellaneous/getGeneralAttachmentSettings.js';
+import { getGeneralRepositorySettings } from './miscellaneous/getGeneralRepositorySettings.js';
+import { getGeneralUISettings } from './miscellaneous/getGeneralUISettings.js';
 import { getGitignoreTemplateInfo } from './miscellaneous/getGitignoreTemplateInfo.js';
 import { getLabelTemplateInfo } from './miscellaneous/getLabelTemplateInfo.js';
 import { getLicenseTemplateInfo } from './miscellaneous/getLicenseTemplateInfo.js';
@@ -176,12 +181,15 @@ import { orgEditProject } from './organization/orgEditProject.js';
 import { orgEditProjectColumn } from './organization/orgEditProjectColumn.js';
 import { orgEditTeam } from './organization/orgEditTeam.js';
 import { orgGet } from './organization/orgGet.js';
+import { orgGetAll } from './organization/orgGetAll.js';
 import { orgGetHook } from './organization/orgGetHook.js';
 import { orgGetHookDelivery } from './organization/orgGetHookDelivery.js';
 import { orgGetLabel } from './organization/orgGetLabel.js';
 import { orgGetProject } from './organization/orgGetProject.js';
 import { orgGetRunnerRegistrationToken } from './organization/orgGetRunnerRegistrationToken.js';
 import { orgGetTeam } from './organization/orgGetTeam.js';
+import { orgGetUserPermissions } from './organization/orgGetUserPermissions.js';
+import { orgIsMember } from './organization/orgIsMember.js';
 import { orgIsPublicMember } from './organization/orgIsPublicMember.js';
 import { orgListActionsSecrets } from './organization/orgListActionsSecrets.js';
 import { orgListActivityFeeds } from './organization/orgListActivityFeeds.js';
@@ -194,7 +202,9 @@ import { orgListProjectColumns } from './organization/orgListProjectColumns.js';
 import { orgListProjects } from './organization/orgListProjects.js';
 import { orgListPublicMembers } from './organization/orgListPublicMembers.js';
 import { orgListRepos } from './organization/orgListRepos.js';
+import { orgListTeamMember } from './organization/orgListTeamMember.js';
 import { orgListTeamMembers } from './organization/orgListTeamMembers.js';
+import { orgListTeamRepo } from './organization/orgListTeamRepo.js';
 import { orgListTeamRepos } from './organization/orgListTeamRepos.js';
 import { orgListTeams } from './organization/orgListTeams.js';
 import { orgListUserOrgs } from './organization/orgListUserOrgs.js';
@@ -208,11 +218,13 @@ import { renderMarkdown } from './miscellaneous/renderMarkdown.js';
 import { renderMarkdownRaw } from './miscellaneous/renderMarkdownRaw.js';
 import { renderMarkup } from './miscellaneous/renderMarkup.js';
 import { repoAddCollaborator } from './repository/repoAddCollaborator.js';
+import { repoAddTeam } from './repository/repoAddTeam.js';
 import { repoAddTopic } from './repository/repoAddTopic.js';
 import { repoApplyDiffPatch } from './repository/repoApplyDiffPatch.js';
 import { repoCancelScheduledAutoMerge } from './repository/repoCancelScheduledAutoMerge.js';
 import { repoChangeFiles } from './repository/repoChangeFiles.js';
 import { repoCheckCollaborator } from './repository/repoCheckCollaborator.js';
+import { repoCheckTeam } from './repository/repoCheckTeam.js';
 import { repoCompareDiff } from './repository/repoCompareDiff.js';
 import { repoCreateBranch } from './repository/repoCreateBranch.js';
 import { repoCreateBranchProtection } from './repository/repoCreateBranchProtection.js';
@@ -240,6 +252,7 @@ import { repoDeletePullReviewRequests } from './repository/repoDeletePullReviewR
 import { repoDeleteRelease } from './repository/repoDeleteRelease.js';
 import { repoDeleteReleaseAttachment } from './repository/repoDeleteReleaseAttachment.js';
 import { repoDeleteReleaseByTag } from './repository/repoDeleteReleaseByTag.js';
+import { repoDeleteTeam } from './repository/repoDeleteTeam.js';
 import { repoDeleteTopic } from './repository/repoDeleteTopic.js';
 import { repoDismissPullReview } from './repository/repoDismissPullReview.js';
 import { repoDownloadPullDiffOrPatch } from './repository/repoDownloadPullDiffOrPatch.js';
@@ -255,6 +268,7 @@ import { repoGetArchive } from './repository/repoGetArchive.js';
 import { repoGetAssignees } from './repository/repoGetAssignees.js';
 import { repoGetBranch } from './repository/repoGetBranch.js';
 import { repoGetBranchProtection } from './repository/repoGetBranchProtection.js';
+import { repoGetByID } from './repository/repoGetByID.js';
 import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
 import { repoGetCommitPullRequest } from './repository/repoGetCommitPullRequest.js';
 import { repoGetContents } from './repository/repoGetContents.js';
@@ -325,22 +339,29 @@ import { updateUserRunner } from './user/updateUserRunner.js';
 import { updateUserSecret } from './user/updateUserSecret.js';
 import { updateUserVariable } from './user/updateUserVariable.js';
 import { userAddEmail } from './user/userAddEmail.js';
+import { userCheckFollowing } from './user/userCheckFollowing.js';
 import { userCreateRunnerRegistrationToken } from './user/userCreateRunnerRegistrationToken.js';
 import { userCreateToken } from './user/userCreateToken.js';
+import { userCurrentCheckFollowing } from './user/userCurrentCheckFollowing.js';
 import { userCurrentCheckStarring } from './user/userCurrentCheckStarring.js';
 import { userCurrentCheckSubscription } from './repository/userCurrentCheckSubscription.js';
+import { userCurrentDeleteFollow } from './user/userCurrentDeleteFollow.js';
 import { userCurrentDeleteGPGKey } from './user/userCurrentDeleteGPGKey.js';
 import { userCurrentDeleteKey } from './user/userCurrentDeleteKey.js';
 import { userCurrentDeleteStar } from './user/userCurrentDeleteStar.js';
 import { userCurrentDeleteSubscription } from './repository/userCurrentDeleteSubscription.js';
 import { userCurrentGetGPGKey } from './user/userCurrentGetGPGKey.js';
 import { userCurrentGetKey } from './user/userCurrentGetKey.js';
+import { userCurrentListFollowers } from './user/userCurrentListFollowers.js';
+import { userCurrentListFollowing } from './user/userCurrentListFollowing.js';
 import { userCurrentListGPGKeys } from './user/userCurrentListGPGKeys.js';
 import { userCurrentListKeys } from './user/userCurrentListKeys.js';
 import { userCurrentListRepos } from './user/userCurrentListRepos.js';
 import { userCurrentListStarred } from './user/userCurrentListStarred.js';
+import { userCurrentListSubscriptions } from './user/userCurrentListSubscriptions.js';
 import { userCurrentPostGPGKey } from './user/userCurrentPostGPGKey.js';
 import { userCurrentPostKey } from './user/userCurrentPostKey.js';
+import { userCurrentPutFollow } from './user/userCurrentPutFollow.js';
 import { userCurrentPutStar } from './user/userCurrentPutStar.js';
 import { userCurrentPutSubscription } from './repository/userCurrentPutSubscription.js';
 import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
@@ -355,10 +376,14 @@ import { userGetTokens } from './user/userGetTokens.js';
 import { userListActionsSecrets } from './user/userListActionsSecrets.js';
 import { userListActivityFeeds } from './user/userListActivityFeeds.js';
 import { userListEmails } from './user/userListEmails.js';
+import { userListFollowers } from './user/userListFollowers.js';
+import { userListFollowing } from './user/userListFollowing.js';
 import { userListGPGKeys } from './user/userListGPGKeys.js';
 import { userListKeys } from './user/userListKeys.js';
 import { userListRepos } from './user/userListRepos.js';
 import { userListStarred } from './user/userListStarred.js';
+import { userListSubscriptions } from './user/userListSubscriptions.js';
+import { userListTeams } from './user/userListTeams.js';
 import { userSearch } from './user/userSearch.js';
 import { userTrackedTimes } from './repository/userTrackedTimes.js';
 import { userUpdateAvatar } from './user/userUpdateAvatar.js';
@@ -379,6 +404,7 @@ export const registry: Registry = {
   acceptRepoTransfer,
   adminCreateHook,
   adminCreateOrg,
+  adminCreatePublicKey,
   adminCreateRepo,
   adminCreateRunnerRegistrationToken,
   adminCreateUser,
@@ -386,6 +412,7 @@ export const registry: Registry = {
   adminCronRun,
   adminDeleteHook,
   adminDeleteUser,
+  adminDeleteUserPublicKey,
   adminEditHook,
   adminEditUser,
   adminGetAllEmails,
@@ -425,7 +452,10 @@ export const registry: Registry = {
   getArtifact,
   getArtifacts,
   getArtifactsOfRun,
+  getGeneralAPISettings,
   getGeneralAttachmentSettings,
+  getGeneralRepositorySettings,
+  getGeneralUISettings,
   getGitignoreTemplateInfo,
   getLabelTemplateInfo,
   getLicenseTemplateInfo,
@@ -541,12 +571,15 @@ export const registry: Registry = {
   orgEditProjectColumn,
   orgEditTeam,
   orgGet,
+  orgGetAll,
   orgGetHook,
   orgGetHookDelivery,
   orgGetLabel,
   orgGetProject,
   orgGetRunnerRegistrationToken,
   orgGetTeam,
+  orgGetUserPermissions,
+  orgIsMember,
   orgIsPublicMember,
   orgListActionsSecrets,
   orgListActivityFeeds,
@@ -559,7 +592,9 @@ export const registry: Registry = {
   orgListProjects,
   orgListPublicMembers,
   orgListRepos,
+  orgListTeamMember,
   orgListTeamMembers,
+  orgListTeamRepo,
   orgListTeamRepos,
   orgListTeams,
   orgListUserOrgs,
@@ -573,11 +608,13 @@ export const registry: Registry = {
   renderMarkdownRaw,
   renderMarkup,
   repoAddCollaborator,
+  repoAddTeam,
   repoAddTopic,
   repoApplyDiffPatch,
   repoCancelScheduledAutoMerge,
   repoChangeFiles,
   repoCheckCollaborator,
+  repoCheckTeam,
   repoCompareDiff,
   repoCreateBranch,
   repoCreateBranchProtection,
@@ -605,6 +642,7 @@ export const registry: Registry = {
   repoDeleteRelease,
   repoDeleteReleaseAttachment,
   repoDeleteReleaseByTag,
+  repoDeleteTeam,
   repoDeleteTopic,
   repoDismissPullReview,
   repoDownloadPullDiffOrPatch,
@@ -620,6 +658,7 @@ export const registry: Registry = {
   repoGetAssignees,
   repoGetBranch,
   repoGetBranchProtection,
+  repoGetByID,
   repoGetCombinedStatusByRef,
   repoGetCommitPullRequest,
   repoGetContents,
@@ -690,22 +729,29 @@ export const registry: Registry = {
   updateUserSecret,
   updateUserVariable,
   userAddEmail,
+  userCheckFollowing,
   userCreateRunnerRegistrationToken,
   userCreateToken,
+  userCurrentCheckFollowing,
   userCurrentCheckStarring,
   userCurrentCheckSubscription,
+  userCurrentDeleteFollow,
   userCurrentDeleteGPGKey,
   userCurrentDeleteKey,
   userCurrentDeleteStar,
   userCurrentDeleteSubscription,
   userCurrentGetGPGKey,
   userCurrentGetKey,
+  userCurrentListFollowers,
+  userCurrentListFollowing,
   userCurrentListGPGKeys,
   userCurrentListKeys,
   userCurrentListRepos,
   userCurrentListStarred,
+  userCurrentListSubscriptions,
   userCurrentPostGPGKey,
   userCurrentPostKey,
+  userCurrentPutFollow,
   userCurrentPutStar,
   userCurrentPutSubscription,
   userCurrentTrackedTimes,
@@ -720,10 +766,14 @@ export const registry: Registry = {
   userListActionsSecrets,
   userListActivityFeeds,
   userListEmails,
+  userListFollowers,
+  userListFollowing,
   userListGPGKeys,
   userListKeys,
   userListRepos,
   userListStarred,
+  userListSubscriptions,
+  userListTeams,
   userSearch,
   userTrackedTimes,
   userUpdateAvatar,

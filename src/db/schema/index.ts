@@ -18,3 +18,4 @@ export * from './pulls.js';
 export * from './releases.js';
 export * from './artifacts.js';
 export * from './actionSecrets.js';
+export * from './people.js';

@@ -1,15 +1,17 @@
 // Watching repositories and subscribing to issues: who is notified. A repository's watcher count is kept
 // with its rows, in the same transaction.
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import {
   comments, issueAssignees, issueMentions, issueWatches, repoWatches, repositories, users, type IssueRow, type UserRow,
 } from '../../db/schema/index.js';
+import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { withTx } from '../../db/tx.js';
 import { canRead, isRepoAdmin } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, NotFound } from '../errors.js';
-import type { AccessService } from '../repos/access.js';
-import type { LoadedRepo } from '../repos/loadedRepo.js';
+import { permissionFromColumns, repoGrantFields, type AccessService } from '../repos/access.js';
+import { visibleTo } from '../repos/repoQuery.js';
+import type { LoadedRepo, RepoListRow } from '../repos/loadedRepo.js';
 
 export interface Subscription {
   subscribed: boolean;
@@ -30,6 +32,38 @@ export class WatchService {
       this.deps.db.select({ n: count() }).from(repoWatches).where(where),
     ]);
     return { rows: rows.map((r) => r.user), total: Number(total?.n ?? 0) };
+  }
+
+  /**
+   * The repositories `watcher` watches that `viewer` may see, most recently watched first, with the viewer's
+   * permission read in the same query. As Gitea, someone else's list holds public repositories only.
+   */
+  async watched(watcher: UserRow, viewer: UserRow | null, page: { limit: number; offset: number }): Promise<{ rows: RepoListRow[]; total: number }> {
+    const { db } = this.deps;
+    const where = and(
+      eq(repoWatches.userId, watcher.id),
+      visibleTo(viewer),
+      viewer?.id === watcher.id ? undefined : eq(repositories.isPrivate, false),
+    );
+    const [rows, [total]] = await Promise.all([
+      db.select({ repoJson: jsonRow('repositories'), ownerJson: jsonRow('users'), ...repoGrantFields(viewer?.id ?? 0) })
+        .from(repoWatches)
+        .innerJoin(repositories, eq(repositories.id, repoWatches.repoId))
+        .innerJoin(users, eq(users.id, repositories.ownerId))
+        .where(where).orderBy(desc(repoWatches.createdAt), desc(repoWatches.repoId)).limit(page.limit).offset(page.offset),
+      db.select({ n: count() }).from(repoWatches)
+        .innerJoin(repositories, eq(repositories.id, repoWatches.repoId))
+        .innerJoin(users, eq(users.id, repositories.ownerId))
+        .where(where),
+    ]);
+    return {
+      rows: rows.map(({ repoJson, ownerJson, ...grants }) => {
+        const repo = rowFromJson(repositories, repoJson);
+        const owner = rowFromJson(users, ownerJson);
+        return { repo, owner, perm: permissionFromColumns(repo, owner, viewer, grants) };
+      }),
+      total: Number(total?.n ?? 0),
+    };
   }
 
   async watchOf(loaded: LoadedRepo, user: UserRow): Promise<Subscription | undefined> {
