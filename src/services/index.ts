@@ -1,5 +1,6 @@
 // The service container handed to every handler.
 import { closeObjectReaders } from '../git/catFile.js';
+import { closeStores } from '../storage/index.js';
 import { readTogether, type JsonRead } from '../db/together.js';
 import { AccessService } from './repos/access.js';
 import { AttachmentService } from './issues/attachments.js';
@@ -194,5 +195,6 @@ export class Services {
   async close(): Promise<void> {
     await this.tokens.flushUses();
     closeObjectReaders();
+    await closeStores(this.deps.config);
   }
 }
