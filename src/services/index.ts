@@ -1,6 +1,7 @@
 // The service container handed to every handler.
 import { closeObjectReaders } from '../git/catFile.js';
 import { closeStores } from '../storage/index.js';
+import { LfsService } from './lfs/lfs.js';
 import { readTogether, type JsonRead } from '../db/together.js';
 import { AccessService } from './repos/access.js';
 import { AttachmentService } from './issues/attachments.js';
@@ -89,6 +90,7 @@ export class Services {
   readonly watches: WatchService;
   readonly contents: ContentService;
   readonly gitTransport: GitTransportService;
+  readonly lfs: LfsService;
   readonly wiki: WikiService;
   readonly transfers: TransferService;
   readonly issues: IssueService;
@@ -157,6 +159,7 @@ export class Services {
     this.keys = new KeyService(deps);
     this.wiki = new WikiService(deps);
     this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys, this.wiki);
+    this.lfs = new LfsService(deps, this.gitTransport, this.users, this.repos);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.pulls = new PullService(deps, this.issues, this.access);

@@ -17,6 +17,12 @@ export interface BlobInfo {
   modified: Date;
 }
 
+/** Sees an upload as it streams: `chunk` each piece, `end` once it is whole; either may throw to refuse it. */
+export interface BlobCheck {
+  chunk?: (chunk: Buffer) => void;
+  end?: () => void;
+}
+
 export interface BlobStore {
   /** `local` or `minio` (Gitea's STORAGE_TYPE names). */
   readonly type: 'local' | 'minio';
@@ -26,7 +32,7 @@ export interface BlobStore {
    * Writes `body` under `key`, streaming; the blob appears whole or not at all. `check` sees every chunk
    * and may throw to refuse the upload (nothing is kept then). Answers the number of bytes written.
    */
-  put(key: string, body: Readable, check?: (chunk: Buffer) => void): Promise<number>;
+  put(key: string, body: Readable, check?: BlobCheck): Promise<number>;
   /** Moves a finished local file (an upload spooled to disk) under `key`; the file is gone afterwards. */
   putFile(key: string, path: string): Promise<void>;
   /** The blob, streamed; undefined when there is none. `range` is inclusive, as HTTP's. */
@@ -50,13 +56,21 @@ export function checkKey(key: string): string {
 }
 
 /** A pass-through that shows every chunk to `check` (which may throw) and counts the bytes. */
-export function checking(check?: (chunk: Buffer) => void): Transform & { bytes: number } {
+export function checking(check?: BlobCheck): Transform & { bytes: number } {
   const t = new Transform({
     transform(chunk: Buffer, _enc, done) {
       try {
-        check?.(chunk);
+        check?.chunk?.(chunk);
         t.bytes += chunk.length;
         done(null, chunk);
+      } catch (err) {
+        done(err as Error);
+      }
+    },
+    flush(done) {
+      try {
+        check?.end?.();
+        done();
       } catch (err) {
         done(err as Error);
       }
@@ -88,7 +102,7 @@ export class LocalBlobStore implements BlobStore {
     return join(dir, randomUUID());
   }
 
-  async put(key: string, body: Readable, check?: (chunk: Buffer) => void): Promise<number> {
+  async put(key: string, body: Readable, check?: BlobCheck): Promise<number> {
     const to = this.pathOf(key);
     const tmp = await this.incoming();
     const counter = checking(check);

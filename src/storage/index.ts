@@ -3,10 +3,10 @@
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config, StorageKind, StorageSettings } from '../config.js';
-import { LocalBlobStore, type BlobInfo, type BlobStore } from './blobStore.js';
+import { LocalBlobStore, type BlobCheck, type BlobInfo, type BlobStore } from './blobStore.js';
 import type { S3BlobStore } from './s3Store.js';
 
-export type { BlobStore, BlobInfo } from './blobStore.js';
+export type { BlobStore, BlobInfo, BlobCheck } from './blobStore.js';
 export { LocalBlobStore, readSmall } from './blobStore.js';
 
 /** Loads the S3 implementation on first use and passes every call on to it. */
@@ -33,7 +33,7 @@ class LazyS3Store implements BlobStore {
     return this.loading;
   }
 
-  async put(key: string, body: Readable, check?: (chunk: Buffer) => void): Promise<number> {
+  async put(key: string, body: Readable, check?: BlobCheck): Promise<number> {
     return (await this.store()).put(key, body, check);
   }
   async putFile(key: string, path: string): Promise<void> {

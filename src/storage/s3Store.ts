@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { checkKey, checking, type BlobInfo, type BlobStore } from './blobStore.js';
+import { checkKey, checking, type BlobCheck, type BlobInfo, type BlobStore } from './blobStore.js';
 
 export interface S3Settings {
   /** MINIO_ENDPOINT: host[:port], as Gitea's. */
@@ -76,7 +76,7 @@ export class S3BlobStore implements BlobStore {
     return this.bucketReady;
   }
 
-  async put(key: string, body: Readable, check?: (chunk: Buffer) => void): Promise<number> {
+  async put(key: string, body: Readable, check?: BlobCheck): Promise<number> {
     await this.ready();
     const counter = checking(check);
     const through = new PassThrough();
@@ -91,10 +91,10 @@ export class S3BlobStore implements BlobStore {
     try {
       await Promise.all([feeding, upload.done()]);
     } catch (err) {
+      // A body that failed or was refused never ended: no object was completed (a multipart upload is
+      // aborted, a single-part one never sent), so an object already under this key is left as it was.
       await upload.abort().catch(() => {});
       through.destroy();
-      // A refused upload that had already completed (a short last check) goes again.
-      await this.remove(key).catch(() => {});
       throw err;
     }
     return counter.bytes;
