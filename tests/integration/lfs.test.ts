@@ -159,11 +159,12 @@ test('locks: git lfs lock and unlock; another writer may not unlock without forc
   const work = join(home.dir, 'push');
   const lock = await gitLfs(env, work, ['lfs', 'lock', 'big.bin', '--json']);
   assert.is(lock.code, 0, lock.stderr);
-  const made = JSON.parse(lock.stdout) as { id: string; path: string };
-  assert.is(made.path, 'big.bin');
+  const [made] = JSON.parse(lock.stdout) as { id: string; path: string }[];
+  assert.ok(made, lock.stdout);
+  assert.is(made!.path, 'big.bin');
   const again = await lfsApi(app, repo.full_name, 'POST', '/locks', { auth: p.writer.basic, json: { path: 'big.bin' } });
   assert.is(again.status, 409);
-  assert.is(again.json.lock.id, made.id);
+  assert.is(again.json.lock.id, made!.id);
   const list = await lfsApi(app, repo.full_name, 'GET', '/locks?path=big.bin', { auth: p.reader.basic });
   assert.is(list.status, 200);
   assert.is(list.json.locks[0].owner.name, p.writer.username);
@@ -174,8 +175,8 @@ test('locks: git lfs lock and unlock; another writer may not unlock without forc
   // Another writer: not without force; a writer who is not an administrator: not even with it.
   const w2 = await app.user();
   await app.client(p.owner.auth).PUT('/repos/{owner}/{repo}/collaborators/{collaborator}', { params: { path: { ...repo.path, collaborator: w2.username } }, body: { permission: 'write' } });
-  assert.is((await lfsApi(app, repo.full_name, 'POST', `/locks/${made.id}/unlock`, { auth: w2.basic, json: {} })).status, 403);
-  assert.is((await lfsApi(app, repo.full_name, 'POST', `/locks/${made.id}/unlock`, { auth: w2.basic, json: { force: true } })).status, 403);
+  assert.is((await lfsApi(app, repo.full_name, 'POST', `/locks/${made!.id}/unlock`, { auth: w2.basic, json: {} })).status, 403);
+  assert.is((await lfsApi(app, repo.full_name, 'POST', `/locks/${made!.id}/unlock`, { auth: w2.basic, json: { force: true } })).status, 403);
   const unlock = await gitLfs(env, work, ['lfs', 'unlock', 'big.bin']);
   assert.is(unlock.code, 0, unlock.stderr);
   assert.is((await lfsApi(app, repo.full_name, 'GET', '/locks', { auth: p.reader.basic })).json.locks.length, 0);
