@@ -180,7 +180,7 @@ export class Services {
     this.avatars = new AvatarService(deps);
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.actions = new ActionService(deps);
-    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions)));
+    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions), this.lfs));
     this.actionQueries = new ActionQueries(deps);
     this.runners = new RunnerService(deps, this.actions);
     this.repoActions = new RepoActionService(deps, this.actions, this.actionQueries);
