@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { errorAnswer, HttpError, writeError } from './api/errors.js';
 import { buildAttachmentRouter } from './api/attachmentHttp.js';
 import { buildGitRouter } from './api/gitHttp.js';
+import { buildLfsRouter } from './api/lfsHttp.js';
 import { buildRouter } from './api/router.js';
 import { loadSpec, type OpenApiDocument } from './api/spec.js';
 import type { Services } from './services/index.js';
@@ -108,6 +109,7 @@ export async function buildApp({ config, services, log, doc = loadSpec(), inFlig
   // Avatars (avatar_url), outside /api/v1.
   app.use(buildAvatarRouter(services).routes());
   // git clone/push over HTTP, outside /api/v1.
+  app.use(buildLfsRouter(services, log).routes());
   app.use(buildGitRouter(services, log).routes());
   // The pages behind html_url (src/web/pages), last: they answer only what no router above did.
   app.use(buildPages(services, config));

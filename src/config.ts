@@ -34,6 +34,9 @@ export interface Config {
   /** Whether plain users may create organizations (admins always may). */
   allowCreateOrganization: boolean;
   attachment: AttachmentConfig;
+  /** Where each kind of blob is kept (Gitea's [storage], [attachment], [lfs], [avatar], [actions_log], [actions_artifacts]). */
+  storage: Record<StorageKind, StorageSettings>;
+  lfs: LfsConfig;
   webhook: WebhookConfig;
   cron: CronConfig;
   ssh: SshConfig;
@@ -165,6 +168,78 @@ export interface AttachmentConfig {
   maxFiles: number;
 }
 
+/** The kinds of blob, each stored where its settings say (by default `$DATA_DIR/<kind>`). */
+export const storageKinds = ['attachments', 'avatars', 'lfs', 'actions_log', 'actions_artifacts'] as const;
+export type StorageKind = (typeof storageKinds)[number];
+
+/** The environment prefix of each kind's section, as Gitea names its sections. */
+const storagePrefix: Record<StorageKind, string> = {
+  attachments: 'ATTACHMENT', avatars: 'AVATAR', lfs: 'LFS', actions_log: 'ACTIONS_LOG', actions_artifacts: 'ACTIONS_ARTIFACTS',
+};
+
+/** One kind's storage: `<PREFIX>_STORAGE_TYPE`, `<PREFIX>_PATH`, `<PREFIX>_SERVE_DIRECT`, `<PREFIX>_MINIO_*`, each falling back to `STORAGE_*`. */
+export interface StorageSettings {
+  /** `local` (a folder, default) or `minio` (S3-compatible object storage). */
+  type: 'local' | 'minio';
+  /** The folder of a local store (`$DATA_DIR/<kind>` by default). */
+  path: string;
+  /** Downloads are redirects to presigned URLs (minio only). */
+  serveDirect: boolean;
+  minio: {
+    endpoint: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    bucket: string;
+    location: string;
+    useSsl: boolean;
+    basePath: string;
+  };
+}
+
+/** Gitea's LFS settings ([server] LFS_*). */
+export interface LfsConfig {
+  /** LFS_START_SERVER: whether the LFS server answers (it does by default). */
+  enabled: boolean;
+  /** LFS_MAX_FILE_SIZE: the largest object accepted, in bytes; 0 for no limit. */
+  maxFileSize: number;
+  /** LFS_JWT_SECRET: signs the tokens git-lfs-authenticate hands out (made once into $DATA_DIR when empty). */
+  jwtSecret: string | undefined;
+  /** LFS_HTTP_AUTH_EXPIRY (minutes): how long such a token lives. */
+  authExpiryMs: number;
+  /** LFS_LOCKS_PAGING_NUM: the most locks one list answer holds. */
+  locksPagingNum: number;
+}
+
+function storageSettings(env: Env, dataDir: string, kind: StorageKind): StorageSettings {
+  const p = storagePrefix[kind];
+  const pick = (key: string) => env[`${p}_${key}`] || env[`STORAGE_${key}`] || undefined;
+  const type = (pick('STORAGE_TYPE') || env.STORAGE_TYPE || 'local').toLowerCase();
+  if (type !== 'local' && type !== 'minio') throw new ConfigError(`${p}_STORAGE_TYPE must be local or minio, got "${type}"`);
+  const flag = (key: string, dflt: boolean) => {
+    const name = env[`${p}_${key}`] ? `${p}_${key}` : `STORAGE_${key}`;
+    return bool(env, name, dflt);
+  };
+  const minio = {
+    endpoint: pick('MINIO_ENDPOINT') || 'localhost:9000',
+    accessKeyId: pick('MINIO_ACCESS_KEY_ID') || '',
+    secretAccessKey: pick('MINIO_SECRET_ACCESS_KEY') || '',
+    bucket: pick('MINIO_BUCKET') || 'anvil',
+    location: pick('MINIO_LOCATION') || 'us-east-1',
+    useSsl: flag('MINIO_USE_SSL', false),
+    // The kind's own base path, else `<kind>/` (a shared STORAGE_MINIO_BASE_PATH prefixes it).
+    basePath: env[`${p}_MINIO_BASE_PATH`] ?? `${env.STORAGE_MINIO_BASE_PATH ?? ''}${kind}/`,
+  };
+  if (type === 'minio' && (!minio.accessKeyId || !minio.secretAccessKey)) {
+    throw new ConfigError(`${p}_STORAGE_TYPE is minio: ${p}_MINIO_ACCESS_KEY_ID and ${p}_MINIO_SECRET_ACCESS_KEY (or STORAGE_MINIO_*) are needed`);
+  }
+  return {
+    type,
+    path: resolve(dataDir, env[`${p}_PATH`] || kind),
+    serveDirect: type === 'minio' && flag('SERVE_DIRECT', false),
+    minio,
+  };
+}
+
 /** Gitea's default `[attachment] ALLOWED_TYPES`. */
 export const defaultAllowedTypes =
   '.avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip';
@@ -243,6 +318,14 @@ export function loadConfig(env: Env = process.env): Config {
       allowedTypes: env.ATTACHMENT_ALLOWED_TYPES ?? defaultAllowedTypes,
       maxSizeMiB: int(env, 'ATTACHMENT_MAX_SIZE', 4, 1),
       maxFiles: int(env, 'ATTACHMENT_MAX_FILES', 5, 1),
+    },
+    storage: Object.fromEntries(storageKinds.map((k) => [k, storageSettings(env, resolve(env.DATA_DIR || './data'), k)])) as Record<StorageKind, StorageSettings>,
+    lfs: {
+      enabled: bool(env, 'LFS_START_SERVER', true),
+      maxFileSize: int(env, 'LFS_MAX_FILE_SIZE', 0, 0),
+      jwtSecret: env.LFS_JWT_SECRET || undefined,
+      authExpiryMs: int(env, 'LFS_HTTP_AUTH_EXPIRY', 24 * 60, 1) * 60_000,
+      locksPagingNum: int(env, 'LFS_LOCKS_PAGING_NUM', 50, 1),
     },
     webhook: {
       allowedHostList: env.WEBHOOK_ALLOWED_HOST_LIST?.trim() || 'external',

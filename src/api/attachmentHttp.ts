@@ -18,6 +18,12 @@ export function buildAttachmentRouter(services: Services): Router {
     const auth = await authenticate(ctx, services);
     authorize(auth, { anonymous: true, basicOnly: false, scopes: ['issue'], write: false });
     const file = await services.attachments.download(String(ctx.params.uuid), auth.actor, { count: ctx.method === 'GET' });
+    if (file.redirect) {
+      // SERVE_DIRECT: the object store serves the bytes (Gitea answers 303 See Other there).
+      ctx.status = 303;
+      ctx.redirect(file.redirect);
+      return;
+    }
     ctx.set('Content-Disposition', contentDisposition(file.attachment.name));
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', 'private, max-age=0, must-revalidate');

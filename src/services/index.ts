@@ -1,5 +1,7 @@
 // The service container handed to every handler.
 import { closeObjectReaders } from '../git/catFile.js';
+import { closeStores } from '../storage/index.js';
+import { LfsService } from './lfs/lfs.js';
 import { readTogether, type JsonRead } from '../db/together.js';
 import { AccessService } from './repos/access.js';
 import { AttachmentService } from './issues/attachments.js';
@@ -95,6 +97,7 @@ export class Services {
   readonly watches: WatchService;
   readonly contents: ContentService;
   readonly gitTransport: GitTransportService;
+  readonly lfs: LfsService;
   readonly wiki: WikiService;
   readonly transfers: TransferService;
   readonly issues: IssueService;
@@ -171,6 +174,7 @@ export class Services {
     this.keys = new KeyService(deps);
     this.wiki = new WikiService(deps);
     this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys, this.wiki);
+    this.lfs = new LfsService(deps, this.gitTransport, this.users, this.repos);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.issueThreads = new IssueThreadService(deps, this.access, this.issues, this.attachments);
@@ -195,7 +199,7 @@ export class Services {
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.actions = new ActionService(deps);
     this.artifacts = new ArtifactService(deps);
-    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts)));
+    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts), this.lfs));
     this.actionQueries = new ActionQueries(deps);
     this.actionSettings = new ActionSettingsService(deps);
     this.runners = new RunnerService(deps, this.actions, this.actionSettings);
@@ -214,5 +218,6 @@ export class Services {
   async close(): Promise<void> {
     await this.tokens.flushUses();
     closeObjectReaders();
+    await closeStores(this.deps.config);
   }
 }

@@ -54,6 +54,13 @@ export function parseGitCommand(command: string): { service: GitService; owner: 
   return isGitService(service) ? { service, owner: m[2]!, repo: m[3]! } : undefined;
 }
 
+/** `git-lfs-authenticate 'owner/repo.git' download` (or `git-lfs-transfer …`) → its parts; anything else undefined. */
+export function parseLfsCommand(command: string): { command: 'git-lfs-authenticate' | 'git-lfs-transfer'; owner: string; repo: string; operation: 'upload' | 'download' } | undefined {
+  const m = /^(git-lfs-authenticate|git-lfs-transfer) +'?\/?([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?\/?'? +(upload|download)$/.exec(command.trim());
+  if (!m) return undefined;
+  return { command: m[1] as 'git-lfs-authenticate' | 'git-lfs-transfer', owner: m[2]!, repo: m[3]!, operation: m[4] as 'upload' | 'download' };
+}
+
 const fingerprintOf = (blob: Buffer) => `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
 
 export async function startSshServer(services: Services, config: Config, log: Logger, port = config.ssh.port): Promise<SshServer> {
@@ -97,8 +104,23 @@ export async function startSshServer(services: Services, config: Config, log: Lo
             channel.exit(1);
             channel.end();
           };
+          const lfs = parseLfsCommand(info.command);
+          if (lfs) {
+            if (!holder) return fail('not signed in');
+            // git-lfs 3 tries the pure-SSH transfer first and, when it fails, asks for HTTP credentials.
+            if (lfs.command === 'git-lfs-transfer') return fail('git-lfs-transfer is not served here: use git-lfs-authenticate');
+            void services.lfs.authenticateSsh(lfs.owner, lfs.repo, holder, lfs.operation).then((answer) => {
+              channel.write(`${JSON.stringify(answer)}\n`);
+              channel.exit(0);
+              channel.end();
+            }, (err: Error) => {
+              if (!(err instanceof DomainError)) log.error({ err: err.message }, 'git-lfs-authenticate failed');
+              fail(err instanceof DomainError ? err.message : 'internal error');
+            });
+            return;
+          }
           const cmd = parseGitCommand(info.command);
-          if (!cmd) return fail('only git-upload-pack and git-receive-pack are served here');
+          if (!cmd) return fail('only git-upload-pack, git-receive-pack and git-lfs-authenticate are served here');
           if (!holder) return fail('not signed in');
           void (async () => {
             const { loaded, pusher, deployKey } = await services.gitTransport.openForKey(cmd.owner, cmd.repo, holder!, cmd.service);

@@ -19,6 +19,7 @@ import { AutoMergeWorker } from '../../src/jobs/autoMerge.js';
 import { loadSpec } from '../../src/api/spec.js';
 import { createLogger } from '../../src/log.js';
 import { payloads } from '../../src/present/payloads.js';
+import { startS3 } from './s3.js';
 import { maintenance, preparePostgresTemplate, readPgliteTemplate, withDatabase, writePgliteTemplate } from './template.js';
 
 export const adminCredentials = { username: 'root', password: 'root-password', email: 'root@example.com' };
@@ -132,6 +133,8 @@ export async function startApp(
   env: Record<string, string> = {}, opts: { workers?: boolean; actions?: boolean; autoMerge?: boolean; logLines?: string[] } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'anvil-test-'));
+  // ANVIL_TEST_STORAGE=s3: every kind of blob in a local S3-compatible server started for this app.
+  const s3 = process.env.ANVIL_TEST_STORAGE === 's3' ? await startS3() : undefined;
   // Node closes idle keep-alive connections after 5 s and fetch (undici) reuses them for up to 4 s,
   // checked on a coarse timer: on a loaded machine a request sent in that gap fails with "other side
   // closed" (undici does not retry a POST). Idle connections here live as long as the test file.
@@ -147,6 +150,7 @@ export async function startApp(
     ADMIN_EMAIL: adminCredentials.email,
     // A cheap password hash keeps user creation and Basic sign-in fast in tests (production: 15).
     PASSWORD_HASH_COST: '10',
+    ...(s3?.env ?? {}),
     ...env,
   });
   const logLines = opts.logLines;
@@ -204,6 +208,7 @@ export async function startApp(
       await new Promise<void>((res) => server.close(() => res()));
       await services.close();
       await drop();
+      await s3?.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -19,3 +19,4 @@ export * from './releases.js';
 export * from './artifacts.js';
 export * from './actionSecrets.js';
 export * from './people.js';
+export * from './lfs.js';

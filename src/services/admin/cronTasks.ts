@@ -20,7 +20,12 @@ export interface CronTaskDef {
 
 const nothing = (why: string) => async () => why;
 
-export function cronTaskDefs(m: MaintenanceService, actions: ActionUpkeep): CronTaskDef[] {
+/** What gc_lfs needs of the LFS service. */
+export interface LfsGarbage {
+  collectGarbage(): Promise<number>;
+}
+
+export function cronTaskDefs(m: MaintenanceService, actions: ActionUpkeep, lfs?: LfsGarbage): CronTaskDef[] {
   const t = (name: string, schedule: string, enabled: boolean, runAtStart: boolean, run: CronTaskDef['run']): CronTaskDef =>
     ({ name, schedule, enabled, runAtStart, run });
   return [
@@ -48,7 +53,9 @@ export function cronTaskDefs(m: MaintenanceService, actions: ActionUpkeep): Cron
     t('delete_old_actions', '@every 168h', false, false, () => m.deleteOldActions()),
     t('update_checker', '@every 168h', true, false, nothing('anvil never calls out to check for a new version')),
     t('delete_old_system_notices', '@every 168h', false, false, nothing('no system notices are kept')),
-    t('gc_lfs', '@every 24h', false, false, nothing('no LFS objects: anvil has no LFS server')),
+    t('gc_lfs', '@every 24h', false, false, lfs
+      ? async () => { const n = await lfs.collectGarbage(); return `removed ${n} unreferenced LFS object${n === 1 ? '' : 's'}`; }
+      : nothing('no LFS objects')),
     t('rebuild_issue_indexer', '@annually', false, false, nothing('no issue indexer: issue search reads the database')),
     // Actions
     t('stop_zombie_tasks', '@every 5m', true, true, () => actions.stopZombieTasks()),

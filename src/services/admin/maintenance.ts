@@ -12,6 +12,7 @@ import { withTx } from '../../db/tx.js';
 import { initBare } from '../../git/init.js';
 import { fsck, gc, type UpkeepResult } from '../../git/maintenance.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
+import { storeFor } from '../../storage/index.js';
 import { isAttachmentUuid } from '../../storage/attachments.js';
 import type { ServiceDeps } from '../context.js';
 import type { HookService } from '../events/hooks.js';
@@ -252,25 +253,27 @@ export class MaintenanceService {
       }
     }
     let orphans = 0;
-    const root = join(dataDir, 'attachments');
-    for (const a of await readdir(root).catch(() => [] as string[])) {
-      for (const b of await readdir(join(root, a)).catch(() => [] as string[])) {
-        const names = (await readdir(join(root, a, b)).catch(() => [] as string[])).filter(isAttachmentUuid);
-        for (let i = 0; i < names.length; i += 500) {
-          const chunk = names.slice(i, i + 500);
-          const known = new Set((await this.deps.db.select({ uuid: attachments.uuid }).from(attachments).where(inArray(attachments.uuid, chunk))).map((r) => r.uuid));
-          for (const name of chunk) {
-            if (known.has(name)) continue;
-            const path = join(root, a, b, name);
-            const st = await stat(path).catch(() => undefined);
-            if (st?.isFile() && now.getTime() - st.mtimeMs > attachmentGraceMs) {
-              await rm(path, { force: true });
-              orphans++;
-            }
-          }
-        }
+    // Attachment files, wherever they are stored (a folder or a bucket): keys `<a>/<b>/<uuid>`.
+    const store = storeFor(this.deps.config, 'attachments');
+    const sweep = async (batch: { key: string; uuid: string; modified: Date }[]) => {
+      const known = new Set((await this.deps.db.select({ uuid: attachments.uuid }).from(attachments).where(inArray(attachments.uuid, batch.map((b) => b.uuid)))).map((r) => r.uuid));
+      for (const b of batch) {
+        if (known.has(b.uuid) || now.getTime() - b.modified.getTime() <= attachmentGraceMs) continue;
+        await store.remove(b.key);
+        orphans++;
+      }
+    };
+    let batch: { key: string; uuid: string; modified: Date }[] = [];
+    for await (const { key, modified } of store.list()) {
+      const uuid = key.split('/').pop()!;
+      if (!isAttachmentUuid(uuid)) continue;
+      batch.push({ key, uuid, modified });
+      if (batch.length >= 500) {
+        await sweep(batch);
+        batch = [];
       }
     }
+    if (batch.length) await sweep(batch);
     return `removed ${plural(tmp, 'abandoned upload')} and ${plural(orphans, 'orphaned attachment file')}`;
   }
 

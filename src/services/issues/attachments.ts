@@ -34,7 +34,10 @@ export interface UploadInput {
 export interface Download {
   attachment: AttachmentRow;
   size: number;
-  stream: Readable;
+  /** The file, streamed; absent when the client is to be sent to `redirect` instead. */
+  stream?: Readable;
+  /** A presigned URL of the object (SERVE_DIRECT of S3 storage). */
+  redirect?: string;
 }
 
 type Page = { limit: number; offset: number };
@@ -48,7 +51,7 @@ export class AttachmentService {
     private readonly issues: IssueService,
     private readonly comments: CommentService,
   ) {
-    this.storage = new AttachmentStorage(deps.config.dataDir);
+    this.storage = new AttachmentStorage(deps.config);
   }
 
   /** Gitea's mustEnableAttachments: with attachments off, the operations do not exist. */
@@ -262,6 +265,10 @@ export class AttachmentService {
         .returning();
       attachment = row ?? attachment;
     }
-    return { attachment, size, stream: this.storage.read(uuid) };
+    const redirect = await this.storage.directUrl(uuid, attachment.name);
+    if (redirect) return { attachment, size, redirect };
+    const stream = await this.storage.read(uuid);
+    if (!stream) throw new NotFound();
+    return { attachment, size, stream };
   }
 }

@@ -79,7 +79,7 @@ export class ReleaseService {
     private readonly deps: ServiceDeps,
     private readonly branches: BranchService,
   ) {
-    this.storage = new AttachmentStorage(deps.config.dataDir);
+    this.storage = new AttachmentStorage(deps.config);
   }
 
   /** Publishers and assets of several releases: two queries whatever their number. */

@@ -1,6 +1,8 @@
 // Repositories: look-up with the caller's permission, settings, deletion, lists and search.
-import { and, asc, count, desc, eq, ilike, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
-import { activities, activityTallies, hooks, repoTransfers, repositories, stars, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import { activities, activityTallies, hooks, lfsMetaObjects, repoTransfers, repositories, stars, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { storeFor } from '../../storage/index.js';
+import { lfsKey } from '../../storage/lfsObjects.js';
 import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
@@ -159,8 +161,16 @@ export class RepoService {
     const { dataDir } = this.deps.config;
     // Journalled (git/folderMoves.ts): killed before the commit, a live process moves the folders back.
     const aside = await moveAsideForDelete(dataDir, repo.id, [repoDir(dataDir, owner.name, repo.name), wikiDir(dataDir, owner.name, repo.name)], this.journals);
+    let lfsOids: string[] = [];
     try {
       await withTx(this.deps.db, async (tx) => {
+        // Its LFS objects: its forks keep them (they read them through it until now); the rest may go.
+        lfsOids = (await tx.select({ oid: lfsMetaObjects.oid }).from(lfsMetaObjects).where(eq(lfsMetaObjects.repoId, repo.id))).map((r) => r.oid);
+        if (lfsOids.length) {
+          await tx.execute(sql`insert into lfs_meta_objects (oid, repo_id, size)
+            select m.oid, f.id, m.size from lfs_meta_objects m join repositories f on f.fork_id = m.repo_id
+            where m.repo_id = ${repo.id} on conflict do nothing`);
+        }
         // Recorded first, while the rows it describes exist; the repository's feed rows go with it.
         await recordEvent(this.deps, tx, { type: 'repository', action: 'deleted', repoName: repo.name, ...inRepo(repo, actor.id) });
         await tx.delete(activities).where(eq(activities.repoId, repo.id));
@@ -181,6 +191,22 @@ export class RepoService {
       throw err;
     }
     await aside.finish();
+    await this.freeLfsObjects(lfsOids);
+  }
+
+  /**
+   * After a repository's rows are gone: those of its LFS objects no other repository records leave the
+   * store. One that fails to go is logged and left to gc_lfs.
+   */
+  private async freeLfsObjects(oids: string[]): Promise<void> {
+    for (let i = 0; i < oids.length; i += 500) {
+      const chunk = oids.slice(i, i + 500);
+      const still = new Set((await this.deps.db.select({ oid: lfsMetaObjects.oid }).from(lfsMetaObjects).where(inArray(lfsMetaObjects.oid, chunk))).map((r) => r.oid));
+      for (const oid of chunk) {
+        if (still.has(oid)) continue;
+        await storeFor(this.deps.config, 'lfs').remove(lfsKey(oid)).catch((err: Error) => this.deps.log.warn({ err: err.message, oid }, 'LFS object not removed'));
+      }
+    }
   }
 
   /** Repositories the user owns or reaches by collaboration or team, by name (Gitea's default order). */

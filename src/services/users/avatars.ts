@@ -30,7 +30,7 @@ const etagOf = (bytes: Buffer) => `"${createHash('sha256').update(bytes).digest(
  */
 export async function discardAvatar(deps: ServiceDeps, accountId: number): Promise<void> {
   try {
-    await new AvatarStorage(deps.config.dataDir).remove(accountId);
+    await new AvatarStorage(deps.config).remove(accountId);
   } catch (err) {
     deps.log.warn({ err, accountId }, 'could not remove the uploaded avatar of a deleted account');
   }
@@ -40,7 +40,7 @@ export class AvatarService {
   readonly storage: AvatarStorage;
 
   constructor(private readonly deps: ServiceDeps) {
-    this.storage = new AvatarStorage(deps.config.dataDir);
+    this.storage = new AvatarStorage(deps.config);
   }
 
   /** Checks `image` (standard base64 of a PNG, JPEG, GIF or WebP within the limits) and makes it the account's avatar. */
