@@ -26,6 +26,8 @@ export interface Config {
   /** Whether plain users may create organizations (admins always may). */
   allowCreateOrganization: boolean;
   attachment: AttachmentConfig;
+  /** Gitea's `[repository.release]`: RELEASE_ALLOWED_TYPES, the release assets' own allow-list (empty: any type). */
+  release: { allowedTypes: string };
   webhook: WebhookConfig;
   cron: CronConfig;
   ssh: SshConfig;
@@ -215,6 +217,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxSizeMiB: int(env, 'ATTACHMENT_MAX_SIZE', 4, 1),
       maxFiles: int(env, 'ATTACHMENT_MAX_FILES', 5, 1),
     },
+    release: { allowedTypes: env.RELEASE_ALLOWED_TYPES ?? '' },
     webhook: {
       allowedHostList: env.WEBHOOK_ALLOWED_HOST_LIST?.trim() || 'external',
       deliverTimeoutMs: int(env, 'WEBHOOK_DELIVER_TIMEOUT', 5, 1) * 1000,
