@@ -3150,6 +3150,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/tag_protections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tag protection rules
+         * @description Administrators of the repository (403 for other readers, 404 for those who cannot see it). Every rule, oldest first.
+         */
+        get: operations["repoListTagProtection"];
+        put?: never;
+        /**
+         * Create a tag protection rule
+         * @description Administrators of the repository. `name_pattern` is a glob (`*` any characters, `/` included; `?` one character; `[abc]`; `{a,b}`) or, between slashes (`/^v[0-9]+$/`), a regular expression. Only the users and team members of the allow-list may create, move or delete a matching tag — over git (HTTP and SSH), through `POST`/`DELETE …/tags` and through releases; repository administrators are not exempt, as in Gitea. Errors: 400 when `name_pattern` or both allow-lists are empty; 403 when the caller is not an administrator or a rule with that pattern exists; 404 when the repository is not visible; 422 for an unknown user or team or a regular expression that does not compile; 423 when the repository is archived.
+         */
+        post: operations["repoCreateTagProtection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/tag_protections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tag protection rule
+         * @description Administrators of the repository; 404 when the repository has no rule of that id.
+         */
+        get: operations["repoGetTagProtection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag protection rule
+         * @description Administrators of the repository; 404 when the repository has no rule of that id; 423 when it is archived.
+         */
+        delete: operations["repoDeleteTagProtection"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a tag protection rule
+         * @description Administrators of the repository; only the given fields change. Errors: 400 when the pattern would become empty; 403 when another rule has the new pattern; 404 when the repository has no rule of that id; 422 for an unknown user or team or a regular expression that does not compile; 423 when the repository is archived.
+         */
+        patch: operations["repoEditTagProtection"];
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/tags": {
         parameters: {
             query?: never;
@@ -3169,6 +3221,30 @@ export interface paths {
          */
         post: operations["repoCreateTag"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tag by name
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. The tag (lightweight or annotated) as in the tag list. `tag` spans the rest of the path (`release/v1`), as Gitea's `/tags/*`. 404 when the repository is not visible or empty, or has no tag of that name.
+         */
+        get: operations["repoGetTag"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag by name
+         * @description Writers of the repository's code. Removes the tag and sends the `delete` event. Errors: 403 when the caller cannot write code; 404 when the repository or the tag does not exist; 409 when a release (not a draft) is attached to the tag (`a tag attached to a release cannot be deleted directly`); 422 when a tag protection rule matches the tag and the caller is not on its allow-list (`user not allowed to delete protected tag`); 423 when the repository is archived.
+         */
+        delete: operations["repoDeleteTag"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5279,6 +5355,12 @@ export interface components {
             /** @description branch, tag or commit to tag; the default branch when omitted, null or empty */
             target?: string | null;
         };
+        /** @description a tag protection rule to create */
+        CreateTagProtectionOption: {
+            name_pattern?: string;
+            whitelist_teams?: string[];
+            whitelist_usernames?: string[];
+        };
         /** @description options for creating a team */
         CreateTeamOption: {
             /** @description members may create repositories in the organization */
@@ -5737,6 +5819,12 @@ export interface components {
             /** @description make the repository a template, or a normal one */
             template?: boolean | null;
             website?: string | null;
+        };
+        /** @description the fields of a tag protection rule to change; omitted ones stay */
+        EditTagProtectionOption: {
+            name_pattern?: string;
+            whitelist_teams?: string[];
+            whitelist_usernames?: string[];
         };
         /** @description options for editing a team; only the fields given change */
         EditTeamOption: {
@@ -6977,6 +7065,21 @@ export interface components {
             /** @description `{repo web page}/archive/{name}.zip`; empty when source archive downloads are disabled */
             zipball_url: string;
         };
+        /** @description a tag protection rule (Gitea's TagProtection) */
+        TagProtection: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: int64 */
+            id: number;
+            /** @description a glob, or a regular expression between slashes */
+            name_pattern: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description the teams whose members may */
+            whitelist_teams: string[];
+            /** @description the users who may create, move and delete matching tags */
+            whitelist_usernames: string[];
+        };
         /** @description a team of an organization, with its per-unit permissions */
         Team: {
             /** @description members may create repositories in the organization */
@@ -7345,6 +7448,10 @@ export interface components {
         Repo: string;
         /** @description id of the workflow run */
         RunId: number;
+        /** @description name of the tag. It spans the rest of the path and may contain `/` (`release/v1`): the router maps it to a wildcard, as Gitea's `/tags/*` */
+        TagName: string;
+        /** @description id of the tag protection rule */
+        TagProtectionId: number;
         /** @description only times created at or before this moment (RFC 3339) */
         TimesBefore: string;
         /** @description only times created at or after this moment (RFC 3339) */
@@ -14944,6 +15051,164 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoListTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagProtection"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoCreateTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTagProtectionOption"];
+            };
+        };
+        responses: {
+            /** @description the created rule */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagProtection"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the tag protection rule */
+                id: components["parameters"]["TagProtectionId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagProtection"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the tag protection rule */
+                id: components["parameters"]["TagProtectionId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoEditTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the tag protection rule */
+                id: components["parameters"]["TagProtectionId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditTagProtectionOption"];
+            };
+        };
+        responses: {
+            /** @description the rule as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagProtection"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     repoListTags: {
         parameters: {
             query?: {
@@ -15015,6 +15280,64 @@ export interface operations {
             /** @description a tag of that name already exists, or a release claims the name */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
+        };
+    };
+    repoGetTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the tag. It spans the rest of the path and may contain `/` (`release/v1`): the router maps it to a wildcard, as Gitea's `/tags/*` */
+                tag: components["parameters"]["TagName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the tag. It spans the rest of the path and may contain `/` (`release/v1`): the router maps it to a wildcard, as Gitea's `/tags/*` */
+                tag: components["parameters"]["TagName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
             503: components["responses"]["StorageUnavailable"];

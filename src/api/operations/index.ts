@@ -174,6 +174,7 @@ import { repoCreateReleaseAttachment } from './repository/repoCreateReleaseAttac
 import { repoCreateRunnerRegistrationToken } from './repository/repoCreateRunnerRegistrationToken.js';
 import { repoCreateStatus } from './repository/repoCreateStatus.js';
 import { repoCreateTag } from './repository/repoCreateTag.js';
+import { repoCreateTagProtection } from './repository/repoCreateTagProtection.js';
 import { repoCreateWikiPage } from './repository/repoCreateWikiPage.js';
 import { repoDelete } from './repository/repoDelete.js';
 import { repoDeleteBranch } from './repository/repoDeleteBranch.js';
@@ -187,6 +188,8 @@ import { repoDeletePullReviewRequests } from './repository/repoDeletePullReviewR
 import { repoDeleteRelease } from './repository/repoDeleteRelease.js';
 import { repoDeleteReleaseAttachment } from './repository/repoDeleteReleaseAttachment.js';
 import { repoDeleteReleaseByTag } from './repository/repoDeleteReleaseByTag.js';
+import { repoDeleteTag } from './repository/repoDeleteTag.js';
+import { repoDeleteTagProtection } from './repository/repoDeleteTagProtection.js';
 import { repoDeleteTopic } from './repository/repoDeleteTopic.js';
 import { repoDismissPullReview } from './repository/repoDismissPullReview.js';
 import { repoDownloadPullDiffOrPatch } from './repository/repoDownloadPullDiffOrPatch.js';
@@ -196,6 +199,7 @@ import { repoEditHook } from './repository/repoEditHook.js';
 import { repoEditPullRequest } from './repository/repoEditPullRequest.js';
 import { repoEditRelease } from './repository/repoEditRelease.js';
 import { repoEditReleaseAttachment } from './repository/repoEditReleaseAttachment.js';
+import { repoEditTagProtection } from './repository/repoEditTagProtection.js';
 import { repoGet } from './repository/repoGet.js';
 import { repoGetAllCommits } from './repository/repoGetAllCommits.js';
 import { repoGetArchive } from './repository/repoGetArchive.js';
@@ -221,6 +225,8 @@ import { repoGetReleaseByTag } from './repository/repoGetReleaseByTag.js';
 import { repoGetRepoPermissions } from './repository/repoGetRepoPermissions.js';
 import { repoGetRunnerRegistrationToken } from './repository/repoGetRunnerRegistrationToken.js';
 import { repoGetSingleCommit } from './repository/repoGetSingleCommit.js';
+import { repoGetTag } from './repository/repoGetTag.js';
+import { repoGetTagProtection } from './repository/repoGetTagProtection.js';
 import { repoGetWikiPage } from './repository/repoGetWikiPage.js';
 import { repoListActivityFeeds } from './repository/repoListActivityFeeds.js';
 import { repoListAllGitRefs } from './repository/repoListAllGitRefs.js';
@@ -239,6 +245,7 @@ import { repoListStargazers } from './repository/repoListStargazers.js';
 import { repoListStatuses } from './repository/repoListStatuses.js';
 import { repoListStatusesByRef } from './repository/repoListStatusesByRef.js';
 import { repoListSubscribers } from './repository/repoListSubscribers.js';
+import { repoListTagProtection } from './repository/repoListTagProtection.js';
 import { repoListTags } from './repository/repoListTags.js';
 import { repoListTeams } from './repository/repoListTeams.js';
 import { repoListTopics } from './repository/repoListTopics.js';
@@ -468,6 +475,7 @@ export const registry: Registry = {
   repoCreateRunnerRegistrationToken,
   repoCreateStatus,
   repoCreateTag,
+  repoCreateTagProtection,
   repoCreateWikiPage,
   repoDelete,
   repoDeleteBranch,
@@ -481,6 +489,8 @@ export const registry: Registry = {
   repoDeleteRelease,
   repoDeleteReleaseAttachment,
   repoDeleteReleaseByTag,
+  repoDeleteTag,
+  repoDeleteTagProtection,
   repoDeleteTopic,
   repoDismissPullReview,
   repoDownloadPullDiffOrPatch,
@@ -490,6 +500,7 @@ export const registry: Registry = {
   repoEditPullRequest,
   repoEditRelease,
   repoEditReleaseAttachment,
+  repoEditTagProtection,
   repoGet,
   repoGetAllCommits,
   repoGetArchive,
@@ -515,6 +526,8 @@ export const registry: Registry = {
   repoGetRepoPermissions,
   repoGetRunnerRegistrationToken,
   repoGetSingleCommit,
+  repoGetTag,
+  repoGetTagProtection,
   repoGetWikiPage,
   repoListActivityFeeds,
   repoListAllGitRefs,
@@ -533,6 +546,7 @@ export const registry: Registry = {
   repoListStatuses,
   repoListStatusesByRef,
   repoListSubscribers,
+  repoListTagProtection,
   repoListTags,
   repoListTeams,
   repoListTopics,
