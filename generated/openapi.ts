@@ -2030,6 +2030,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/hooks/git": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repository's git hooks
+         * @description Gitea serves the server-side git hooks (pre-receive, update, post-receive) of a repository to site administrators who are also its administrators, and only when git hooks are enabled (Gitea's `DISABLE_GIT_HOOKS`, true by default). anvil does not run custom git hooks: these operations answer as Gitea with hooks disabled, 403 `must be allowed to edit Git hooks` for every caller who may administer the repository (403 for other readers, 404 for those who cannot see it). This path never falls into `hooks/{id}`.
+         */
+        get: operations["repoListGitHooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/hooks/git/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a git hook
+         * @description As `GET …/hooks/git`: 403 `must be allowed to edit Git hooks` while git hooks are disabled, which they always are in anvil.
+         */
+        get: operations["repoGetGitHook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a git hook
+         * @description As `GET …/hooks/git`: 403 `must be allowed to edit Git hooks` while git hooks are disabled, which they always are in anvil.
+         */
+        delete: operations["repoDeleteGitHook"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a git hook
+         * @description As `GET …/hooks/git`: 403 `must be allowed to edit Git hooks` while git hooks are disabled, which they always are in anvil; nothing is stored.
+         */
+        patch: operations["repoEditGitHook"];
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues": {
         parameters: {
             query?: never;
@@ -5589,6 +5637,10 @@ export interface components {
             /** @description not enforced by anvil yet: a non-empty value is refused */
             unprotected_file_patterns?: string | null;
         };
+        /** @description the new content of a git hook */
+        EditGitHookOption: {
+            content?: string;
+        };
         /** @description changes to a webhook; what is absent stays */
         EditHookOption: {
             active?: boolean;
@@ -6031,6 +6083,12 @@ export interface components {
             type: "blob" | "tree" | "commit";
             /** @description API URL of the blob or tree; empty for a submodule */
             url: string;
+        };
+        /** @description a server-side git hook of a repository (Gitea's GitHook) */
+        GitHook: {
+            content?: string;
+            is_active: boolean;
+            name: string;
         };
         /** @description the object a ref points at */
         GitObject: {
@@ -7424,6 +7482,8 @@ export interface components {
         ActionStatusFilter: ("pending" | "waiting" | "requested" | "action_required" | "queued" | "in_progress" | "completed" | "failure" | "success" | "skipped" | "neutral" | "cancelled" | "timed_out")[];
         /** @description id of the column */
         ColumnId: number;
+        /** @description name of the git hook (`pre-receive`, `update` or `post-receive`) */
+        GitHookId: string;
         /** @description index of the issue or pull request */
         IssueIndex: number;
         /** @description id of the workflow job */
@@ -11914,6 +11974,125 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoListGitHooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the git hooks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitHook"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetGitHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the git hook (`pre-receive`, `update` or `post-receive`) */
+                id: components["parameters"]["GitHookId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the git hook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitHook"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteGitHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the git hook (`pre-receive`, `update` or `post-receive`) */
+                id: components["parameters"]["GitHookId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoEditGitHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the git hook (`pre-receive`, `update` or `post-receive`) */
+                id: components["parameters"]["GitHookId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditGitHookOption"];
+            };
+        };
+        responses: {
+            /** @description the git hook as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitHook"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
         };
     };

@@ -181,6 +181,7 @@ import { repoDeleteBranch } from './repository/repoDeleteBranch.js';
 import { repoDeleteBranchProtection } from './repository/repoDeleteBranchProtection.js';
 import { repoDeleteCollaborator } from './repository/repoDeleteCollaborator.js';
 import { repoDeleteFile } from './repository/repoDeleteFile.js';
+import { repoDeleteGitHook } from './repository/repoDeleteGitHook.js';
 import { repoDeleteHook } from './repository/repoDeleteHook.js';
 import { repoDeleteKey } from './repository/repoDeleteKey.js';
 import { repoDeletePullReview } from './repository/repoDeletePullReview.js';
@@ -195,6 +196,7 @@ import { repoDismissPullReview } from './repository/repoDismissPullReview.js';
 import { repoDownloadPullDiffOrPatch } from './repository/repoDownloadPullDiffOrPatch.js';
 import { repoEdit } from './repository/repoEdit.js';
 import { repoEditBranchProtection } from './repository/repoEditBranchProtection.js';
+import { repoEditGitHook } from './repository/repoEditGitHook.js';
 import { repoEditHook } from './repository/repoEditHook.js';
 import { repoEditPullRequest } from './repository/repoEditPullRequest.js';
 import { repoEditRelease } from './repository/repoEditRelease.js';
@@ -208,6 +210,7 @@ import { repoGetBranchProtection } from './repository/repoGetBranchProtection.js
 import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
 import { repoGetContents } from './repository/repoGetContents.js';
 import { repoGetContentsList } from './repository/repoGetContentsList.js';
+import { repoGetGitHook } from './repository/repoGetGitHook.js';
 import { repoGetHook } from './repository/repoGetHook.js';
 import { repoGetHookDelivery } from './repository/repoGetHookDelivery.js';
 import { repoGetKey } from './repository/repoGetKey.js';
@@ -233,6 +236,7 @@ import { repoListAllGitRefs } from './repository/repoListAllGitRefs.js';
 import { repoListBranchProtection } from './repository/repoListBranchProtection.js';
 import { repoListBranches } from './repository/repoListBranches.js';
 import { repoListCollaborators } from './repository/repoListCollaborators.js';
+import { repoListGitHooks } from './repository/repoListGitHooks.js';
 import { repoListGitRefs } from './repository/repoListGitRefs.js';
 import { repoListHookDeliveries } from './repository/repoListHookDeliveries.js';
 import { repoListHooks } from './repository/repoListHooks.js';
@@ -482,6 +486,7 @@ export const registry: Registry = {
   repoDeleteBranchProtection,
   repoDeleteCollaborator,
   repoDeleteFile,
+  repoDeleteGitHook,
   repoDeleteHook,
   repoDeleteKey,
   repoDeletePullReview,
@@ -496,6 +501,7 @@ export const registry: Registry = {
   repoDownloadPullDiffOrPatch,
   repoEdit,
   repoEditBranchProtection,
+  repoEditGitHook,
   repoEditHook,
   repoEditPullRequest,
   repoEditRelease,
@@ -509,6 +515,7 @@ export const registry: Registry = {
   repoGetCombinedStatusByRef,
   repoGetContents,
   repoGetContentsList,
+  repoGetGitHook,
   repoGetHook,
   repoGetHookDelivery,
   repoGetKey,
@@ -534,6 +541,7 @@ export const registry: Registry = {
   repoListBranchProtection,
   repoListBranches,
   repoListCollaborators,
+  repoListGitHooks,
   repoListGitRefs,
   repoListHookDeliveries,
   repoListHooks,
