@@ -3501,6 +3501,54 @@ export interface paths {
         get: operations["repoGetWikiPage"];
         put?: never;
         post?: never;
+        /**
+         * Delete a wiki page
+         * @description Writers of the wiki; the page's file goes in a commit of its own (`Delete page "<title>"`) and the `wiki` webhook (`deleted`) is sent. Errors: 403 when the caller cannot write the wiki; 404 when the wiki or the page does not exist or cannot be seen; 423 when the repository is archived.
+         */
+        delete: operations["repoDeleteWikiPage"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a wiki page
+         * @description Writers of the wiki. New `content_base64` (omitted: the page's content stays) and, with a `title` naming another page, a rename: the old file goes and the new one is written in the same commit. The message defaults to `Update "<title>"`. `pageName` is read as in `GET`. Errors: 400 when the new title is reserved or invalid, names a page that exists, or the content is not valid base64; 403 when the caller cannot write the wiki; 404 when the wiki or the page does not exist or cannot be seen; 423 when the repository is archived. Sends the `wiki` webhook (`edited`).
+         */
+        patch: operations["repoEditWikiPage"];
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/wiki/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the wiki's pages
+         * @description Anyone who can read the wiki, anonymous callers included on public repositories. The wiki's top-level Markdown files (pages written through the API or pushed over git; `_Sidebar` and `_Footer` included, as Gitea lists them), by file name, each with the last commit that touched it; files whose names are not valid page names are left out. 404 when the caller cannot read the wiki or it has no repository yet.
+         */
+        get: operations["repoGetWikiPages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/wiki/revisions/{pageName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a wiki page's revisions
+         * @description Anyone who can read the wiki. The commits that touched the page's file, newest first, one page of them (`limit` per page, default 30), and `count`, how many there are in all. `pageName` is read as in `GET …/wiki/page/{pageName}`. 404 when the wiki or the page does not exist or cannot be seen.
+         */
+        get: operations["repoGetWikiPageRevisions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7335,6 +7383,12 @@ export interface components {
             message: string;
             sha: string;
         };
+        /** @description commits of a wiki page (Gitea's WikiCommitList) */
+        WikiCommitList: {
+            commits: components["schemas"]["WikiCommit"][];
+            /** Format: int64 */
+            count: number;
+        };
         /** @description a wiki page */
         WikiPage: {
             /**
@@ -7358,6 +7412,13 @@ export interface components {
              * Format: uri-reference
              * @description the page's escaped web path, relative to the wiki (e.g. `New-page`)
              */
+            sub_url: string;
+            title: string;
+        };
+        /** @description a wiki page as listed (Gitea's WikiPageMetaData) */
+        WikiPageMetaData: {
+            html_url: string;
+            last_commit: components["schemas"]["WikiCommit"];
             sub_url: string;
             title: string;
         };
@@ -7518,6 +7579,8 @@ export interface components {
         TimesSince: string;
         /** @description username of the user */
         Username: string;
+        /** @description the page's `sub_url` (its escaped web path, e.g. `New-page`), not its title */
+        WikiPageName: string;
     };
     requestBodies: never;
     headers: {
@@ -15922,6 +15985,143 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WikiPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteWikiPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description the page's `sub_url` (its escaped web path, e.g. `New-page`), not its title */
+                pageName: components["parameters"]["WikiPageName"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoEditWikiPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description the page's `sub_url` (its escaped web path, e.g. `New-page`), not its title */
+                pageName: components["parameters"]["WikiPageName"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWikiPageOptions"];
+            };
+        };
+        responses: {
+            /** @description the page as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiPage"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetWikiPages: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of wiki pages */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiPageMetaData"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetWikiPageRevisions: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description the page's `sub_url` (its escaped web path, e.g. `New-page`), not its title */
+                pageName: components["parameters"]["WikiPageName"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the page's commits */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiCommitList"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -192,6 +192,7 @@ import { repoDeleteReleaseByTag } from './repository/repoDeleteReleaseByTag.js';
 import { repoDeleteTag } from './repository/repoDeleteTag.js';
 import { repoDeleteTagProtection } from './repository/repoDeleteTagProtection.js';
 import { repoDeleteTopic } from './repository/repoDeleteTopic.js';
+import { repoDeleteWikiPage } from './repository/repoDeleteWikiPage.js';
 import { repoDismissPullReview } from './repository/repoDismissPullReview.js';
 import { repoDownloadPullDiffOrPatch } from './repository/repoDownloadPullDiffOrPatch.js';
 import { repoEdit } from './repository/repoEdit.js';
@@ -202,6 +203,7 @@ import { repoEditPullRequest } from './repository/repoEditPullRequest.js';
 import { repoEditRelease } from './repository/repoEditRelease.js';
 import { repoEditReleaseAttachment } from './repository/repoEditReleaseAttachment.js';
 import { repoEditTagProtection } from './repository/repoEditTagProtection.js';
+import { repoEditWikiPage } from './repository/repoEditWikiPage.js';
 import { repoGet } from './repository/repoGet.js';
 import { repoGetAllCommits } from './repository/repoGetAllCommits.js';
 import { repoGetArchive } from './repository/repoGetArchive.js';
@@ -231,6 +233,8 @@ import { repoGetSingleCommit } from './repository/repoGetSingleCommit.js';
 import { repoGetTag } from './repository/repoGetTag.js';
 import { repoGetTagProtection } from './repository/repoGetTagProtection.js';
 import { repoGetWikiPage } from './repository/repoGetWikiPage.js';
+import { repoGetWikiPageRevisions } from './repository/repoGetWikiPageRevisions.js';
+import { repoGetWikiPages } from './repository/repoGetWikiPages.js';
 import { repoListActivityFeeds } from './repository/repoListActivityFeeds.js';
 import { repoListAllGitRefs } from './repository/repoListAllGitRefs.js';
 import { repoListBranchProtection } from './repository/repoListBranchProtection.js';
@@ -497,6 +501,7 @@ export const registry: Registry = {
   repoDeleteTag,
   repoDeleteTagProtection,
   repoDeleteTopic,
+  repoDeleteWikiPage,
   repoDismissPullReview,
   repoDownloadPullDiffOrPatch,
   repoEdit,
@@ -507,6 +512,7 @@ export const registry: Registry = {
   repoEditRelease,
   repoEditReleaseAttachment,
   repoEditTagProtection,
+  repoEditWikiPage,
   repoGet,
   repoGetAllCommits,
   repoGetArchive,
@@ -536,6 +542,8 @@ export const registry: Registry = {
   repoGetTag,
   repoGetTagProtection,
   repoGetWikiPage,
+  repoGetWikiPageRevisions,
+  repoGetWikiPages,
   repoListActivityFeeds,
   repoListAllGitRefs,
   repoListBranchProtection,

@@ -8,8 +8,8 @@ import type { RepoRow, UserRow } from '../../db/schema/index.js';
 import { commitFiles, type Signature } from '../../git/commit.js';
 import { GitError } from '../../git/core.js';
 import { initBare } from '../../git/init.js';
-import { lastCommitFor, readBlob, readCommit, readDir, type CommitData } from '../../git/objects.js';
-import { commitsTouching, entriesAt } from '../../git/pathHistory.js';
+import { readBlob, readCommit, readDir, type CommitData } from '../../git/objects.js';
+import { commitsTouching, entriesAt, lastCommitTouching } from '../../git/pathHistory.js';
 import { wikiDir } from '../../git/paths.js';
 import { deleteRef, headBranch, moveRef, refTarget } from '../../git/refs.js';
 import { canRead, canWrite } from '../../permissions/repo.js';
@@ -215,7 +215,7 @@ export class WikiService {
       .filter((e): e is { gitPath: string; webPath: string } => e.webPath !== undefined);
     const slice = files.slice(page.offset, page.offset + page.limit);
     const rows = await Promise.all(slice.map(async (f) => {
-      const last = await lastCommitFor(dir, tip, f.gitPath);
+      const last = await lastCommitTouching(dir, tip, f.gitPath);
       return { webPath: f.webPath, title: webPathToUserTitle(f.webPath), lastCommit: await readCommit(dir, last ?? tip) };
     }));
     return { rows, total: files.length };
