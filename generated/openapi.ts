@@ -2806,6 +2806,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/hooks/git": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the repository's git hooks
+         * @description Gitea serves the server-side git hooks (pre-receive, update, post-receive) of a repository to site administrators who are also its administrators, and only when git hooks are enabled (Gitea's `DISABLE_GIT_HOOKS`, true by default). anvil does not run custom git hooks: these operations answer as Gitea with hooks disabled, 403 `must be allowed to edit Git hooks` for every caller who may administer the repository (403 for other readers, 404 for those who cannot see it). This path never falls into `hooks/{id}`.
+         */
+        get: operations["repoListGitHooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/hooks/git/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a git hook
+         * @description As `GET …/hooks/git`: 403 `must be allowed to edit Git hooks` while git hooks are disabled, which they always are in anvil.
+         */
+        get: operations["repoGetGitHook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a git hook
+         * @description As `GET …/hooks/git`: 403 `must be allowed to edit Git hooks` while git hooks are disabled, which they always are in anvil.
+         */
+        delete: operations["repoDeleteGitHook"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a git hook
+         * @description As `GET …/hooks/git`: 403 `must be allowed to edit Git hooks` while git hooks are disabled, which they always are in anvil; nothing is stored.
+         */
+        patch: operations["repoEditGitHook"];
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues": {
         parameters: {
             query?: never;
@@ -4050,6 +4098,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/tag_protections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tag protection rules
+         * @description Administrators of the repository (403 for other readers, 404 for those who cannot see it). Every rule, oldest first.
+         */
+        get: operations["repoListTagProtection"];
+        put?: never;
+        /**
+         * Create a tag protection rule
+         * @description Administrators of the repository. `name_pattern` is a glob (`*` any characters, `/` included; `?` one character; `[abc]`; `{a,b}`) or, between slashes (`/^v[0-9]+$/`), a regular expression. Only the users and team members of the allow-list may create, move or delete a matching tag — over git (HTTP and SSH), through `POST`/`DELETE …/tags` and through releases; repository administrators are not exempt, as in Gitea. Errors: 400 when `name_pattern` or both allow-lists are empty; 403 when the caller is not an administrator or a rule with that pattern exists; 404 when the repository is not visible; 422 for an unknown user or team or a regular expression that does not compile; 423 when the repository is archived.
+         */
+        post: operations["repoCreateTagProtection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/tag_protections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tag protection rule
+         * @description Administrators of the repository; 404 when the repository has no rule of that id.
+         */
+        get: operations["repoGetTagProtection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag protection rule
+         * @description Administrators of the repository; 404 when the repository has no rule of that id; 423 when it is archived.
+         */
+        delete: operations["repoDeleteTagProtection"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a tag protection rule
+         * @description Administrators of the repository; only the given fields change. Errors: 400 when the pattern would become empty; 403 when another rule has the new pattern; 404 when the repository has no rule of that id; 422 for an unknown user or team or a regular expression that does not compile; 423 when the repository is archived.
+         */
+        patch: operations["repoEditTagProtection"];
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/tags": {
         parameters: {
             query?: never;
@@ -4069,6 +4169,30 @@ export interface paths {
          */
         post: operations["repoCreateTag"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tag by name
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. The tag (lightweight or annotated) as in the tag list. `tag` spans the rest of the path (`release/v1`), as Gitea's `/tags/*`. 404 when the repository is not visible or empty, or has no tag of that name.
+         */
+        get: operations["repoGetTag"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag by name
+         * @description Writers of the repository's code. Removes the tag and sends the `delete` event. Errors: 403 when the caller cannot write code; 404 when the repository or the tag does not exist; 409 when a release (not a draft) is attached to the tag (`a tag attached to a release cannot be deleted directly`); 422 when a tag protection rule matches the tag and the caller is not on its allow-list (`user not allowed to delete protected tag`); 423 when the repository is archived.
+         */
+        delete: operations["repoDeleteTag"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4303,6 +4427,54 @@ export interface paths {
          * @description Anyone who can read the repository's wiki, anonymous callers included on public repositories. The page's content, the base64 content of `_Sidebar` and `_Footer` (empty when absent), the last commit that touched the page (`commiter`, as Gitea spells it) and the number of commits that touched it. `pageName` is the page's `sub_url`; it is normalised as Gitea's `WebPathToGitPath` does (each segment unescaped, then escaped again), so `%26%26%26%26` and `&&&&` name the same page, and a name ending in `.md` is taken as the file name; it never reads outside the wiki's tree. 404 when the caller cannot read the wiki unit (or it is disabled or external), the wiki has no repository yet, or the page does not exist.
          */
         get: operations["repoGetWikiPage"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a wiki page
+         * @description Writers of the wiki; the page's file goes in a commit of its own (`Delete page "<title>"`) and the `wiki` webhook (`deleted`) is sent. Errors: 403 when the caller cannot write the wiki; 404 when the wiki or the page does not exist or cannot be seen; 423 when the repository is archived.
+         */
+        delete: operations["repoDeleteWikiPage"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a wiki page
+         * @description Writers of the wiki. New `content_base64` (omitted: the page's content stays) and, with a `title` naming another page, a rename: the old file goes and the new one is written in the same commit. The message defaults to `Update "<title>"`. `pageName` is read as in `GET`. Errors: 400 when the new title is reserved or invalid, names a page that exists, or the content is not valid base64; 403 when the caller cannot write the wiki; 404 when the wiki or the page does not exist or cannot be seen; 423 when the repository is archived. Sends the `wiki` webhook (`edited`).
+         */
+        patch: operations["repoEditWikiPage"];
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/wiki/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the wiki's pages
+         * @description Anyone who can read the wiki, anonymous callers included on public repositories. The wiki's top-level Markdown files (pages written through the API or pushed over git; `_Sidebar` and `_Footer` included, as Gitea lists them), by file name, each with the last commit that touched it; files whose names are not valid page names are left out. 404 when the caller cannot read the wiki or it has no repository yet.
+         */
+        get: operations["repoGetWikiPages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/wiki/revisions/{pageName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a wiki page's revisions
+         * @description Anyone who can read the wiki. The commits that touched the page's file, newest first, one page of them (`limit` per page, default 30), and `count`, how many there are in all. `pageName` is read as in `GET …/wiki/page/{pageName}`. 404 when the wiki or the page does not exist or cannot be seen.
+         */
+        get: operations["repoGetWikiPageRevisions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6804,6 +6976,12 @@ export interface components {
             /** @description branch, tag or commit to tag; the default branch when omitted, null or empty */
             target?: string | null;
         };
+        /** @description a tag protection rule to create */
+        CreateTagProtectionOption: {
+            name_pattern?: string;
+            whitelist_teams?: string[];
+            whitelist_usernames?: string[];
+        };
         /** @description options for creating a team */
         CreateTeamOption: {
             /** @description members may create repositories in the organization */
@@ -7044,6 +7222,10 @@ export interface components {
              */
             due_date: string | null;
         };
+        /** @description the new content of a git hook */
+        EditGitHookOption: {
+            content?: string;
+        };
         /** @description changes to a webhook; what is absent stays */
         EditHookOption: {
             active?: boolean;
@@ -7274,6 +7456,12 @@ export interface components {
             /** @description make the repository a template, or a normal one */
             template?: boolean | null;
             website?: string | null;
+        };
+        /** @description the fields of a tag protection rule to change; omitted ones stay */
+        EditTagProtectionOption: {
+            name_pattern?: string;
+            whitelist_teams?: string[];
+            whitelist_usernames?: string[];
         };
         /** @description options for editing a team; only the fields given change */
         EditTeamOption: {
@@ -7506,6 +7694,12 @@ export interface components {
             type: "blob" | "tree" | "commit";
             /** @description API URL of the blob or tree; empty for a submodule */
             url: string;
+        };
+        /** @description a server-side git hook of a repository (Gitea's GitHook) */
+        GitHook: {
+            content?: string;
+            is_active: boolean;
+            name: string;
         };
         GitignoreTemplateInfo: {
             name: string;
@@ -8617,6 +8811,21 @@ export interface components {
             /** @description `{repo web page}/archive/{name}.zip`; empty when source archive downloads are disabled */
             zipball_url: string;
         };
+        /** @description a tag protection rule (Gitea's TagProtection) */
+        TagProtection: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: int64 */
+            id: number;
+            /** @description a glob, or a regular expression between slashes */
+            name_pattern: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description the teams whose members may */
+            whitelist_teams: string[];
+            /** @description the users who may create, move and delete matching tags */
+            whitelist_usernames: string[];
+        };
         /** @description a team of an organization, with its per-unit permissions */
         Team: {
             /** @description members may create repositories in the organization */
@@ -8821,6 +9030,12 @@ export interface components {
             message: string;
             sha: string;
         };
+        /** @description commits of a wiki page (Gitea's WikiCommitList) */
+        WikiCommitList: {
+            commits: components["schemas"]["WikiCommit"][];
+            /** Format: int64 */
+            count: number;
+        };
         /** @description a wiki page */
         WikiPage: {
             /**
@@ -8844,6 +9059,13 @@ export interface components {
              * Format: uri-reference
              * @description the page's escaped web path, relative to the wiki (e.g. `New-page`)
              */
+            sub_url: string;
+            title: string;
+        };
+        /** @description a wiki page as listed (Gitea's WikiPageMetaData) */
+        WikiPageMetaData: {
+            html_url: string;
+            last_commit: components["schemas"]["WikiCommit"];
             sub_url: string;
             title: string;
         };
@@ -8986,6 +9208,8 @@ export interface components {
         ArtifactNameFilter: string;
         /** @description id of the column */
         ColumnId: number;
+        /** @description name of the git hook (`pre-receive`, `update` or `post-receive`) */
+        GitHookId: string;
         /** @description index of the issue or pull request */
         IssueIndex: number;
         /** @description id of the workflow job */
@@ -9014,6 +9238,10 @@ export interface components {
         RunnerId: string;
         /** @description name of the secret (case-insensitive) */
         SecretName: string;
+        /** @description name of the tag. It spans the rest of the path and may contain `/` (`release/v1`): the router maps it to a wildcard, as Gitea's `/tags/*` */
+        TagName: string;
+        /** @description id of the tag protection rule */
+        TagProtectionId: number;
         /** @description only times created at or before this moment (RFC 3339) */
         TimesBefore: string;
         /** @description only times created at or after this moment (RFC 3339) */
@@ -9022,6 +9250,8 @@ export interface components {
         Username: string;
         /** @description name of the variable (case-insensitive) */
         VariableName: string;
+        /** @description the page's `sub_url` (its escaped web path, e.g. `New-page`), not its title */
+        WikiPageName: string;
         /** @description the workflow's file name (`build.yml`) */
         WorkflowId: string;
     };
@@ -14951,6 +15181,125 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoListGitHooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the git hooks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitHook"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetGitHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the git hook (`pre-receive`, `update` or `post-receive`) */
+                id: components["parameters"]["GitHookId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the git hook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitHook"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteGitHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the git hook (`pre-receive`, `update` or `post-receive`) */
+                id: components["parameters"]["GitHookId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoEditGitHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the git hook (`pre-receive`, `update` or `post-receive`) */
+                id: components["parameters"]["GitHookId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditGitHookOption"];
+            };
+        };
+        responses: {
+            /** @description the git hook as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitHook"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
     issueListIssues: {
         parameters: {
             query?: {
@@ -18462,6 +18811,164 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoListTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagProtection"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoCreateTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTagProtectionOption"];
+            };
+        };
+        responses: {
+            /** @description the created rule */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagProtection"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the tag protection rule */
+                id: components["parameters"]["TagProtectionId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagProtection"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the tag protection rule */
+                id: components["parameters"]["TagProtectionId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoEditTagProtection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the tag protection rule */
+                id: components["parameters"]["TagProtectionId"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditTagProtectionOption"];
+            };
+        };
+        responses: {
+            /** @description the rule as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagProtection"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     repoListTags: {
         parameters: {
             query?: {
@@ -18533,6 +19040,64 @@ export interface operations {
             /** @description a tag of that name already exists, or a release claims the name */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
+        };
+    };
+    repoGetTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the tag. It spans the rest of the path and may contain `/` (`release/v1`): the router maps it to a wildcard, as Gitea's `/tags/*` */
+                tag: components["parameters"]["TagName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tag"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description name of the tag. It spans the rest of the path and may contain `/` (`release/v1`): the router maps it to a wildcard, as Gitea's `/tags/*` */
+                tag: components["parameters"]["TagName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
             503: components["responses"]["StorageUnavailable"];
@@ -19018,6 +19583,143 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WikiPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeleteWikiPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description the page's `sub_url` (its escaped web path, e.g. `New-page`), not its title */
+                pageName: components["parameters"]["WikiPageName"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoEditWikiPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description the page's `sub_url` (its escaped web path, e.g. `New-page`), not its title */
+                pageName: components["parameters"]["WikiPageName"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWikiPageOptions"];
+            };
+        };
+        responses: {
+            /** @description the page as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiPage"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetWikiPages: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of wiki pages */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiPageMetaData"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetWikiPageRevisions: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description the page's `sub_url` (its escaped web path, e.g. `New-page`), not its title */
+                pageName: components["parameters"]["WikiPageName"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the page's commits */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WikiCommitList"];
                 };
             };
             401: components["responses"]["Unauthorized"];

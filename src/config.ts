@@ -37,6 +37,8 @@ export interface Config {
   /** Where each kind of blob is kept (Gitea's [storage], [attachment], [lfs], [avatar], [actions_log], [actions_artifacts]). */
   storage: Record<StorageKind, StorageSettings>;
   lfs: LfsConfig;
+  /** Gitea's `[repository.release]`: RELEASE_ALLOWED_TYPES, the release assets' own allow-list (empty: any type). */
+  release: { allowedTypes: string };
   webhook: WebhookConfig;
   cron: CronConfig;
   ssh: SshConfig;
@@ -327,6 +329,7 @@ export function loadConfig(env: Env = process.env): Config {
       authExpiryMs: int(env, 'LFS_HTTP_AUTH_EXPIRY', 24 * 60, 1) * 60_000,
       locksPagingNum: int(env, 'LFS_LOCKS_PAGING_NUM', 50, 1),
     },
+    release: { allowedTypes: env.RELEASE_ALLOWED_TYPES ?? '' },
     webhook: {
       allowedHostList: env.WEBHOOK_ALLOWED_HOST_LIST?.trim() || 'external',
       deliverTimeoutMs: int(env, 'WEBHOOK_DELIVER_TIMEOUT', 5, 1) * 1000,

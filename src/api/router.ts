@@ -50,7 +50,7 @@ function specificity(a: SpecOperation, b: SpecOperation): number {
 
 // Path parameters that span the rest of the path (Gitea's `*` routes): file paths, branch names and refs
 // with slashes. Only a last segment does: `commits/{ref}/statuses` keeps `ref` one segment.
-const restOfPath = new Set(['filepath', 'branch', 'head', 'basehead', 'archive', 'ref']);
+const restOfPath = new Set(['filepath', 'branch', 'head', 'basehead', 'archive', 'ref', 'tag']);
 
 const toKoaPath = (p: string) =>
   apiPrefix +

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { CommitData } from '../git/objects.js';
-import type { WikiPageView } from '../services/repos/wiki.js';
+import type { WikiPageMeta, WikiPageView } from '../services/repos/wiki.js';
 import { commitUser } from './commit.js';
 
 type Schemas = components['schemas'];
@@ -21,4 +21,8 @@ export function toWikiPage(page: WikiPageView, repoHtml: string): Schemas['WikiP
     sidebar: page.sidebar?.toString('base64') ?? '',
     footer: page.footer?.toString('base64') ?? '',
   };
+}
+
+export function toWikiPageMeta(page: WikiPageMeta, repoHtml: string): Schemas['WikiPageMetaData'] {
+  return { title: page.title, html_url: `${repoHtml}/wiki/${page.webPath}`, sub_url: page.webPath, last_commit: toWikiCommit(page.lastCommit) };
 }

@@ -12,6 +12,8 @@ export { rawTime, signatureEnv, type Signature } from './signature.js';
 export interface CommitFilesInput {
   branch: string;
   files: Array<{ path: string; content: string | Buffer; mode?: '100644' | '100755' }>;
+  /** Paths to remove from the parent's tree. */
+  remove?: string[];
   message: string;
   author: Signature;
   committer?: Signature;
@@ -35,6 +37,11 @@ export async function commitFiles(dir: string, input: CommitFilesInput): Promise
   try {
     if (input.parent) await git(dir, ['read-tree', input.parent], { env });
     else await git(dir, ['read-tree', '--empty'], { env });
+    // Mode 0 removes an entry (`--force-remove` would want a work tree).
+    if (input.remove?.length) {
+      const zero = '0'.repeat(input.parent?.length ?? 40);
+      await git(dir, ['update-index', '-z', '--index-info'], { env, stdin: input.remove.map((p) => `0 ${zero}\t${p}\0`).join('') });
+    }
     for (const f of input.files) {
       const { stdout: sha } = await git(dir, ['hash-object', '-w', '--stdin'], { stdin: f.content });
       await git(dir, ['update-index', '--add', '--cacheinfo', `${f.mode ?? '100644'},${sha.trim()},${f.path}`], { env });

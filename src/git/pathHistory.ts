@@ -25,3 +25,9 @@ export async function commitsTouching(dir: string, commit: string, path: string)
   const { stdout } = await git(dir, ['rev-list', commit, '--', path], literal);
   return stdout.split('\n').filter(Boolean);
 }
+
+/** The last commit up to `commit` that touched `path`. */
+export async function lastCommitTouching(dir: string, commit: string, path: string): Promise<string | undefined> {
+  const { stdout } = await git(dir, ['rev-list', '-n', '1', commit, '--', path], literal);
+  return stdout.trim() || undefined;
+}

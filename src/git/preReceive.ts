@@ -1,4 +1,4 @@
-// git's pre-receive hook for pushes to protected branches. anvil decides, per push, what the pusher may do
+// git's pre-receive hook for pushes to protected branches and tags. anvil decides, per push, what the pusher may do
 // to each protected branch pattern (BranchProtectionService.pushRules) and hands the rules to the hook in
 // ANVIL_BRANCH_RULES; the hook (POSIX sh, run by receive-pack once the pack is received) applies them to
 // the pushed refs: it can tell a force push, which needs the pushed objects. Any refusal refuses the whole
@@ -13,13 +13,31 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const script = `#!/bin/sh
-# Written by anvil: refuses pushes to protected branches. Rules: one per line, "<mode><TAB><regexp>",
+# Written by anvil: refuses pushes to protected branches and tags. Rules: one per line, "<mode><TAB><regexp>",
 # first match wins; mode deny (no push), noforce (fast-forwards only) or force; deletion always refused.
-[ -n "$ANVIL_BRANCH_RULES" ] || exit 0
+# Tag rules (ANVIL_TAG_RULES): "<allow|deny><TAB><regexp>", first match wins; deny refuses any change of the tag.
+[ -n "$ANVIL_BRANCH_RULES$ANVIL_TAG_RULES" ] || exit 0
 tab=$(printf '\\t')
 status=0
 while read -r old new ref; do
-  case "$ref" in refs/heads/*) branch=\${ref#refs/heads/} ;; *) continue ;; esac
+  case "$ref" in
+    refs/tags/*)
+      tag=\${ref#refs/tags/}
+      [ -n "$ANVIL_TAG_RULES" ] || continue
+      while IFS="$tab" read -r m pattern; do
+        [ -n "$m" ] || continue
+        if printf '%s\\n' "$tag" | grep -Eq -e "$pattern"; then
+          [ "$m" = deny ] && { echo "anvil: tag $tag is protected" >&2; status=1; }
+          break
+        fi
+      done <<RULES
+$ANVIL_TAG_RULES
+RULES
+      continue ;;
+    refs/heads/*) branch=\${ref#refs/heads/} ;;
+    *) continue ;;
+  esac
+  [ -n "$ANVIL_BRANCH_RULES" ] || continue
   mode=
   while IFS="$tab" read -r m pattern; do
     [ -n "$m" ] || continue

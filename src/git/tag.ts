@@ -26,10 +26,20 @@ export interface TagTip {
   date: Date;
 }
 
+const tipFormat = '--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)%00%(creatordate:iso-strict)%00%(contents)%00%00';
+
+/** One tag, or undefined when there is none of that name. */
+export async function tagTip(dir: string, name: string): Promise<TagTip | undefined> {
+  const { stdout } = await git(dir, ['for-each-ref', tipFormat, `refs/tags/${name}`]);
+  return parseTips(stdout).find((t) => t.name === name);
+}
+
 export async function listTags(dir: string): Promise<TagTip[]> {
-  const { stdout } = await git(dir, [
-    'for-each-ref', '--sort=-*creatordate', '--format=%(refname:strip=2)%00%(objectname)%00%(*objectname)%00%(creatordate:iso-strict)%00%(contents)%00%00', 'refs/tags/',
-  ]);
+  const { stdout } = await git(dir, ['for-each-ref', '--sort=-*creatordate', tipFormat, 'refs/tags/']);
+  return parseTips(stdout);
+}
+
+function parseTips(stdout: string): TagTip[] {
   return stdout.split('\0\0\n').filter((s) => s.trim()).map((rec) => {
     const [name, id, peeled, date, message] = rec.replace(/^\n/, '').split('\0');
     return { name: name!, id: id!, commit: peeled || id!, message: message ?? '', date: new Date(date!) };

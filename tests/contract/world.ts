@@ -360,6 +360,8 @@ export class World {
       'assets/attachment_id': specPath.includes('/releases/') ? ['$release-asset-id', '999999'] : ['$comment-asset-id', '$issue-asset-id'],
       'releases/id': ['$release-id', '$release-id', '999999'],
       'hooks/id': [specPath.startsWith('/repos/') ? '$repo-hook-id' : specPath.startsWith('/orgs/') ? '$org-hook-id' : '$site-hook-id'],
+      'tag_protections/id': ['1', '2', '999999'],
+      'git/id': ['pre-receive', 'update', 'post-receive'],
       'deliveries/delivery_id': [specPath.startsWith('/repos/') ? '$repo-delivery-id' : specPath.startsWith('/orgs/') ? '$org-delivery-id' : '$site-delivery-id'],
     };
     // Transfers are answered by the recipient of a pending one, which only one fixture has.
@@ -377,6 +379,8 @@ export class World {
       repoEdit: { repo: [victimRepo] },
       repoTransfer: { repo: [victimRepo] },
       repoDeleteBranch: { branch: ['spare', 'main'] },
+      // v1 carries the fixture release (409); v0 may go.
+      repoDeleteTag: { tag: ['v0', 'v1', 'nope'] },
       repoGetPullRequest: { index: ['3'] },
       repoEditPullRequest: { index: ['3'] },
       repoMergePullRequest: { index: ['$merge-pull', '$merge-pull', '$merged-pull', '999'] },

@@ -239,12 +239,14 @@ import { repoCreateReleaseAttachment } from './repository/repoCreateReleaseAttac
 import { repoCreateRunnerRegistrationToken } from './repository/repoCreateRunnerRegistrationToken.js';
 import { repoCreateStatus } from './repository/repoCreateStatus.js';
 import { repoCreateTag } from './repository/repoCreateTag.js';
+import { repoCreateTagProtection } from './repository/repoCreateTagProtection.js';
 import { repoCreateWikiPage } from './repository/repoCreateWikiPage.js';
 import { repoDelete } from './repository/repoDelete.js';
 import { repoDeleteBranch } from './repository/repoDeleteBranch.js';
 import { repoDeleteBranchProtection } from './repository/repoDeleteBranchProtection.js';
 import { repoDeleteCollaborator } from './repository/repoDeleteCollaborator.js';
 import { repoDeleteFile } from './repository/repoDeleteFile.js';
+import { repoDeleteGitHook } from './repository/repoDeleteGitHook.js';
 import { repoDeleteHook } from './repository/repoDeleteHook.js';
 import { repoDeleteKey } from './repository/repoDeleteKey.js';
 import { repoDeletePullReview } from './repository/repoDeletePullReview.js';
@@ -252,16 +254,22 @@ import { repoDeletePullReviewRequests } from './repository/repoDeletePullReviewR
 import { repoDeleteRelease } from './repository/repoDeleteRelease.js';
 import { repoDeleteReleaseAttachment } from './repository/repoDeleteReleaseAttachment.js';
 import { repoDeleteReleaseByTag } from './repository/repoDeleteReleaseByTag.js';
+import { repoDeleteTag } from './repository/repoDeleteTag.js';
+import { repoDeleteTagProtection } from './repository/repoDeleteTagProtection.js';
 import { repoDeleteTeam } from './repository/repoDeleteTeam.js';
 import { repoDeleteTopic } from './repository/repoDeleteTopic.js';
+import { repoDeleteWikiPage } from './repository/repoDeleteWikiPage.js';
 import { repoDismissPullReview } from './repository/repoDismissPullReview.js';
 import { repoDownloadPullDiffOrPatch } from './repository/repoDownloadPullDiffOrPatch.js';
 import { repoEdit } from './repository/repoEdit.js';
 import { repoEditBranchProtection } from './repository/repoEditBranchProtection.js';
+import { repoEditGitHook } from './repository/repoEditGitHook.js';
 import { repoEditHook } from './repository/repoEditHook.js';
 import { repoEditPullRequest } from './repository/repoEditPullRequest.js';
 import { repoEditRelease } from './repository/repoEditRelease.js';
 import { repoEditReleaseAttachment } from './repository/repoEditReleaseAttachment.js';
+import { repoEditTagProtection } from './repository/repoEditTagProtection.js';
+import { repoEditWikiPage } from './repository/repoEditWikiPage.js';
 import { repoGet } from './repository/repoGet.js';
 import { repoGetAllCommits } from './repository/repoGetAllCommits.js';
 import { repoGetArchive } from './repository/repoGetArchive.js';
@@ -273,6 +281,7 @@ import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusBy
 import { repoGetCommitPullRequest } from './repository/repoGetCommitPullRequest.js';
 import { repoGetContents } from './repository/repoGetContents.js';
 import { repoGetContentsList } from './repository/repoGetContentsList.js';
+import { repoGetGitHook } from './repository/repoGetGitHook.js';
 import { repoGetHook } from './repository/repoGetHook.js';
 import { repoGetHookDelivery } from './repository/repoGetHookDelivery.js';
 import { repoGetKey } from './repository/repoGetKey.js';
@@ -291,13 +300,18 @@ import { repoGetRepoPermissions } from './repository/repoGetRepoPermissions.js';
 import { repoGetReviewers } from './repository/repoGetReviewers.js';
 import { repoGetRunnerRegistrationToken } from './repository/repoGetRunnerRegistrationToken.js';
 import { repoGetSingleCommit } from './repository/repoGetSingleCommit.js';
+import { repoGetTag } from './repository/repoGetTag.js';
+import { repoGetTagProtection } from './repository/repoGetTagProtection.js';
 import { repoGetWikiPage } from './repository/repoGetWikiPage.js';
+import { repoGetWikiPageRevisions } from './repository/repoGetWikiPageRevisions.js';
+import { repoGetWikiPages } from './repository/repoGetWikiPages.js';
 import { repoListActionsSecrets } from './repository/repoListActionsSecrets.js';
 import { repoListActivityFeeds } from './repository/repoListActivityFeeds.js';
 import { repoListAllGitRefs } from './repository/repoListAllGitRefs.js';
 import { repoListBranchProtection } from './repository/repoListBranchProtection.js';
 import { repoListBranches } from './repository/repoListBranches.js';
 import { repoListCollaborators } from './repository/repoListCollaborators.js';
+import { repoListGitHooks } from './repository/repoListGitHooks.js';
 import { repoListGitRefs } from './repository/repoListGitRefs.js';
 import { repoListHookDeliveries } from './repository/repoListHookDeliveries.js';
 import { repoListHooks } from './repository/repoListHooks.js';
@@ -310,6 +324,7 @@ import { repoListStargazers } from './repository/repoListStargazers.js';
 import { repoListStatuses } from './repository/repoListStatuses.js';
 import { repoListStatusesByRef } from './repository/repoListStatusesByRef.js';
 import { repoListSubscribers } from './repository/repoListSubscribers.js';
+import { repoListTagProtection } from './repository/repoListTagProtection.js';
 import { repoListTags } from './repository/repoListTags.js';
 import { repoListTeams } from './repository/repoListTeams.js';
 import { repoListTopics } from './repository/repoListTopics.js';
@@ -629,12 +644,14 @@ export const registry: Registry = {
   repoCreateRunnerRegistrationToken,
   repoCreateStatus,
   repoCreateTag,
+  repoCreateTagProtection,
   repoCreateWikiPage,
   repoDelete,
   repoDeleteBranch,
   repoDeleteBranchProtection,
   repoDeleteCollaborator,
   repoDeleteFile,
+  repoDeleteGitHook,
   repoDeleteHook,
   repoDeleteKey,
   repoDeletePullReview,
@@ -642,16 +659,22 @@ export const registry: Registry = {
   repoDeleteRelease,
   repoDeleteReleaseAttachment,
   repoDeleteReleaseByTag,
+  repoDeleteTag,
+  repoDeleteTagProtection,
   repoDeleteTeam,
   repoDeleteTopic,
+  repoDeleteWikiPage,
   repoDismissPullReview,
   repoDownloadPullDiffOrPatch,
   repoEdit,
   repoEditBranchProtection,
+  repoEditGitHook,
   repoEditHook,
   repoEditPullRequest,
   repoEditRelease,
   repoEditReleaseAttachment,
+  repoEditTagProtection,
+  repoEditWikiPage,
   repoGet,
   repoGetAllCommits,
   repoGetArchive,
@@ -663,6 +686,7 @@ export const registry: Registry = {
   repoGetCommitPullRequest,
   repoGetContents,
   repoGetContentsList,
+  repoGetGitHook,
   repoGetHook,
   repoGetHookDelivery,
   repoGetKey,
@@ -681,13 +705,18 @@ export const registry: Registry = {
   repoGetReviewers,
   repoGetRunnerRegistrationToken,
   repoGetSingleCommit,
+  repoGetTag,
+  repoGetTagProtection,
   repoGetWikiPage,
+  repoGetWikiPageRevisions,
+  repoGetWikiPages,
   repoListActionsSecrets,
   repoListActivityFeeds,
   repoListAllGitRefs,
   repoListBranchProtection,
   repoListBranches,
   repoListCollaborators,
+  repoListGitHooks,
   repoListGitRefs,
   repoListHookDeliveries,
   repoListHooks,
@@ -700,6 +729,7 @@ export const registry: Registry = {
   repoListStatuses,
   repoListStatusesByRef,
   repoListSubscribers,
+  repoListTagProtection,
   repoListTags,
   repoListTeams,
   repoListTopics,

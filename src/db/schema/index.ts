@@ -20,3 +20,4 @@ export * from './artifacts.js';
 export * from './actionSecrets.js';
 export * from './people.js';
 export * from './lfs.js';
+export * from './repoRules.js';

@@ -2,17 +2,18 @@
 // decisions every write of a branch asks for — may this user push (and force-push) to it, may they merge
 // into it, and is a pull request ready to be merged under its rule. Pushes over git are checked by
 // git's pre-receive hook with the decisions made here (pushRules), so HTTP and SSH obey the same rules.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { rowsFromJson } from '../../db/jsonRows.js';
 import { readAlone, type JsonRead } from '../../db/together.js';
 import {
-  branchProtections, teamMembers, teams, users,
-  type BranchProtectionRow, type ProtectionSettings, type PullReviewRow, type UserRow,
+  branchProtections, type BranchProtectionRow, type ProtectionSettings, type PullReviewRow, type UserRow,
 } from '../../db/schema/index.js';
 import { canWrite, isRepoAdmin } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Forbidden, Invalid, isUniqueViolation, NotFound, RepoArchived } from '../errors.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
+import { isListed, namesOf, teamIdsByName, userIdsByName } from './allowLists.js';
+import { TagProtectionService } from './tagProtections.js';
 
 /** Gitea's IsRuleNameSpecial: a rule name with glob characters protects every branch it matches. */
 export const isGlobRule = (name: string) => /[*?[]/.test(name);
@@ -79,7 +80,12 @@ const listFields = [
 ] as const;
 
 export class BranchProtectionService {
-  constructor(private readonly deps: ServiceDeps) {}
+  /** The tag protection rules, which pushes check beside these. */
+  readonly tags: TagProtectionService;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.tags = new TagProtectionService(deps);
+  }
 
   private requireAdmin(loaded: LoadedRepo): void {
     if (!isRepoAdmin(loaded.perm)) throw new Forbidden('user should be an owner or a collaborator with admin write of a repository');
@@ -175,43 +181,23 @@ export class BranchProtectionService {
     return out;
   }
 
-  private async userIds(names: string[]): Promise<number[]> {
-    const lower = [...new Set(names.map((n) => n.toLowerCase()))];
-    if (!lower.length) return [];
-    const found = await this.deps.db.select({ id: users.id, lowerName: users.lowerName }).from(users).where(inArray(users.lowerName, lower));
-    const missing = lower.find((n) => !found.some((u) => u.lowerName === n));
-    if (missing) throw new Invalid(`user does not exist [name: ${missing}]`);
-    return found.map((u) => u.id);
+  private userIds(names: string[]): Promise<number[]> {
+    return userIdsByName(this.deps.db, names);
   }
 
-  private async teamIds(orgId: number, names: string[]): Promise<number[]> {
-    const lower = [...new Set(names.map((n) => n.toLowerCase()))];
-    if (!lower.length) return [];
-    const found = await this.deps.db.select({ id: teams.id, lowerName: teams.lowerName }).from(teams).where(and(eq(teams.orgId, orgId), inArray(teams.lowerName, lower)));
-    const missing = lower.find((n) => !found.some((t) => t.lowerName === n));
-    if (missing) throw new Invalid(`team does not exist [name: ${missing}]`);
-    return found.map((t) => t.id);
+  private teamIds(orgId: number, names: string[]): Promise<number[]> {
+    return teamIdsByName(this.deps.db, orgId, names);
   }
 
   private async views(rows: BranchProtectionRow[]): Promise<ProtectionView[]> {
-    const userIds = [...new Set(rows.flatMap((r) => listFields.flatMap(([, , ids]) => r.settings[ids])))];
-    const teamIds = [...new Set(rows.flatMap((r) => listFields.flatMap(([, , , ids]) => r.settings[ids])))];
-    const [people, groups] = await Promise.all([
-      userIds.length ? this.deps.db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)) : [],
-      teamIds.length ? this.deps.db.select({ id: teams.id, name: teams.name }).from(teams).where(inArray(teams.id, teamIds)) : [],
-    ]);
-    const userNames = new Map(people.map((u) => [u.id, u.name]));
-    const teamNames = new Map(groups.map((t) => [t.id, t.name]));
+    const userIds = rows.flatMap((r) => listFields.flatMap(([, , ids]) => r.settings[ids]));
+    const teamIds = rows.flatMap((r) => listFields.flatMap(([, , , ids]) => r.settings[ids]));
+    const { userNames, teamNames } = await namesOf(this.deps.db, userIds, teamIds);
     return rows.map((row) => ({ row, userNames, teamNames }));
   }
 
-  /** Whether the user is one of `userIds` or a member of one of `teamIds`. */
-  private async listed(userId: number, userIds: number[], teamIds: number[]): Promise<boolean> {
-    if (userIds.includes(userId)) return true;
-    if (!teamIds.length) return false;
-    const [m] = await this.deps.db.select({ teamId: teamMembers.teamId }).from(teamMembers)
-      .where(and(eq(teamMembers.userId, userId), inArray(teamMembers.teamId, teamIds))).limit(1);
-    return !!m;
+  private listed(userId: number, userIds: number[], teamIds: number[]): Promise<boolean> {
+    return isListed(this.deps.db, userId, userIds, teamIds);
   }
 
   /** Gitea's CanUserPush: pushes enabled, and the caller a code writer (on the whitelist when it is enabled). */

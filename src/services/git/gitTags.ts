@@ -4,8 +4,8 @@ import { releases, type UserRow } from '../../db/schema/index.js';
 import { GitError } from '../../git/core.js';
 import { zeroIdLike } from '../../git/commit.js';
 import { readCommit, readTag, type TagData } from '../../git/objects.js';
-import { allRefNames, refTarget, resolveCommit } from '../../git/refs.js';
-import { createTag, listTags, type TagTip } from '../../git/tag.js';
+import { allRefNames, deleteRef, refTarget, resolveCommit } from '../../git/refs.js';
+import { createTag, listTags, tagTip, type TagTip } from '../../git/tag.js';
 import { canRead } from '../../permissions/repo.js';
 import type { BranchService } from './branches.js';
 import { requireCodeWriter } from './branches.js';
@@ -53,6 +53,7 @@ export class TagService {
       .where(and(eq(releases.repoId, loaded.repo.id), eq(releases.lowerTagName, input.name.toLowerCase())));
     if (claimed) throw new Conflict(`tag ${input.name} already exists`);
     if (refs.some((r) => r.startsWith(`${wanted}/`) || wanted.startsWith(`${r}/`))) throw new Conflict(`tag name conflicts with ${input.name}`);
+    await this.branches.protections.tags.check(loaded.repo.id, actor, input.name, 'create');
     const tagger = signatureOf(actor, this.deps.config);
     const message = input.message?.trim() ? input.message : undefined;
     let id: string;
@@ -69,6 +70,41 @@ export class TagService {
     const stored = message ? (await readTag(dir, id))! : await readCommit(dir, target);
     const date = 'tagger' in stored ? stored.tagger.date : stored.committer.date;
     return { name: input.name, id, commit: target, message: stored.message, date };
+  }
+
+  /** One tag by name, as the list shows it. */
+  async get(loaded: LoadedRepo, name: string): Promise<TagTip> {
+    this.requireReader(loaded);
+    if (loaded.repo.isEmpty || !isValidRefName(name)) throw new NotFound();
+    const tip = await tagTip(this.branches.dir(loaded), name);
+    if (!tip) throw new NotFound();
+    return tip;
+  }
+
+  /**
+   * Deletes a tag no published release is attached to (409, as Gitea: delete the release first), if no
+   * tag protection rule keeps the caller from it (422); a draft's tag name is only claimed, not attached.
+   */
+  async delete(loaded: LoadedRepo, actor: UserRow, name: string): Promise<void> {
+    requireCodeWriter(loaded);
+    if (loaded.repo.isArchived) throw new RepoArchived();
+    if (loaded.repo.isEmpty || !isValidRefName(name)) throw new NotFound();
+    const dir = this.branches.dir(loaded);
+    const ref = `refs/tags/${name}`;
+    const id = await refTarget(dir, ref);
+    if (!id) throw new NotFound();
+    const [attached] = await this.deps.db.select({ id: releases.id }).from(releases)
+      .where(and(eq(releases.repoId, loaded.repo.id), eq(releases.tagName, name), eq(releases.isDraft, false)));
+    if (attached) throw new Conflict('a tag attached to a release cannot be deleted directly');
+    await this.branches.protections.tags.check(loaded.repo.id, actor, name, 'delete');
+    try {
+      await deleteRef(dir, ref, id);
+    } catch (err) {
+      // Moved or deleted by someone else since it was read.
+      if (err instanceof GitError) throw new Conflict('the tag changed while it was being deleted');
+      throw err;
+    }
+    await this.branches.refsChanged(loaded, actor.id, [{ ref, before: id, after: zeroIdLike(id) }], []);
   }
 
   async list(loaded: LoadedRepo, page: { limit: number; offset: number }): Promise<{ rows: TagTip[]; total: number }> {

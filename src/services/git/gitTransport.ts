@@ -140,7 +140,10 @@ export class GitTransportService {
    */
   private async beginPush(loaded: LoadedRepo, actor: UserRow, deployKey: boolean) {
     const { db, config, log } = this.deps;
-    const [rules, before] = await Promise.all([this.branches.protections.pushRules(loaded, actor, deployKey), listRefTips(this.dir(loaded))]);
+    const protections = this.branches.protections;
+    const [rules, tagRules, before] = await Promise.all([
+      protections.pushRules(loaded, actor, deployKey), protections.tags.pushRules(loaded.repo.id, deployKey ? null : actor), listRefTips(this.dir(loaded)),
+    ]);
     const [pending] = await db
       .insert(pendingPushes)
       .values({ repoId: loaded.repo.id, actorId: actor.id, before: Object.fromEntries(before), holder: this.holder, leaseUntil: leaseEnd(config.leftovers.leaseMs) })
@@ -150,7 +153,7 @@ export class GitTransportService {
     const stopRenewing = keepRenewed(config.leftovers.leaseMs, () => db.update(pendingPushes)
       .set({ leaseUntil: leaseEnd(config.leftovers.leaseMs) })
       .where(and(eq(pendingPushes.id, pending!.id), eq(pendingPushes.holder, this.holder))), log);
-    const env: Record<string, string> = { ANVIL_PUSH_JOURNAL: journal, ...(rules ? { ANVIL_BRANCH_RULES: rules } : {}) };
+    const env: Record<string, string> = { ANVIL_PUSH_JOURNAL: journal, ...(rules ? { ANVIL_BRANCH_RULES: rules } : {}), ...(tagRules ? { ANVIL_TAG_RULES: tagRules } : {}) };
     const afterExit = async () => {
       stopRenewing();
       // Tests only: die as a crash would, after git moved the refs and before anything is recorded.

@@ -42,6 +42,9 @@ export interface Download {
 
 type Page = { limit: number; offset: number };
 
+/** Which allow-list a file is checked against and the error a refused type becomes. */
+export type TypeRule = { allowed?: string; refuse?: (message: string) => Error };
+
 export class AttachmentService {
   readonly storage: AttachmentStorage;
 
@@ -75,9 +78,14 @@ export class AttachmentService {
     return name;
   }
 
-  /** Refuses a type the settings do not allow: 422 as Gitea's issue attachments (release assets say 400). */
-  checkType(name: string, head: Buffer, refuse: (message: string) => Error = (m) => new Invalid(m)): void {
-    if (!typeAllowed(this.deps.config.attachment.allowedTypes, name, head)) throw refuse(`this file type is not allowed: ${name}`);
+  /**
+   * Refuses a type the allow-list does not allow: by default `[attachment] ALLOWED_TYPES` and 422 as Gitea's
+   * issue attachments (release assets pass `[repository.release] ALLOWED_TYPES` and say 400).
+   */
+  checkType(name: string, head: Buffer, types: TypeRule = {}): void {
+    const allowed = types.allowed ?? this.deps.config.attachment.allowedTypes;
+    const refuse = types.refuse ?? ((m: string) => new Invalid(m));
+    if (!typeAllowed(allowed, name, head)) throw refuse(`this file type is not allowed: ${name}`);
   }
 
   /**
@@ -86,12 +94,12 @@ export class AttachmentService {
    */
   async store(
     input: UploadInput, target: { repoId: number; issueId?: number | null; commentId?: number | null; releaseId?: number | null }, actor: UserRow,
-    refuseType?: (message: string) => Error,
+    types?: TypeRule,
   ): Promise<AttachmentRow> {
     const file = input.file;
     if (!file) throw new Invalid('[attachment]: Required');
     const name = this.fileName(input);
-    this.checkType(name, file.head, refuseType);
+    this.checkType(name, file.head, types);
     const uuid = randomUUID();
     await this.storage.moveIn(file.path, uuid);
     try {

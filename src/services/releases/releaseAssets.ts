@@ -3,7 +3,7 @@
 // releases see the assets of what they may see, writers of releases change them.
 import { and, asc, count, eq } from 'drizzle-orm';
 import { attachments, type AttachmentRow, type UserRow } from '../../db/schema/index.js';
-import type { AttachmentService, UploadInput } from '../issues/attachments.js';
+import type { AttachmentService, TypeRule, UploadInput } from '../issues/attachments.js';
 import { sanitizeAttachmentName } from '../issues/attachmentTypes.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Invalid, NotFound } from '../errors.js';
@@ -30,12 +30,16 @@ export class ReleaseAssetService {
     return { rows, total: total?.n ?? 0 };
   }
 
-  /** Gitea answers 400 for a file type release assets may not have. */
+  /** Release assets follow `[repository.release] ALLOWED_TYPES` (empty: any type), not the attachments' list; Gitea answers 400. */
+  private get types(): TypeRule {
+    return { allowed: this.deps.config.release.allowedTypes, refuse: (m) => new BadRequest(m) };
+  }
+
   async create(loaded: LoadedRepo, releaseId: number, actor: UserRow, input: UploadInput): Promise<AttachmentRow> {
     this.attachments.ensureEnabled();
     requireReleaseWriter(loaded);
     const release = await this.releases.row(loaded, releaseId);
-    return this.attachments.store(input, { repoId: loaded.repo.id, releaseId: release.id }, actor, (m) => new BadRequest(m));
+    return this.attachments.store(input, { repoId: loaded.repo.id, releaseId: release.id }, actor, this.types);
   }
 
   async get(loaded: LoadedRepo, releaseId: number, attachmentId: number): Promise<AttachmentRow> {
@@ -53,7 +57,8 @@ export class ReleaseAssetService {
     if (!newName) return row;
     const name = sanitizeAttachmentName(newName);
     if (!name) throw new Invalid('[name]: the attachment needs a file name (no path separators or control characters)');
-    this.attachments.checkType(name, await this.attachments.storage.head(row.uuid));
+    // Gitea's UpdateAttachment checks the same list and answers 422.
+    this.attachments.checkType(name, await this.attachments.storage.head(row.uuid), { allowed: this.types.allowed });
     const [renamed] = await this.deps.db.update(attachments).set({ name }).where(eq(attachments.id, row.id)).returning();
     if (!renamed) throw new NotFound();
     return renamed;

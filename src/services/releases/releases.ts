@@ -158,6 +158,8 @@ export class ReleaseService {
     const sha = await resolveCommit(dir, from);
     if (!sha) throw new NotFound(`target "${from}" not found`);
     if ([...refs].some((r) => r.startsWith(`${ref}/`) || ref.startsWith(`${r}/`))) throw new Conflict(`tag name conflicts with an existing ref: ${tagName}`);
+    // A release that makes its tag obeys the tag protection rules (Gitea's ErrProtectedTagName: 422).
+    await this.branches.protections.tags.check(loaded.repo.id, actor, tagName, 'create');
     let id: string;
     try {
       id = await createTag(dir, tagName, sha, message || undefined, signatureOf(actor, this.deps.config));

@@ -8,8 +8,8 @@ import type { RepoRow, UserRow } from '../../db/schema/index.js';
 import { commitFiles, type Signature } from '../../git/commit.js';
 import { GitError } from '../../git/core.js';
 import { initBare } from '../../git/init.js';
-import { readBlob, readCommit, type CommitData } from '../../git/objects.js';
-import { commitsTouching, entriesAt } from '../../git/pathHistory.js';
+import { readBlob, readCommit, readDir, type CommitData } from '../../git/objects.js';
+import { commitsTouching, entriesAt, lastCommitTouching } from '../../git/pathHistory.js';
 import { wikiDir } from '../../git/paths.js';
 import { deleteRef, headBranch, moveRef, refTarget } from '../../git/refs.js';
 import { canRead, canWrite } from '../../permissions/repo.js';
@@ -30,6 +30,8 @@ import {
 export interface WikiPageView {
   /** The escaped web path (`sub_url`). */
   webPath: string;
+  /** The file that holds it. */
+  gitPath: string;
   title: string;
   content: Buffer;
   /** The last commit that touched the page's file. */
@@ -38,6 +40,13 @@ export interface WikiPageView {
   /** `_Sidebar.md` and `_Footer.md`, when the wiki has them. */
   sidebar?: Buffer;
   footer?: Buffer;
+}
+
+/** A page as Gitea's WikiPageMetaData lists it. */
+export interface WikiPageMeta {
+  webPath: string;
+  title: string;
+  lastCommit: CommitData;
 }
 
 export interface CreateWikiPageInput {
@@ -75,18 +84,13 @@ export class WikiService {
     return wikiDir(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
   }
 
-  async createPage(loaded: LoadedRepo, actor: UserRow, input: CreateWikiPageInput): Promise<WikiPageView> {
-    const { repo, perm } = loaded;
-    if (!canRead(perm, 'repo.wiki')) throw new NotFound();
-    if (repo.isArchived) throw new RepoArchived();
-    if (!canWrite(perm, 'repo.wiki')) throw new Forbidden('user should have a permission to write to a repo');
-    const title = input.title ?? '';
+  /** Gitea's checks of a page title to write: the escaped web path and the top-level file it names. */
+  private pageTarget(title: string): { webPath: string; gitPath: string } {
     if (goTrimSpace(title) === '') throw new BadRequest('wiki page title must not be empty');
-    if (title.includes('\0') || input.message?.includes('\0')) throw new BadRequest('title and message must not contain NUL characters');
+    if (title.includes('\0')) throw new BadRequest('title and message must not contain NUL characters');
     // The page is a file named after the escaped title: a name longer than a file system's 255 bytes could
     // not be checked out of any clone of the wiki. (Checked on the title first: a longer title never fits.)
     if (title.length > WIKI_FILE_NAME_MAX) throw new BadRequest(`wiki page title is too long (its file name must fit in ${WIKI_FILE_NAME_MAX} bytes)`);
-    const content = decodeBase64(input.contentBase64 ?? '');
     const webPath = userTitleToWebPath(title);
     const reserved = reservedSegment(webPath);
     if (reserved !== undefined) throw new BadRequest(`wiki title is reserved: ${reserved}`);
@@ -94,22 +98,94 @@ export class WikiService {
     // A query-escaped title has no slash: its page is always one top-level file of the wiki.
     if (!gitPath || gitPath.includes('/')) throw new BadRequest(`invalid wiki page title: ${title}`);
     if (Buffer.byteLength(gitPath) > WIKI_FILE_NAME_MAX) throw new BadRequest(`wiki page title is too long (its file name must fit in ${WIKI_FILE_NAME_MAX} bytes)`);
-    let message = input.message || `Add ${goQuote(title)}`;
-    if (!message.endsWith('\n')) message += '\n';
-    const who: Signature = signatureOf(actor, this.deps.config);
+    return { webPath, gitPath };
+  }
 
+  private requireWriter(loaded: LoadedRepo): void {
+    if (!canRead(loaded.perm, 'repo.wiki')) throw new NotFound();
+    if (loaded.repo.isArchived) throw new RepoArchived();
+    if (!canWrite(loaded.perm, 'repo.wiki')) throw new Forbidden('user should have a permission to write to a repo');
+  }
+
+  async createPage(loaded: LoadedRepo, actor: UserRow, input: CreateWikiPageInput): Promise<WikiPageView> {
+    this.requireWriter(loaded);
+    const title = input.title ?? '';
+    if (input.message?.includes('\0')) throw new BadRequest('title and message must not contain NUL characters');
+    const { webPath, gitPath } = this.pageTarget(title);
+    const content = decodeBase64(input.contentBase64 ?? '');
+    const dir = this.dir(loaded);
+    const id = await this.write(loaded, actor, 'created', webPath, input.message || `Add ${goQuote(title)}`, async (parent) => {
+      // Gitea also counts a file named after the unescaped web path as the page.
+      if (parent && (await entriesAt(dir, parent, [gitPath, `${webPath}.md`])).size) {
+        throw new BadRequest(`wiki page already exists [title: ${gitPath}]`);
+      }
+      return { files: [{ path: gitPath, content }] };
+    });
+    return (await this.readPage(dir, id, [gitPath]))!;
+  }
+
+  /**
+   * Gitea's EditWikiPage: new content and, with a `title` naming another page, a rename (the old file goes,
+   * the new one must not exist yet). Omitted content keeps the page's; the message defaults to `Update …`.
+   */
+  async editPage(loaded: LoadedRepo, actor: UserRow, pageName: string, input: CreateWikiPageInput, rawPageName?: string): Promise<WikiPageView> {
+    this.requireWriter(loaded);
+    if (input.message?.includes('\0')) throw new BadRequest('title and message must not contain NUL characters');
+    const current = await this.getPage(loaded, pageName, rawPageName);
+    const title = input.title || current.title;
+    const { webPath, gitPath } = this.pageTarget(title);
+    const content = input.contentBase64 == null ? undefined : decodeBase64(input.contentBase64);
+    const dir = this.dir(loaded);
+    const id = await this.write(loaded, actor, 'edited', webPath, input.message || `Update ${goQuote(title)}`, async (parent) => {
+      const old = parent ? await this.findPage(dir, parent, current.gitPath) : undefined;
+      if (!old) throw new NotFound();
+      if (old !== gitPath && parent && (await entriesAt(dir, parent, [gitPath, `${webPath}.md`])).size) {
+        throw new BadRequest(`wiki page already exists [title: ${gitPath}]`);
+      }
+      const body = content ?? (await readBlob(dir, (await entriesAt(dir, parent!, [old])).get(old)!.id));
+      return { files: [{ path: gitPath, content: body }], remove: old === gitPath ? [] : [old] };
+    });
+    return (await this.readPage(dir, id, [gitPath]))!;
+  }
+
+  /** Gitea's DeleteWikiPage: the page's file goes in a commit of its own. */
+  async deletePage(loaded: LoadedRepo, actor: UserRow, pageName: string, rawPageName?: string): Promise<void> {
+    this.requireWriter(loaded);
+    const current = await this.getPage(loaded, pageName, rawPageName);
+    const dir = this.dir(loaded);
+    await this.write(loaded, actor, 'deleted', current.webPath, `Delete page ${goQuote(current.title)}`, async (parent) => {
+      const old = parent ? await this.findPage(dir, parent, current.gitPath) : undefined;
+      if (!old) throw new NotFound();
+      return { files: [], remove: [old] };
+    });
+  }
+
+  /** `path` when it is still a file in `commit`. */
+  private async findPage(dir: string, commit: string, path: string): Promise<string | undefined> {
+    return (await entriesAt(dir, commit, [path])).get(path)?.type === 'blob' ? path : undefined;
+  }
+
+  /**
+   * One commit on the wiki's branch (made when missing) with what `change` says for the current tip, then
+   * its `wiki` event; writers of one branch take turns in this process, and a branch moved by another
+   * process is built on again. No page stands without its record: on failure the branch goes back.
+   */
+  private async write(
+    loaded: LoadedRepo, actor: UserRow, action: 'created' | 'edited' | 'deleted', webPath: string, rawMessage: string,
+    change: (parent: string | undefined) => Promise<{ files: Array<{ path: string; content: Buffer }>; remove?: string[] }>,
+  ): Promise<string> {
+    const { repo } = loaded;
+    const message = rawMessage.endsWith('\n') ? rawMessage : `${rawMessage}\n`;
+    const who: Signature = signatureOf(actor, this.deps.config);
     const dir = this.dir(loaded);
     const branch = (existsSync(dir) && (await headBranch(dir))) || repo.defaultBranch;
     const { id, parent } = await withKeyLock(`${dir}\0${branch}`, async () => {
       if (!existsSync(dir)) await this.init(dir, repo);
       for (let attempt = 0; attempt < attempts; attempt++) {
         const parent = await refTarget(dir, `refs/heads/${branch}`);
-        // Gitea also counts a file named after the unescaped web path as the page.
-        if (parent && (await entriesAt(dir, parent, [gitPath, `${webPath}.md`])).size) {
-          throw new BadRequest(`wiki page already exists [title: ${gitPath}]`);
-        }
+        const { files, remove } = await change(parent);
         try {
-          return { id: await commitFiles(dir, { branch, files: [{ path: gitPath, content }], message, author: who, parent }), parent };
+          return { id: await commitFiles(dir, { branch, files, remove, message, author: who, parent }), parent };
         } catch (err) {
           // Only a branch that moved under us is worth another try.
           if (!(err instanceof GitError) || (await refTarget(dir, `refs/heads/${branch}`)) === parent) throw err;
@@ -118,15 +194,41 @@ export class WikiService {
       throw new Conflict('the wiki kept changing while the page was written; try again');
     });
     try {
-      await withTx(this.deps.db, (tx) => recordEvent(this.deps, tx, { type: 'wiki', action: 'created', page: webPath, sha: id, ...inRepo(repo, actor.id) }));
+      await withTx(this.deps.db, (tx) => recordEvent(this.deps, tx, { type: 'wiki', action, page: webPath, sha: id, ...inRepo(repo, actor.id) }));
     } catch (err) {
-      // No page stands without its record: the branch goes back to where it was (if it is still at the page).
       const ref = `refs/heads/${branch}`;
       await (parent ? moveRef(dir, ref, parent, id) : deleteRef(dir, ref, id))
-        .catch((e: Error) => this.deps.log.error({ err: e.message, repoId: repo.id }, 'could not undo a wiki page whose record failed'));
+        .catch((e: Error) => this.deps.log.error({ err: e.message, repoId: repo.id }, 'could not undo a wiki change whose record failed'));
       throw err;
     }
-    return (await this.readPage(dir, id, [gitPath]))!;
+    return id;
+  }
+
+  /** The wiki's pages (top-level Markdown files, `_Sidebar` and `_Footer` included as Gitea lists them), by name, one page of them. */
+  async listPages(loaded: LoadedRepo, page: { limit: number; offset: number }): Promise<{ rows: WikiPageMeta[]; total: number }> {
+    if (!canRead(loaded.perm, 'repo.wiki')) throw new NotFound();
+    const dir = this.dir(loaded);
+    const tip = existsSync(dir) ? await refTarget(dir, 'HEAD') : undefined;
+    if (!tip) throw new NotFound();
+    const files = (await readDir(dir, tip, '')).filter((e) => e.type === 'blob' && e.name.endsWith('.md'))
+      .map((e) => ({ gitPath: e.name, webPath: gitPathToWebPath(e.name) }))
+      .filter((e): e is { gitPath: string; webPath: string } => e.webPath !== undefined);
+    const slice = files.slice(page.offset, page.offset + page.limit);
+    const rows = await Promise.all(slice.map(async (f) => {
+      const last = await lastCommitTouching(dir, tip, f.gitPath);
+      return { webPath: f.webPath, title: webPathToUserTitle(f.webPath), lastCommit: await readCommit(dir, last ?? tip) };
+    }));
+    return { rows, total: files.length };
+  }
+
+  /** The commits that touched a page, newest first, one page of them, and how many there are. */
+  async revisions(loaded: LoadedRepo, pageName: string, page: { limit: number; offset: number }, rawPageName?: string): Promise<{ commits: CommitData[]; count: number }> {
+    const current = await this.getPage(loaded, pageName, rawPageName);
+    const dir = this.dir(loaded);
+    const tip = (await refTarget(dir, 'HEAD'))!;
+    const all = await commitsTouching(dir, tip, current.gitPath);
+    const commits = await Promise.all(all.slice(page.offset, page.offset + page.limit).map((c) => readCommit(dir, c)));
+    return { commits, count: all.length };
   }
 
   /**
@@ -164,6 +266,7 @@ export class WikiService {
     const webPath = gitPathToWebPath(file.path) ?? queryEscape(file.path.replace(/\.md$/, ''));
     return {
       webPath,
+      gitPath: file.path,
       title: webPathToUserTitle(webPath),
       content,
       lastCommit: await readCommit(dir, history[0] ?? commit),

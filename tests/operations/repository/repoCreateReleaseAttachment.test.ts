@@ -53,12 +53,35 @@ test('201: ?name= overrides the file name; a draft\'s asset downloads for writer
   assert.is((await fetch(res.data!.browser_download_url, { headers: { Authorization: w.r.writer.auth } })).status, 200);
 });
 
-test('400 disallowed type, 413 too large, 422 no attachment part: nothing left behind', async () => {
+test('201: any type by default (semantic-release\'s names: `App tarball`, app-linux-amd64, app.deb), whatever ATTACHMENT_ALLOWED_TYPES says', async () => {
+  for (const [filename, name] of [['dist.tgz', 'App tarball'], ['app-linux-amd64', undefined], ['app.deb', undefined], ['tool.exe', undefined]] as const) {
+    const res = await uploadAsset(app, w.path, rel.id, { filename, content: 'MZ\u0000\u0001binary' }, w.r.writer, name);
+    assert.is(res.response.status, 201, `${filename}: ${JSON.stringify(res.error)}`);
+    assert.is(res.data!.name, name ?? filename);
+  }
+  const issue = await app.client(w.r.owner.auth).POST('/repos/{owner}/{repo}/issues', { params: { path: w.path }, body: { title: 'attach here' } });
+  const form = new FormData();
+  form.append('attachment', new Blob(['MZ']), 'app.deb');
+  const refused = await app.client(w.r.owner.auth).POST('/repos/{owner}/{repo}/issues/{index}/assets', {
+    params: { path: { ...w.path, index: issue.data!.number } }, body: form as unknown as { attachment: string },
+  });
+  assert.is(refused.response.status, 422, 'issue attachments keep ATTACHMENT_ALLOWED_TYPES');
+});
+
+test('400 a type RELEASE_ALLOWED_TYPES does not list, 413 too large, 422 no attachment part: nothing left behind', async () => {
   const rows = await attachmentRowCount(app);
   const files = filesUnder(attachmentDir(app));
-  const exe = await uploadAsset(app, w.path, rel.id, { filename: 'tool.exe', content: 'MZ' }, w.r.owner);
-  assert.is(exe.response.status, 400);
-  assertSpec('repoCreateReleaseAttachment', exe);
+  const strict = await startApp({ RELEASE_ALLOWED_TYPES: '.txt,image/*' });
+  try {
+    const sw = await releaseWorld(strict);
+    const srel = await newRelease(strict, sw.path, { tag_name: 'v1' }, sw.r.owner);
+    const exe = await uploadAsset(strict, sw.path, srel.id, { filename: 'tool.exe', content: 'MZ' }, sw.r.owner);
+    assert.is(exe.response.status, 400);
+    assertSpec('repoCreateReleaseAttachment', exe);
+    assert.is((await uploadAsset(strict, sw.path, srel.id, { filename: 'notes.txt' }, sw.r.owner)).response.status, 201);
+  } finally {
+    await strict.close();
+  }
   const big = await uploadAsset(app, w.path, rel.id, { filename: 'big.txt', content: 'x'.repeat(1024 * 1024 + 1) }, w.r.owner);
   assert.is(big.response.status, 413);
   const none = await uploadAsset(app, w.path, rel.id, null, w.r.owner);

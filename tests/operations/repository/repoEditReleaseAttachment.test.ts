@@ -11,7 +11,7 @@ let app: TestApp;
 let w: ReleaseWorld;
 
 test.before(async () => {
-  app = await startApp();
+  app = await startApp({ RELEASE_ALLOWED_TYPES: '.txt' });
   w = await releaseWorld(app);
 });
 test.after(async () => {
@@ -21,7 +21,7 @@ test.after(async () => {
 const edit = (id: number, attachment_id: number, name: string | null, as?: Actor, path = w.path) =>
   app.client(as?.auth).PATCH('/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}', { params: { path: { ...path, id, attachment_id } }, body: { name } });
 
-test('201: renamed (an empty name keeps it); 422 a disallowed type; 404 through another release', async () => {
+test('201: renamed (an empty name keeps it); 422 a type RELEASE_ALLOWED_TYPES does not list; 404 through another release', async () => {
   const rel = await newRelease(app, w.path, { tag_name: 'v1' }, w.r.owner);
   const other = await newRelease(app, w.path, { tag_name: 'v2' }, w.r.owner);
   const a = (await uploadAsset(app, w.path, rel.id, { filename: 'a.txt' }, w.r.owner)).data!;
