@@ -66,6 +66,11 @@ import { ReleaseService } from './releases/releases.js';
 import { ForkService } from './repos/forks.js';
 import { StarService } from './repos/stars.js';
 import { TopicService } from './repos/topics.js';
+// OAuth2 provider, sign-in sessions, two-factor authentication
+import { OAuthAppService } from './oauth/applications.js';
+import { OAuthStore } from './oauth/store.js';
+import { SessionService } from './users/sessions.js';
+import { TwoFactorService } from './users/twoFactor.js';
 
 export class Services {
   readonly users: UserService;
@@ -124,6 +129,11 @@ export class Services {
   readonly stars: StarService;
   readonly topics: TopicService;
   readonly avatars: AvatarService;
+  // OAuth2 provider, sign-in sessions, two-factor authentication
+  readonly oauthApps: OAuthAppService;
+  readonly oauth: OAuthStore;
+  readonly sessions: SessionService;
+  readonly twoFactor: TwoFactorService;
   /** Two services' reads (their `…Read` methods) in one statement: see db/together.ts. */
   together<A, B>(a: JsonRead<A>, b: JsonRead<B>): Promise<[A, B]> {
     return readTogether(this.deps.db, a, b);
@@ -186,6 +196,11 @@ export class Services {
     this.forks = new ForkService(deps, this.access, this.orgs);
     this.stars = new StarService(deps);
     this.topics = new TopicService(deps);
+    // OAuth2 provider, sign-in sessions, two-factor authentication
+    this.oauthApps = new OAuthAppService(deps);
+    this.oauth = new OAuthStore(deps);
+    this.sessions = new SessionService(deps);
+    this.twoFactor = new TwoFactorService(deps);
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
     this.branches.onChange((repoId, dir, actorId) => this.pulls.resyncRepo(repoId, dir, actorId));
   }

@@ -16,3 +16,4 @@ export * from './gpgKeys.js';
 export * from './actions.js';
 export * from './pulls.js';
 export * from './releases.js';
+export * from './oauth.js';
