@@ -257,6 +257,7 @@ import { rerunWorkflowRun } from './repository/rerunWorkflowRun.js';
 import { topicSearch } from './repository/topicSearch.js';
 import { updateAdminRunner } from './admin/updateAdminRunner.js';
 import { userAddEmail } from './user/userAddEmail.js';
+import { userCreateOAuth2Application } from './user/userCreateOAuth2Application.js';
 import { userCreateToken } from './user/userCreateToken.js';
 import { userCurrentCheckStarring } from './user/userCurrentCheckStarring.js';
 import { userCurrentCheckSubscription } from './repository/userCurrentCheckSubscription.js';
@@ -278,8 +279,11 @@ import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
 import { userDeleteAccessToken } from './user/userDeleteAccessToken.js';
 import { userDeleteAvatar } from './user/userDeleteAvatar.js';
 import { userDeleteEmail } from './user/userDeleteEmail.js';
+import { userDeleteOAuth2Application } from './user/userDeleteOAuth2Application.js';
 import { userGet } from './user/userGet.js';
 import { userGetCurrent } from './user/userGetCurrent.js';
+import { userGetOAuth2Application } from './user/userGetOAuth2Application.js';
+import { userGetOAuth2Applications } from './user/userGetOAuth2Applications.js';
 import { userGetStopWatches } from './user/userGetStopWatches.js';
 import { userGetTokens } from './user/userGetTokens.js';
 import { userListActivityFeeds } from './user/userListActivityFeeds.js';
@@ -291,6 +295,7 @@ import { userListStarred } from './user/userListStarred.js';
 import { userSearch } from './user/userSearch.js';
 import { userTrackedTimes } from './repository/userTrackedTimes.js';
 import { userUpdateAvatar } from './user/userUpdateAvatar.js';
+import { userUpdateOAuth2Application } from './user/userUpdateOAuth2Application.js';
 import { userVerifyGPGKey } from './user/userVerifyGPGKey.js';
 
 /** operationId → handler (or `later(...)`: answers 501). The router checks it against the spec at start-up. */
@@ -551,6 +556,7 @@ export const registry: Registry = {
   topicSearch,
   updateAdminRunner,
   userAddEmail,
+  userCreateOAuth2Application,
   userCreateToken,
   userCurrentCheckStarring,
   userCurrentCheckSubscription,
@@ -572,8 +578,11 @@ export const registry: Registry = {
   userDeleteAccessToken,
   userDeleteAvatar,
   userDeleteEmail,
+  userDeleteOAuth2Application,
   userGet,
   userGetCurrent,
+  userGetOAuth2Application,
+  userGetOAuth2Applications,
   userGetStopWatches,
   userGetTokens,
   userListActivityFeeds,
@@ -585,5 +594,6 @@ export const registry: Registry = {
   userSearch,
   userTrackedTimes,
   userUpdateAvatar,
+  userUpdateOAuth2Application,
   userVerifyGPGKey,
 };

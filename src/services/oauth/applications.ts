@@ -6,7 +6,7 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import { oauth2Applications, oauth2Models, type OAuth2ApplicationRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
-import { Invalid, NotFound } from '../errors.js';
+import { BadRequest, Invalid, NotFound } from '../errors.js';
 import { builtInApplications } from './defaults.js';
 
 export interface ApplicationInput {
@@ -53,12 +53,12 @@ function checkRedirectUris(uris: string[]): string[] {
     try {
       parsed = new URL(uri);
     } catch {
-      throw new Invalid(`invalid redirect URI: ${uri}`);
+      throw new BadRequest(`invalid redirect URI: ${uri}`);
     }
-    if (parsed.hash || uri.includes('#')) throw new Invalid(`redirect URI must not have a fragment: ${uri}`);
-    if (uri.includes('*')) throw new Invalid(`redirect URI must not be a wildcard: ${uri}`);
+    if (parsed.hash || uri.includes('#')) throw new BadRequest(`redirect URI must not have a fragment: ${uri}`);
+    if (uri.includes('*')) throw new BadRequest(`redirect URI must not be a wildcard: ${uri}`);
     if (!/^[a-z][a-z0-9+.-]*:$/.test(parsed.protocol) || ['javascript:', 'data:', 'vbscript:', 'file:'].includes(parsed.protocol)) {
-      throw new Invalid(`invalid redirect URI scheme: ${uri}`);
+      throw new BadRequest(`invalid redirect URI scheme: ${uri}`);
     }
   }
   return [...new Set(uris)];

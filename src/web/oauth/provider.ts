@@ -120,7 +120,7 @@ export async function buildProvider(services: Services, config: Config, log: Log
     claims: { ...claimsByScope, openid: ['sub'] } as unknown as Configuration['claims'],
     conformIdTokenClaims: false,
     responseTypes: ['code'],
-    pkce: { methods: ['S256', 'plain'], required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    pkce: { methods: ['S256'], required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
       introspection: { enabled: true },
