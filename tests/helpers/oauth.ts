@@ -41,8 +41,8 @@ export interface Application {
   clientSecret: string;
 }
 
-export async function createApplication(app: TestApp, owner: TestUser, redirectUris: string[], confidential = true): Promise<Application> {
-  const r = await app.client(owner.basic).POST('/user/applications/oauth2', {
+export async function createApplication(app: TestApp, owner: TestUser & { auth: string }, redirectUris: string[], confidential = true): Promise<Application> {
+  const r = await app.client(owner.auth).POST('/user/applications/oauth2', {
     body: { name: `client-${randomBytes(3).toString('hex')}`, redirect_uris: redirectUris, confidential_client: confidential },
   });
   assert.is(r.response.status, 201, JSON.stringify(r.error));

@@ -83,11 +83,6 @@ it('a confidential client: sign in, grant, exchange, API, private clone, refresh
   const cloned = await clone(`http://oauth2:${String(exchanged.body.access_token)}@127.0.0.1:${port}/${secretRepo.full_name}.git`, join(work, 'a'));
   assert.is(cloned.code, 0, cloned.stderr);
 
-  // The code once only.
-  const again = await tokenRequest(app, { grant_type: 'authorization_code', code: code!, redirect_uri: callback.url }, { basic: [client.clientId, client.clientSecret] });
-  assert.is(again.status, 400);
-  assert.is(again.body.error, 'invalid_grant');
-
   // A wrong secret.
   const wrong = await tokenRequest(app, { grant_type: 'refresh_token', refresh_token: String(exchanged.body.refresh_token) }, { basic: [client.clientId, 'gto_wrong'] });
   assert.is(wrong.status, 401);
@@ -98,15 +93,32 @@ it('a confidential client: sign in, grant, exchange, API, private clone, refresh
   const afterRefresh = await app.client(bearer(refreshed.body.access_token)).GET('/user');
   assert.is(afterRefresh.response.status, 200);
 
+  // The code once only: a second use is refused, and ends what the code gave (the grant is revoked).
+  const again = await tokenRequest(app, { grant_type: 'authorization_code', code: code!, redirect_uri: callback.url }, { basic: [client.clientId, client.clientSecret] });
+  assert.is(again.status, 400);
+  assert.is(again.body.error, 'invalid_grant');
+  assert.is((await app.client(bearer(refreshed.body.access_token)).GET('/user')).response.status, 401);
+
+  // Another application (signed in already: only the consent), then it is deleted.
+  const other = await createApplication(app, alice, [callback.url]);
+  const page2 = await browser.page();
+  await page2.goto(authorizeUrl(app, other.clientId, callback.url, { scope: 'openid' }));
+  await signInOnPage(page2, alice);
+  await page2.waitForSelector('main.authorize');
+  const [q2] = await Promise.all([callback.next(), page2.click('#authorize-app')]);
+  const second = await tokenRequest(app, { grant_type: 'authorization_code', code: q2.get('code')!, redirect_uri: callback.url }, { basic: [other.clientId, other.clientSecret] });
+  assert.is(second.status, 200, JSON.stringify(second.body));
+  assert.is((await app.client(bearer(second.body.access_token)).GET('/user')).response.status, 200);
+
   // Deleting the application ends its tokens at once.
-  const del = await app.client(alice.basic).DELETE('/user/applications/oauth2/{id}', { params: { path: { id: client.id } } });
+  const del = await app.client(alice.auth).DELETE('/user/applications/oauth2/{id}', { params: { path: { id: other.id } } });
   assert.is(del.response.status, 204);
-  const gone = await app.client(bearer(refreshed.body.access_token)).GET('/user');
+  const gone = await app.client(bearer(second.body.access_token)).GET('/user');
   assert.is(gone.response.status, 401);
   browser.assertStayedLocal();
 });
 
-it('a public client with PKCE and a TOTP user: wrong verifier refused, right one works; revoking the grant ends the token', async () => {
+it('a public client with PKCE and a TOTP user: exchange, scopes hold, refresh; revoking the grant ends the token', async () => {
   const bob = await actor(app);
   const totp = await enrolTotp(app, bob);
   const client = await createApplication(app, bob, [callback.url], false);
@@ -116,14 +128,7 @@ it('a public client with PKCE and a TOTP user: wrong verifier refused, right one
   await signInOnPage(page, bob, totp);
   await page.waitForSelector('main.authorize');
   const [q] = await Promise.all([callback.next(), page.click('#authorize-app')]);
-  const bad = await tokenRequest(app, { grant_type: 'authorization_code', code: q.get('code')!, redirect_uri: callback.url, client_id: client.clientId, code_verifier: pkcePair().verifier });
-  assert.is(bad.status, 400);
-  assert.is(bad.body.error, 'invalid_grant');
-
-  // Signed in and granted already: straight back with a new code.
-  const second = pkcePair();
-  const [q2] = await Promise.all([callback.next(), page.goto(authorizeUrl(app, client.clientId, callback.url, { code_challenge: second.challenge, code_challenge_method: 'S256', scope: 'read:user' }))]);
-  const good = await tokenRequest(app, { grant_type: 'authorization_code', code: q2.get('code')!, redirect_uri: callback.url, client_id: client.clientId, code_verifier: second.verifier });
+  const good = await tokenRequest(app, { grant_type: 'authorization_code', code: q.get('code')!, redirect_uri: callback.url, client_id: client.clientId, code_verifier: first.verifier });
   assert.is(good.status, 200, JSON.stringify(good.body));
   const me = await app.client(bearer(good.body.access_token)).GET('/user');
   assert.is(me.response.status, 200);
@@ -142,6 +147,22 @@ it('a public client with PKCE and a TOTP user: wrong verifier refused, right one
   browser.assertStayedLocal();
 });
 
+it('a public client: a wrong PKCE verifier is refused', async () => {
+  const dan = await actor(app);
+  const client = await createApplication(app, dan, [callback.url], false);
+  const page = await browser.page();
+  const pair = pkcePair();
+  await page.goto(authorizeUrl(app, client.clientId, callback.url, { code_challenge: pair.challenge, code_challenge_method: 'S256', scope: 'openid' }));
+  await signInOnPage(page, dan);
+  await page.waitForSelector('main.authorize');
+  const [q] = await Promise.all([callback.next(), page.click('#authorize-app')]);
+  const bad = await tokenRequest(app, { grant_type: 'authorization_code', code: q.get('code')!, redirect_uri: callback.url, client_id: client.clientId, code_verifier: pkcePair().verifier });
+  assert.is(bad.status, 400);
+  assert.is(bad.body.error, 'invalid_grant');
+  const none = await tokenRequest(app, { grant_type: 'authorization_code', code: q.get('code')!, redirect_uri: callback.url, client_id: client.clientId });
+  assert.is(none.status, 400);
+});
+
 it('a wrong redirect_uri is refused before anything else; a forged CSRF token is refused', async () => {
   const carol = await actor(app);
   const client = await createApplication(app, carol, [callback.url]);
@@ -150,7 +171,7 @@ it('a wrong redirect_uri is refused before anything else; a forged CSRF token is
   assert.is(wrong!.status(), 400);
   assert.ok((await page.textContent('main.error'))!.includes('redirect_uri'));
 
-  await page.goto(authorizeUrl(app, client.clientId, callback.url));
+  await page.goto(authorizeUrl(app, client.clientId, callback.url, { scope: 'openid' }));
   await signInOnPage(page, carol);
   await page.waitForSelector('main.authorize');
   await page.evaluate(() => { (document.querySelector('input[name=_csrf]') as HTMLInputElement).value = 'forged'; });
@@ -170,14 +191,15 @@ it('a wrong redirect_uri is refused before anything else; a forged CSRF token is
 it('pages show a signed-in user their private repository; signing out hides it again', async () => {
   const page = await browser.page();
   const home = `${app.url}/${secretRepo.full_name}`;
-  assert.is((await page.goto(home))!.status(), 404);
+  const status = async () => (await page.context().request.get(home)).status();
+  assert.is(await status(), 404);
   await page.goto(`${app.url}/user/login?redirect_to=${encodeURIComponent(`/${secretRepo.full_name}`)}`);
   await signInOnPage(page, alice);
   assert.is(new URL(page.url()).pathname, `/${secretRepo.full_name}`);
   assert.ok((await page.textContent('header .account'))!.includes(alice.username));
   await page.goto(`${app.url}/user/settings/security`);
   await Promise.all([page.waitForLoadState('load'), page.click('button.logout')]);
-  assert.is((await page.goto(home))!.status(), 404);
+  assert.is(await status(), 404);
 });
 
 test.run();

@@ -169,6 +169,7 @@ export async function buildProvider(services: Services, config: Config, log: Log
     return Promise.resolve(typeof actual === 'string' && secretMatches(actual, this.clientSecret ?? ''));
   };
   provider.on('server_error', (_ctx, err) => log.error({ err }, 'oauth2 provider error'));
+  provider.on('grant.error', (_ctx, err) => log.info({ error: (err as { error?: string }).error, detail: (err as { error_detail?: string }).error_detail }, 'oauth2 grant refused'));
   return provider;
 }
 
