@@ -5001,6 +5001,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/applications/oauth2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in user's OAuth2 applications
+         * @description Newest first. The secrets are never shown again (`client_secret` is empty).
+         */
+        get: operations["userGetOAuth2Applications"];
+        put?: never;
+        /**
+         * Create an OAuth2 application
+         * @description The answer carries `client_secret`, the only time it is shown (it is kept hashed). Redirect URIs are absolute URLs without a fragment, compared exactly when a client uses them (no wildcard; a public client's loopback `http://127.0.0.1` URI allows any port). A bad redirect URI answers 400.
+         */
+        post: operations["userCreateOAuth2Application"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/applications/oauth2/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one of the signed-in user's OAuth2 applications
+         * @description 404 for an application that is not the caller's. `client_secret` is empty.
+         */
+        get: operations["userGetOAuth2Application"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an OAuth2 application
+         * @description Every grant, code and token the application was given ends with it, on every process. 404 for an application that is not the caller's.
+         */
+        delete: operations["userDeleteOAuth2Application"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an OAuth2 application
+         * @description As Gitea, every field is replaced and a new secret is made and shown in the answer (the old one stops working). Changing the redirect URIs or the client's kind ends the grants and tokens given so far. 404 for an application that is not the caller's; a bad redirect URI answers 400.
+         */
+        patch: operations["userUpdateOAuth2Application"];
+        trace?: never;
+    };
     "/user/avatar": {
         parameters: {
             query?: never;
@@ -6818,6 +6870,12 @@ export interface components {
             state?: "open" | "closed" | null;
             title: string;
         };
+        CreateOAuth2ApplicationOptions: {
+            confidential_client?: boolean;
+            name: string;
+            redirect_uris: string[];
+            skip_secondary_authorization?: boolean;
+        };
         /** @description options for creating an organization */
         CreateOrgOption: {
             description?: string;
@@ -8099,6 +8157,19 @@ export interface components {
              */
             url: string;
         };
+        OAuth2Application: {
+            client_id: string;
+            /** @description the secret on creation and update; empty afterwards */
+            client_secret: string;
+            confidential_client: boolean;
+            /** Format: date-time */
+            created: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            redirect_uris: string[];
+            skip_secondary_authorization: boolean;
+        };
         /** @description an organization */
         Organization: {
             /** Format: uri */
@@ -9220,6 +9291,8 @@ export interface components {
         LabelId: number;
         /** @description page size of results (default 30, at most 50) */
         Limit: number;
+        /** @description id of the OAuth2 application */
+        OAuth2ApplicationId: number;
         /** @description name of the organization */
         Org: string;
         /** @description owner of the repository */
@@ -20767,6 +20840,150 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userGetOAuth2Applications: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the applications */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Application"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCreateOAuth2Application: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOAuth2ApplicationOptions"];
+            };
+        };
+        responses: {
+            /** @description the application, with its secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Application"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userGetOAuth2Application: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the OAuth2 application */
+                id: components["parameters"]["OAuth2ApplicationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the application */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Application"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userDeleteOAuth2Application: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the OAuth2 application */
+                id: components["parameters"]["OAuth2ApplicationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userUpdateOAuth2Application: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the OAuth2 application */
+                id: components["parameters"]["OAuth2ApplicationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOAuth2ApplicationOptions"];
+            };
+        };
+        responses: {
+            /** @description the application, with its new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuth2Application"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
         };
     };

@@ -16,6 +16,10 @@ import { buildAvatarRouter } from './web/avatars.js';
 import { requestDuration } from './metrics.js';
 import { buildOperateRouter } from './web/operate.js';
 import { buildPages } from './web/pages/router.js';
+import { buildSettings } from './web/account/settings.js';
+import { buildSignIn } from './web/account/signin.js';
+import { buildInteractions } from './web/oauth/interaction.js';
+import { buildProvider, providerMiddleware } from './web/oauth/provider.js';
 
 export interface AppDeps {
   config: Config;
@@ -63,6 +67,7 @@ export async function buildApp({ config, services, log, doc = loadSpec(), inFlig
   // Before buildRouter: the validator it builds may rewrite the document it is given.
   const operate = buildOperateRouter(services, config, doc);
   const router = await buildRouter(doc, services, config);
+  const provider = await buildProvider(services, config, log);
 
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
@@ -102,6 +107,12 @@ export async function buildApp({ config, services, log, doc = loadSpec(), inFlig
   app.use(artifactMiddleware(services));
   // Health check, spec, docs page and metrics (src/web), before /api/v1 so its 405s leave them alone.
   app.use(operate.routes());
+  // The OAuth2/OpenID Connect provider at Gitea's paths, its sign-in and consent steps, the sign-in,
+  // two-factor and security settings pages (src/web/oauth, src/web/account; docs/oauth2.md).
+  app.use(providerMiddleware(provider, config));
+  if (config.oauth2.enabled) app.use(buildInteractions(provider, services, config).routes());
+  app.use(buildSignIn(services, config).routes());
+  app.use(buildSettings(services, config).routes());
   app.use(router.routes());
   app.use(router.allowedMethods());
   // Attachment downloads (browser_download_url), outside /api/v1.

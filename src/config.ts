@@ -45,6 +45,10 @@ export interface Config {
   actions: ActionsConfig;
   /** The built-in runner (`npm run cli -- runner`, or started by the server with RUNNER_BUILTIN=true). */
   runner: RunnerConfig;
+  /** Gitea's `[oauth2]` section: the OAuth2/OpenID Connect provider (#36, docs/oauth2.md). */
+  oauth2: OAuth2Config;
+  /** SESSION_LIFETIME_HOURS: how long a browser's sign-in lasts (the session cookie's row). */
+  sessionLifetimeMs: number;
   /** How often the auto-merge worker looks at scheduled merges (PULL_AUTO_MERGE_POLL_INTERVAL_MS); a status reported to this process wakes it at once. */
   autoMergePollMs: number;
   /**
@@ -85,6 +89,18 @@ export interface RunnerConfig {
   instance: string;
   /** RUNNER_FETCH_INTERVAL_MS: how often it asks for a job (default 2000, as act_runner). */
   fetchIntervalMs: number;
+}
+
+/** Gitea's `[oauth2]` section. */
+export interface OAuth2Config {
+  /** OAUTH2_ENABLED=false: no provider (its paths answer 404) and OAuth2 tokens are not accepted. */
+  enabled: boolean;
+  /** OAUTH2_ACCESS_TOKEN_EXPIRATION_TIME (seconds, 3600). */
+  accessTokenTtlS: number;
+  /** OAUTH2_REFRESH_TOKEN_EXPIRATION_TIME (hours, 730). */
+  refreshTokenTtlS: number;
+  /** OAUTH2_DEFAULT_APPLICATIONS: which of Gitea's built-in public clients exist (comma-separated). */
+  defaultApplications: string[];
 }
 
 /** Gitea's `[actions]` section: workflow runs and the runner protocol. */
@@ -341,6 +357,14 @@ export function loadConfig(env: Env = process.env): Config {
       retentionDays: int(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 7, 0),
       deliveryEnabled: bool(env, 'WEBHOOK_DELIVERY_ENABLED', true),
     },
+    oauth2: {
+      enabled: bool(env, 'OAUTH2_ENABLED', true),
+      accessTokenTtlS: int(env, 'OAUTH2_ACCESS_TOKEN_EXPIRATION_TIME', 3600, 1),
+      refreshTokenTtlS: int(env, 'OAUTH2_REFRESH_TOKEN_EXPIRATION_TIME', 730, 1) * 3600,
+      defaultApplications: (env.OAUTH2_DEFAULT_APPLICATIONS ?? 'git-credential-oauth,git-credential-manager,tea')
+        .split(',').map((s) => s.trim()).filter(Boolean),
+    },
+    sessionLifetimeMs: int(env, 'SESSION_LIFETIME_HOURS', 24 * 7, 1) * 3600_000,
     autoMergePollMs: int(env, 'PULL_AUTO_MERGE_POLL_INTERVAL_MS', 10_000, 10),
     leftovers: {
       leaseMs: int(env, 'LEFTOVERS_LEASE_SECONDS', 10, 1) * 1000,

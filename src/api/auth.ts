@@ -5,6 +5,7 @@ import { Forbidden, NotFound, Unauthorized } from '../services/errors.js';
 import type { Services } from '../services/index.js';
 import { looksLikeToken, scopesAllow, type ScopeCategory } from '../services/users/tokens.js';
 import { actionsUser, anonymous, type Auth } from '../permissions/caller.js';
+import type { UserRow } from '../db/schema/index.js';
 
 export { anonymous, type Auth };
 
@@ -13,15 +14,36 @@ function firstQuery(ctx: Context, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** An OAuth2 access token (#36): opaque, longer than a personal token, base64url. */
+const looksLikeOAuthToken = (s: string) => /^[\w-]{41,200}$/.test(s);
+
+async function oauthToken(services: Services, token: string): Promise<Auth | undefined> {
+  const hit = looksLikeOAuthToken(token) ? await services.oauth.resolveAccessToken(token) : undefined;
+  return hit && { actor: hit.user, signedIn: hit.user, method: 'token', scopes: hit.scopes };
+}
+
 async function byToken(services: Services, token: string): Promise<Auth> {
-  const hit = looksLikeToken(token) ? await services.tokens.resolve(token.toLowerCase()) : undefined;
+  if (!looksLikeToken(token)) {
+    const oauth = await oauthToken(services, token);
+    if (oauth) return oauth;
+    throw new Unauthorized('user does not exist or token is invalid');
+  }
+  const hit = await services.tokens.resolve(token.toLowerCase());
   if (!hit) {
     // A running Actions task's token (GITEA_TOKEN) acts as gitea-actions on its own repository.
-    const task = looksLikeToken(token) ? await services.runners.taskAccess(token) : undefined;
+    const task = await services.runners.taskAccess(token);
     if (task) return { actor: actionsUser, signedIn: actionsUser, method: 'token', task };
     throw new Unauthorized('user does not exist or token is invalid');
   }
   return { actor: hit.user, signedIn: hit.user, method: 'token', scopes: hit.token.scopes };
+}
+
+/** A password sign-in of a user with a second factor needs the current passcode in `X-Gitea-OTP` (as Gitea). */
+async function passwordSignIn(ctx: Context, services: Services, user: UserRow): Promise<Auth> {
+  if (!(await services.twoFactor.basicAllowed(user.id, ctx.get('X-Gitea-OTP') || undefined))) {
+    throw new Unauthorized('invalid provided OTP');
+  }
+  return { actor: user, signedIn: user, method: 'password' };
 }
 
 /** Reads the credentials of a request; wrong credentials are 401 even where anonymous calls are allowed. */
@@ -42,9 +64,18 @@ export async function authenticate(ctx: Context, services: Services): Promise<Au
         if (decoded.includes('\0')) throw new Unauthorized('user does not exist or password is incorrect');
         // Renovate and GitHub-style clients send the token as the username, with an empty password or
         // `x-oauth-basic` (Gitea accepts both).
-        if ((secret === '' || secret === 'x-oauth-basic') && looksLikeToken(login)) {
+        if ((secret === '' || secret === 'x-oauth-basic') && (looksLikeToken(login) || looksLikeOAuthToken(login))) {
           auth = await byToken(services, login);
           break;
+        }
+        // An OAuth2 access token as the password (git over HTTP with git-credential-oauth: `oauth2`).
+        if (looksLikeOAuthToken(secret) && !looksLikeToken(secret)) {
+          const oauth = await oauthToken(services, secret);
+          const loginLower = login.toLowerCase();
+          if (oauth && (loginLower === 'oauth2' || loginLower === oauth.actor!.lowerName || loginLower === oauth.actor!.email.toLowerCase())) {
+            auth = oauth;
+            break;
+          }
         }
         // A token as the password (git over HTTP) is tried first: tokens are never throttled, and a
         // valid one costs no password hash.
@@ -56,7 +87,7 @@ export async function authenticate(ctx: Context, services: Services): Promise<Au
             // A user whose password happens to look like someone else's token still signs in with it.
             const user = await services.users.authenticate(login, secret);
             if (!user) throw new Unauthorized('user does not exist or token is invalid');
-            auth = { actor: user, signedIn: user, method: 'password' };
+            auth = await passwordSignIn(ctx, services, user);
             break;
           }
           auth = { actor: hit.user, signedIn: hit.user, method: 'token', scopes: hit.token.scopes };
@@ -64,7 +95,7 @@ export async function authenticate(ctx: Context, services: Services): Promise<Au
         }
         const user = await services.users.authenticate(login, secret);
         if (!user) throw new Unauthorized(`user does not exist or ${looksLikeToken(secret) ? 'token is invalid' : 'password is incorrect'}`);
-        auth = { actor: user, signedIn: user, method: 'password' };
+        auth = await passwordSignIn(ctx, services, user);
         break;
       }
       case 'token':

@@ -75,6 +75,11 @@ import { TopicService } from './repos/topics.js';
 // Rendering
 import { MarkupService } from './markup/markup.js';
 import { IssueThreadService } from './issues/issueThreads.js';
+// OAuth2 provider, sign-in sessions, two-factor authentication
+import { OAuthAppService } from './oauth/applications.js';
+import { OAuthStore } from './oauth/store.js';
+import { SessionService } from './users/sessions.js';
+import { TwoFactorService } from './users/twoFactor.js';
 
 export class Services {
   readonly users: UserService;
@@ -141,6 +146,11 @@ export class Services {
   readonly issueThreads: IssueThreadService;
   readonly follows: FollowService;
   readonly orgLookups: OrgLookupService;
+  // OAuth2 provider, sign-in sessions, two-factor authentication
+  readonly oauthApps: OAuthAppService;
+  readonly oauth: OAuthStore;
+  readonly sessions: SessionService;
+  readonly twoFactor: TwoFactorService;
   /** Two services' reads (their `…Read` methods) in one statement: see db/together.ts. */
   together<A, B>(a: JsonRead<A>, b: JsonRead<B>): Promise<[A, B]> {
     return readTogether(this.deps.db, a, b);
@@ -210,6 +220,11 @@ export class Services {
     this.forks = new ForkService(deps, this.access, this.orgs);
     this.stars = new StarService(deps);
     this.topics = new TopicService(deps);
+    // OAuth2 provider, sign-in sessions, two-factor authentication
+    this.oauthApps = new OAuthAppService(deps);
+    this.oauth = new OAuthStore(deps);
+    this.sessions = new SessionService(deps);
+    this.twoFactor = new TwoFactorService(deps);
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
     this.branches.onChange((repoId, dir, actorId) => this.pulls.resyncRepo(repoId, dir, actorId));
   }

@@ -28,6 +28,10 @@ function setup(tokens: Record<string, { user: UserRow; scopes: string[] }> = { [
       authenticate: async (login: string, secret: string) => { calls.passwords.push(`${login}:${secret}`); return secret === 'pw' ? [alice, root, blocked].find((u) => u.lowerName === login.toLowerCase()) : undefined; },
       byName: async (name: string) => { calls.names.push(name); return [alice, root, org].find((u) => u.lowerName === name.toLowerCase()); },
     },
+    // No Actions task token, no OAuth2 token and no second factor here (their own tests cover them).
+    runners: { taskAccess: async () => undefined },
+    oauth: { resolveAccessToken: async () => undefined },
+    twoFactor: { basicAllowed: async () => true },
   } as unknown as Services;
   return { services, calls };
 }

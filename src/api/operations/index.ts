@@ -355,6 +355,7 @@ import { updateUserSecret } from './user/updateUserSecret.js';
 import { updateUserVariable } from './user/updateUserVariable.js';
 import { userAddEmail } from './user/userAddEmail.js';
 import { userCheckFollowing } from './user/userCheckFollowing.js';
+import { userCreateOAuth2Application } from './user/userCreateOAuth2Application.js';
 import { userCreateRunnerRegistrationToken } from './user/userCreateRunnerRegistrationToken.js';
 import { userCreateToken } from './user/userCreateToken.js';
 import { userCurrentCheckFollowing } from './user/userCurrentCheckFollowing.js';
@@ -383,8 +384,11 @@ import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
 import { userDeleteAccessToken } from './user/userDeleteAccessToken.js';
 import { userDeleteAvatar } from './user/userDeleteAvatar.js';
 import { userDeleteEmail } from './user/userDeleteEmail.js';
+import { userDeleteOAuth2Application } from './user/userDeleteOAuth2Application.js';
 import { userGet } from './user/userGet.js';
 import { userGetCurrent } from './user/userGetCurrent.js';
+import { userGetOAuth2Application } from './user/userGetOAuth2Application.js';
+import { userGetOAuth2Applications } from './user/userGetOAuth2Applications.js';
 import { userGetRunnerRegistrationToken } from './user/userGetRunnerRegistrationToken.js';
 import { userGetStopWatches } from './user/userGetStopWatches.js';
 import { userGetTokens } from './user/userGetTokens.js';
@@ -402,6 +406,7 @@ import { userListTeams } from './user/userListTeams.js';
 import { userSearch } from './user/userSearch.js';
 import { userTrackedTimes } from './repository/userTrackedTimes.js';
 import { userUpdateAvatar } from './user/userUpdateAvatar.js';
+import { userUpdateOAuth2Application } from './user/userUpdateOAuth2Application.js';
 import { userVerifyGPGKey } from './user/userVerifyGPGKey.js';
 
 /** operationId → handler (or `later(...)`: answers 501). The router checks it against the spec at start-up. */
@@ -760,6 +765,7 @@ export const registry: Registry = {
   updateUserVariable,
   userAddEmail,
   userCheckFollowing,
+  userCreateOAuth2Application,
   userCreateRunnerRegistrationToken,
   userCreateToken,
   userCurrentCheckFollowing,
@@ -788,8 +794,11 @@ export const registry: Registry = {
   userDeleteAccessToken,
   userDeleteAvatar,
   userDeleteEmail,
+  userDeleteOAuth2Application,
   userGet,
   userGetCurrent,
+  userGetOAuth2Application,
+  userGetOAuth2Applications,
   userGetRunnerRegistrationToken,
   userGetStopWatches,
   userGetTokens,
@@ -807,5 +816,6 @@ export const registry: Registry = {
   userSearch,
   userTrackedTimes,
   userUpdateAvatar,
+  userUpdateOAuth2Application,
   userVerifyGPGKey,
 };

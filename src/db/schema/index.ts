@@ -21,3 +21,4 @@ export * from './actionSecrets.js';
 export * from './people.js';
 export * from './lfs.js';
 export * from './repoRules.js';
+export * from './oauth.js';

@@ -14,6 +14,7 @@ body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#222;background:#fff}
 header{background:#2b3137;color:#fff;padding:.6em 1.2em}
 header a{color:#fff;text-decoration:none}
 header .site{font-weight:600;margin-right:1em}
+header .account{float:right}
 nav.crumbs a,nav.crumbs span{color:#ddd}
 main{max-width:1100px;margin:1em auto;padding:0 1.2em}
 a{color:#0366d6}
@@ -34,7 +35,13 @@ table.code td.ln{color:#999;text-align:right;user-select:none}
 .pager a,.pager span{margin-right:.8em}
 `;
 
-export function layout(title: string, crumbs: Crumb[], body: SafeHtml, home: string): SafeHtml {
+/** `signedIn`: the signed-in user's name (a link to their settings), null for a "Sign in" link, undefined for neither. */
+export function layout(title: string, crumbs: Crumb[], body: SafeHtml, home: string, signedIn?: string | null): SafeHtml {
+  const account = signedIn === undefined
+    ? ''
+    : signedIn
+      ? html`<a class="account" href="${home}user/settings/security">${signedIn}</a>`
+      : html`<a class="account signin" href="${home}user/login">Sign in</a>`;
   const trail: Value[] = crumbs.map((c, i) => html`${i ? ' / ' : ''}${c.href ? html`<a href="${c.href}">${c.label}</a>` : html`<span>${c.label}</span>`}`);
   return html`<!DOCTYPE html>
 <html lang="en">
@@ -45,7 +52,7 @@ export function layout(title: string, crumbs: Crumb[], body: SafeHtml, home: str
 <style>${raw(css)}</style>
 </head>
 <body>
-<header><a class="site" href="${home}">anvil</a><nav class="crumbs">${trail}</nav></header>
+<header><a class="site" href="${home}">anvil</a><nav class="crumbs">${trail}</nav>${account}</header>
 ${body}
 </body>
 </html>

@@ -21,6 +21,7 @@ import { ANSWERED, type PageAnswer, type PageReq } from './common.js';
 import { html } from './html.js';
 import { issueList, issuePage, pullFilesPage, pullPage } from './issues.js';
 import { layout, PAGE_CSP } from './layout.js';
+import { sessionAuth } from '../account/session.js';
 import { actionsPage, jobPage, releaseList, releasePage, runPage, wikiPage } from './more.js';
 import { archive, commitPage, rawFile, repoHome, srcPage, type RefKind } from './repo.js';
 
@@ -141,7 +142,9 @@ export function buildPages(services: Services, config: Config): Middleware {
     if (!route) return next();
     ctx.state.operationId = `web.${route.name}`;
     try {
-      const auth = await authenticate(ctx, services);
+      // The API's credentials, else the browser's sign-in (src/web/account).
+      const auth = (ctx.get('Authorization') || ctx.query.token || ctx.query.access_token ? undefined : await sessionAuth(ctx, services))
+        ?? await authenticate(ctx, services);
       if (auth.actor) ctx.state.actorId = auth.actor.id;
       authorize(auth, { anonymous: true, basicOnly: false, scopes: [route.scope], write: false });
       const answer = await route.run({ services, config, auth, koa: ctx, base });
@@ -151,7 +154,7 @@ export function buildPages(services: Services, config: Config): Middleware {
       ctx.set('Referrer-Policy', 'same-origin');
       ctx.set('Cache-Control', 'private, no-cache');
       ctx.type = 'text/html; charset=utf-8';
-      ctx.body = layout(answer.title, answer.crumbs, answer.body, base).value;
+      ctx.body = layout(answer.title, answer.crumbs, answer.body, base, auth.signedIn?.name ?? null).value;
     } catch (err) {
       pageError(ctx, err, base);
     }
