@@ -145,6 +145,8 @@ interface RepoData {
   /** A release of tag v1 with one asset (made again after a run changed or deleted it). */
   releaseId?: number;
   releaseAssetId?: number;
+  /** A tag protection rule of a pattern no fixture tag matches (the tag-protection operations' target). */
+  tagProtectionId?: number;
 }
 
 export interface SentRequest extends HttpRequest {
@@ -360,7 +362,7 @@ export class World {
       'assets/attachment_id': specPath.includes('/releases/') ? ['$release-asset-id', '999999'] : ['$comment-asset-id', '$issue-asset-id'],
       'releases/id': ['$release-id', '$release-id', '999999'],
       'hooks/id': [specPath.startsWith('/repos/') ? '$repo-hook-id' : specPath.startsWith('/orgs/') ? '$org-hook-id' : '$site-hook-id'],
-      'tag_protections/id': ['1', '2', '999999'],
+      'tag_protections/id': ['$tag-protection-id', '$tag-protection-id', '999999'],
       'git/id': ['pre-receive', 'update', 'post-receive'],
       'deliveries/delivery_id': [specPath.startsWith('/repos/') ? '$repo-delivery-id' : specPath.startsWith('/orgs/') ? '$org-delivery-id' : '$site-delivery-id'],
     };
@@ -509,6 +511,7 @@ export class World {
     await this.restoreRepoHook(owner, name);
     await this.restoreDeployKey(owner, name);
     await this.restoreRelease(owner, name);
+    await this.restoreTagProtection(owner, name);
     await this.restoreTopics(owner, name);
     await this.restoreStars(owner, name);
   }
@@ -524,6 +527,15 @@ export class World {
     if (!rel) return;
     const asset = await this.step('attach a file to a release', 'POST', `${base}/${d.releaseId}/assets`, fileForm('release.txt'));
     d.releaseAssetId = asset?.json?.id;
+  }
+
+  /** The tag protection rule, made again (a run may have edited or deleted it); it matches no tag a run makes. */
+  private async restoreTagProtection(owner: string, name: string): Promise<void> {
+    const d = this.data(owner, name);
+    const base = `/repos/${owner}/${name}/tag_protections`;
+    if (d.tagProtectionId) await this.api('DELETE', `${base}/${d.tagProtectionId}`);
+    const rule = await this.step('protect a tag pattern', 'POST', base, { name_pattern: 'fixture-protected-*', whitelist_usernames: [this.users.admin.username] });
+    d.tagProtectionId = rule?.json?.id;
   }
 
   /** The fixture topic (the topic operations delete and replace it). */
@@ -852,6 +864,7 @@ export class World {
       if (specPath === '/user/keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/keys/${added.id}`, undefined, added.user?.login);
       if ((specPath === '/user/keys/{id}' || specPath === '/admin/users/{username}/keys/{id}') && method === 'delete') await this.restoreUserKey();
       if (specPath === '/user/following/{username}' && method === 'delete') await this.restoreFollows();
+      if (specPath.startsWith('/repos/{owner}/{repo}/tag_protections') && this.isFixtureRepo(owner, repo)) await this.restoreTagProtection(owner, repo);
       if (specPath === '/admin/users/{username}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/admin/users/${path.username}/keys/${added.id}`);
       if (specPath === '/user/gpg_keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/gpg_keys/${added.id}`, undefined, this.users.user.username);
       if (specPath === '/user/gpg_keys/{id}' && method === 'delete') await this.restoreGpgKey();
@@ -1010,6 +1023,7 @@ export class World {
         'comment-asset-id': d.commentAssetId,
         'release-id': d.releaseId,
         'release-asset-id': d.releaseAssetId,
+        'tag-protection-id': d.tagProtectionId,
         'repo-hook-id': d.hookId,
         'repo-delivery-id': d.hookDeliveryId,
         'project-id': this.projectFixtures.get((path.org ?? '').toLowerCase())?.projectId,
