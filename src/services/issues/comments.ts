@@ -11,8 +11,15 @@ import { Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { canWriteIssue, issueUnit } from './issues.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 
-/** Gitea keeps the first 200 characters of a comment in the feed. */
-const excerpt = (body: string) => (body.length > 200 ? `${body.slice(0, 200)}…` : body);
+/**
+ * Gitea keeps the first 200 characters of a comment in the feed: here 200 UTF-16 units, never half of a
+ * surrogate pair (a lone one is no valid JSON text for the database, and the comment answered 500).
+ */
+const excerpt = (body: string) => {
+  if (body.length <= 200) return body;
+  const end = /[\uD800-\uDBFF]/.test(body[199]!) ? 199 : 200;
+  return `${body.slice(0, end)}…`;
+};
 
 export class CommentService {
   constructor(private readonly deps: ServiceDeps) {}

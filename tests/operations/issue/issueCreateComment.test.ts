@@ -51,6 +51,13 @@ test('201: every signed-in role that can read — poster, outsider (public), rea
   assert.is((await create(priv, secret.number, 'member', p.reader.auth)).response.status, 201, 'reader of a private repository');
 });
 
+test('201: a long body whose 200th UTF-16 unit starts a surrogate pair (the feed keeps 200 units, never half a pair)', async () => {
+  const body = '.😀0%_'.repeat(150); // unit 199 is the first half of an emoji
+  const res = await create(pub, issue.number, body, p.owner.auth);
+  assert.is(res.response.status, 201, JSON.stringify(res.error));
+  assert.is(res.data!.body, body);
+});
+
 test('403: a locked issue for non-writers; writers and the site admin still comment', async () => {
   const locked = await newIssue(app, pub, p.reader);
   await lockIssue(app, locked.id);
