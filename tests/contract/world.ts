@@ -343,6 +343,8 @@ export class World {
     const bySegment: Record<string, string[]> = {
       'teams/id': this.teamIds.map(String),
       'teams/team': ['devs', 'Owners', 'OWNERS', 'nope'],
+      'templates/name': specPath.startsWith('/label/') ? ['Default', 'Advanced', 'nope'] : ['Node', 'Go', 'nope'],
+      'licenses/name': ['MIT', 'Apache-2.0', 'nope'],
       'repositories/id': ['1', '2', '3', '999999'],
       'threads/id': this.threadIds.slice(0, 3).map(String),
       'comments/id': ['$comment-id'],
