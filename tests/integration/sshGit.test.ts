@@ -192,7 +192,7 @@ test('refused: a deploy key of another repository, a user who cannot read the re
   assert.match(c.stderr, /Permission denied/);
   const shell = await run('ssh', ['-i', sk.file, '-p', String(ssh.port), '-o', 'IdentitiesOnly=yes', '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR', 'git@127.0.0.1', 'ls /']).catch((e) => e as { code: number; stderr: string });
   assert.is.not((shell as { code?: number }).code ?? 0, 0);
-  assert.match((shell as { stderr: string }).stderr, 'only git-upload-pack and git-receive-pack');
+  assert.match((shell as { stderr: string }).stderr, 'only git-upload-pack, git-receive-pack and git-lfs-authenticate are served here');
 });
 
 test.run();
