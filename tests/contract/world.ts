@@ -397,6 +397,8 @@ export class World {
       repoGetPullRequestByBaseHead: { base: ['main', 'topic'], head: ['topic', 'topic2', 'nothing'] },
       repoListPullReviews: { index: ['3', '999'] },
       repoCreatePullReview: { index: ['3', '3', '999'] },
+      // Never a fixture issue: deleting one would take the comments, attachments and labels other operations use.
+      issueDelete: { index: ['999', '99999'] },
       repoGetPullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
       repoSubmitPullReview: { index: ['3', '3', '999'], id: ['$pending-review-id', '$pending-review-id', '$review-id'] },
       repoDeletePullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
