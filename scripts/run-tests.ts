@@ -77,7 +77,7 @@ interface Result {
 }
 
 /** A file (or batch) still running after this long has hung: it is killed (TEST_FILE_TIMEOUT seconds). */
-const fileTimeoutMs = (Number(process.env.TEST_FILE_TIMEOUT) || 420) * 1000;
+const fileTimeoutMs = (Number(process.env.TEST_FILE_TIMEOUT) || 600) * 1000;
 
 /** One file, or a batch of small ones run in one process (scripts/test-batch.ts). */
 function runFile(job: string[]): Promise<Result> {
