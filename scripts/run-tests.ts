@@ -5,7 +5,7 @@
 // With DATABASE_URL set the suite runs on that PostgreSQL server (the database it names is created,
 // used as the template, and dropped); otherwise on PGlite.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
@@ -74,10 +74,15 @@ interface Result {
   output: string;
   code: number | null;
   ms: number;
+  /** CPU seconds (user + system) of the file's process and the processes it waited for (git, servers), when /usr/bin/time is there. */
+  cpu?: number;
 }
 
 /** A file (or batch) still running after this long has hung: it is killed (TEST_FILE_TIMEOUT seconds). */
 const fileTimeoutMs = (Number(process.env.TEST_FILE_TIMEOUT) || 600) * 1000;
+
+const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+let jobCounter = 0;
 
 /** One file, or a batch of small ones run in one process (scripts/test-batch.ts). */
 function runFile(job: string[]): Promise<Result> {
@@ -85,12 +90,21 @@ function runFile(job: string[]): Promise<Result> {
   const file = job.length === 1 ? job[0]! : `${job[0]} … ${job[job.length - 1]} (${job.length} files)`;
   const args = job.length === 1 ? [runnable(job[0]!)] : [runnable('scripts/test-batch.ts'), ...job.map(runnable)];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeArgs, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Each file runs in a process group of its own (so that a hung file is killed with every process it
+    // started), under /usr/bin/time where it exists, which reports the CPU the file cost: the figure to
+    // watch when the suite grows (wall time depends on what else the machine is doing).
+    const cpuFile = timeBin ? join(tmp, `cpu-${++jobCounter}`) : undefined;
+    const command = timeBin ? [timeBin, '-q', '-f', '%U %S', '-o', cpuFile!, process.execPath] : [process.execPath];
+    const child = spawn(command[0]!, [...command.slice(1), ...nodeArgs, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     let hung = false;
     const timer = setTimeout(() => {
       hung = true;
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
     }, fileTimeoutMs);
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -103,7 +117,12 @@ function runFile(job: string[]): Promise<Result> {
       let failed = Math.max(0, total - passed - skipped);
       // A file that crashed or exited non-zero without a failing test still counts as a failure.
       if (code !== 0 && failed === 0) failed = 1;
-      resolve({ file, passed, failed, skipped, output, code, ms: Date.now() - t0, hung });
+      let cpu: number | undefined;
+      if (cpuFile && existsSync(cpuFile)) {
+        const m = /(\d+\.\d+) (\d+\.\d+)\s*$/.exec(readFileSync(cpuFile, 'utf8'));
+        if (m) cpu = Number(m[1]) + Number(m[2]);
+      }
+      resolve({ file, passed, failed, skipped, output, code, ms: Date.now() - t0, hung, cpu });
     });
   });
 }
@@ -133,7 +152,7 @@ await Promise.all(
       }
       results.push(r);
       const mark = r.failed ? 'FAIL' : 'ok  ';
-      process.stdout.write(`${mark} ${relative('.', r.file)}  (${r.passed} passed, ${r.failed} failed, ${(r.ms / 1000).toFixed(1)}s)\n`);
+      process.stdout.write(`${mark} ${relative('.', r.file)}  (${r.passed} passed, ${r.failed} failed, ${(r.ms / 1000).toFixed(1)}s${r.cpu === undefined ? '' : `, cpu ${r.cpu.toFixed(1)}s`})\n`);
       // TEST_OUTPUT=1 shows what every file printed, not only the failing ones.
       if (r.failed || process.env.TEST_OUTPUT === '1') process.stdout.write(r.output.replace(/^/gm, '    | ') + '\n');
     }
@@ -147,6 +166,7 @@ if (bundled) rmSync(buildDir, { recursive: true, force: true });
 const passed = results.reduce((s, r) => s + r.passed, 0);
 const failed = results.reduce((s, r) => s + r.failed, 0);
 const skipped = results.reduce((s, r) => s + r.skipped, 0);
-process.stdout.write(`\n${files.length} files on ${pgUrl ? 'PostgreSQL' : 'PGlite'} in ${((Date.now() - started) / 1000).toFixed(1)}s\n`);
+const cpuTotal = results.reduce((s, r) => s + (r.cpu ?? 0), 0);
+process.stdout.write(`\n${files.length} files on ${pgUrl ? 'PostgreSQL' : 'PGlite'} in ${((Date.now() - started) / 1000).toFixed(1)}s${timeBin ? ` (test processes used ${cpuTotal.toFixed(0)} CPU seconds)` : ''}\n`);
 process.stdout.write(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}${hangs ? ` (${hangs} hung file(s), each counted as failed)` : ''}\n`);
 if (failed > 0 || passed === 0) process.exit(1);

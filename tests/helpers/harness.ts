@@ -61,7 +61,7 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
 
 /**
  * In a batch process (scripts/test-batch.ts), the files run one after another on one PGlite engine,
- * emptied between them: every table of the template is empty, so TRUNCATE ... RESTART IDENTITY gives
+ * emptied between them: every table of the template but the OAuth2 keys (tests/helpers/template.ts) is empty, so TRUNCATE ... RESTART IDENTITY gives
  * the next file the template's state, ids included, for a third of what unpacking a new engine costs.
  * An engine that cannot be emptied (a file left it in a failed transaction) is replaced; an app started
  * while another still runs (a file's second app) gets an engine of its own.
@@ -74,7 +74,7 @@ async function reusedPglite(image: string): Promise<{ database: Database; drop: 
   }
   if (!reusable) {
     const database = await openDatabase({ kind: 'pglite-image', image: readPgliteTemplate(image) });
-    const { rows } = await database.pglite!.query<{ t: string }>(`select quote_ident(tablename) as t from pg_tables where schemaname = 'public'`);
+    const { rows } = await database.pglite!.query<{ t: string }>(`select quote_ident(tablename) as t from pg_tables where schemaname = 'public' and tablename <> 'oauth2_keys'`);
     reusable = { database, empty: `truncate ${rows.map((r) => r.t).join(', ')} restart identity cascade` };
   }
   const engine = reusable;

@@ -1,5 +1,6 @@
 // Migrated database templates, made once per test run: a PGlite data-dir image, or a PostgreSQL
 // database that each test file clones with CREATE DATABASE ... TEMPLATE.
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { openDatabase } from '../../src/db/client.js';
@@ -16,6 +17,7 @@ export async function writePgliteTemplate(file: string): Promise<void> {
   const pg = await PGlite.create({ initDbStartParams: ['--wal-segsize=1'] });
   const db = await openDatabaseFromPglite(pg);
   await db.migrate();
+  await pg.query(oauthKeysInsert, oauthKeysParams());
   for (const name of ['template0', 'template1']) {
     await pg.exec(`alter database ${name} is_template false`);
     await pg.exec(`drop database ${name}`);
@@ -60,6 +62,24 @@ export async function preparePostgresTemplate(url: string): Promise<void> {
   const database = await openDatabase({ kind: 'postgres', url });
   await database.migrate();
   await database.close();
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(oauthKeysInsert, oauthKeysParams());
+  } finally {
+    await sql.end();
+  }
+}
+
+/**
+ * The OAuth2 provider's keys, made once for the whole run: the first start of an app on an empty
+ * database makes a 2048-bit RSA key (about half a second of CPU), which every test app would pay again.
+ * The batch runner's emptying of a shared PGlite keeps this table (tests/helpers/harness.ts).
+ */
+const oauthKeysInsert = 'insert into oauth2_keys (id, jwks, cookie_keys) values (1, $1::text::jsonb, $2::text::jsonb) on conflict do nothing';
+function oauthKeysParams(): [string, string] {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg: 'RS256', use: 'sig' };
+  return [JSON.stringify({ keys: [jwk] }), JSON.stringify([randomBytes(32).toString('base64url')])];
 }
 
 /** Drops the template and every per-file clone of it. */
