@@ -41,7 +41,27 @@ export function newAjv(opts: Record<string, unknown> = {}) {
 /** The path template requests are validated against: parameters joined by `.` in one segment become two segments. */
 export const validationTemplate = (path: string) => path.replace(/\}\.\{/g, '}/{');
 
-export async function createValidator(doc: OpenApiDocument) {
+type Validator = (operationId: string, given: ValidationInput) => ValidationOutcome;
+
+/**
+ * Validators already built in this process, by the document's text. openapi-backend compiles an
+ * operation's Ajv validators on its first request (tens of milliseconds each); a process that builds
+ * several apps from one document (the test batches, a restart in place) compiles each operation once.
+ */
+const built = new Map<string, Promise<Validator>>();
+
+export function createValidator(doc: OpenApiDocument): Promise<Validator> {
+  const key = JSON.stringify(doc);
+  let validator = built.get(key);
+  if (!validator) {
+    validator = buildValidator(doc);
+    built.set(key, validator);
+    validator.catch(() => built.delete(key));
+  }
+  return validator;
+}
+
+async function buildValidator(doc: OpenApiDocument): Promise<Validator> {
   const api = new OpenAPIBackend.default({
     definition: structuredClone(doc),
     quick: true,
@@ -58,7 +78,7 @@ export async function createValidator(doc: OpenApiDocument) {
   // validated as two segments (router.ts builds the validated path the same way, with validationTemplate).
   for (const o of operations.values()) o.path = validationTemplate(o.path);
   const goDecoders = compileGoDecoders(doc);
-  return (operationId: string, given: ValidationInput): ValidationOutcome => {
+  return (operationId, given) => {
     const operation = operations.get(operationId);
     if (!operation) throw new Error(`no operation ${operationId} in the spec`);
     // Go's spellings of "not given" (null, the zero time, "", `1`/`0` booleans) first, then the schema.

@@ -1,6 +1,5 @@
 // Event and feed fixtures: reading the recorded events, the three feeds, and pushing with the real git CLI
 // (asynchronously: the server answering it runs in this process).
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import * as assert from 'uvu/assert';
 import type { components } from '../../generated/openapi.js';
 import { events } from '../../src/db/schema/index.js';
 import type { TestApp, TestUser } from './harness.js';
+import { runProgram } from './spawnGit.js';
 
 export type Activity = components['schemas']['Activity'];
 
@@ -47,7 +47,10 @@ export function gitWorkspace(app: TestApp) {
   };
   const run = (args: string[], cwd = root) =>
     new Promise<GitRun>((resolve) => {
-      execFile('git', args, { cwd, env }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+      runProgram('git', args, { cwd, env }).then(
+        (r) => resolve({ code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') }),
+        (err: Error) => resolve({ code: 1, stdout: '', stderr: err.message }),
+      );
     });
   const must = async (args: string[], cwd?: string) => {
     const r = await run(args, cwd);

@@ -1,13 +1,14 @@
 // Fixtures for the git-backed repository operations (branches, tags, diff patches, contents): one user
 // per role on a user's repository, and the real `git` CLI to put content into, or read it back from,
 // the bare repository on disk (`$DATA_DIR/repositories/<owner>/<name>.git`).
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import type { TestApp } from './harness.js';
+import { runProgram } from './spawnGit.js';
 import {
   actor, addCollaborator, pathOf, repoFolder, siteAdmin, userRepo, type Actor, type CreateRepoOption, type Repository,
 } from './repos.js';
@@ -188,15 +189,10 @@ export const filesAt = (dir: string, rev: string): string[] =>
 /** The bytes of `path` at `rev`. */
 export const fileAt = (dir: string, rev: string, path: string) => gitBytes(dir, ['cat-file', 'blob', `${rev}:${path}`]);
 
-function runAsync(cwd: string, args: string[], opts: { input?: string | Buffer; env?: Record<string, string> } = {}): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = execFile('git', args, { cwd, env: { ...env, ...opts.env }, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`git ${args.join(' ')}: ${stderr.toString('utf8')}`));
-      else resolve(stdout);
-    });
-    child.stdin!.on('error', () => {}); // git may exit before reading its input
-    child.stdin!.end(opts.input ?? '');
-  });
+async function runAsync(cwd: string, args: string[], opts: { input?: string | Buffer; env?: Record<string, string> } = {}): Promise<Buffer> {
+  const r = await runProgram('git', args, { cwd, env: { ...env, ...opts.env }, input: opts.input });
+  if (r.code !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString('utf8')}`);
+  return r.stdout;
 }
 
 /**

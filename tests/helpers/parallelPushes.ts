@@ -3,7 +3,6 @@
 // deliveries per hook and N workflow runs, whatever the other pushes did at the same time. The scenarios
 // talk HTTP to the processes (`bases`, pushes spread over them in turn) and read the database directly
 // only to count what was recorded and to see that the workers have nothing left to do.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,6 +12,7 @@ import type { Db } from '../../src/db/client.js';
 import { actionRuns, actionTriggers, events, hookDeliveries, pendingPushes } from '../../src/db/schema/index.js';
 import { adminCredentials, basic } from './harness.js';
 import { eventually, type Receiver } from './hooks.js';
+import { runProgram } from './spawnGit.js';
 
 const workflowText = `name: on-push
 on: [push]
@@ -45,7 +45,10 @@ function gitIn(root: string) {
     GIT_AUTHOR_NAME: 'Pusher', GIT_AUTHOR_EMAIL: 'pusher@example.com', GIT_COMMITTER_NAME: 'Pusher', GIT_COMMITTER_EMAIL: 'pusher@example.com',
   };
   const run = (args: string[], cwd = root) => new Promise<GitRun>((resolve) => {
-    execFile('git', args, { cwd, env }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    runProgram('git', args, { cwd, env }).then(
+      (r) => resolve({ code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') }),
+      (err: Error) => resolve({ code: 1, stdout: '', stderr: err.message }),
+    );
   });
   const must = async (args: string[], cwd?: string) => {
     const r = await run(args, cwd);
