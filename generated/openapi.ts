@@ -3078,6 +3078,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/{index}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an issue's reactions
+         * @description The reactions to the issue or pull request itself (not to its comments), oldest first, paginated with `X-Total-Count` and `Link`. Readers of the unit, anonymous callers included on public repositories; 404 when the issue cannot be read.
+         */
+        get: operations["issueGetIssueReactions"];
+        put?: never;
+        /**
+         * Add a reaction to an issue
+         * @description Adds the caller's reaction `content` (one of the allowed reactions, `GET /settings/ui`'s `allowed_reactions`: `+1`, `-1`, `laugh`, `hooray`, `confused`, `heart`, `rocket`, `eyes`) to the issue or pull request. Anyone who can read it, signed in; on a locked issue only writers of its unit (403). 201 with the new reaction; 200 with the existing one when the caller already reacted so (one per user and kind). 403 for a reaction that is not allowed and for a caller blocked by the issue's poster or the repository's owner; 404 when the issue cannot be read; 423 when the repository is archived.
+         */
+        post: operations["issuePostIssueReaction"];
+        /**
+         * Remove a reaction from an issue
+         * @description Removes the caller's reaction `content` from the issue or pull request; 200 with an empty body (as Gitea), also when there was none. On a locked issue only writers of its unit (403); 404 when the issue cannot be read; 423 when the repository is archived.
+         */
+        delete: operations["issueDeleteIssueReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/{index}/stopwatch/delete": {
         parameters: {
             query?: never;
@@ -3348,6 +3376,34 @@ export interface paths {
          * @description Renames an attachment of a comment; only a non-empty `name` changes anything. The caller must be able to write issues or pull requests and be the comment's poster or a repository or site administrator (403 otherwise). 404 when attachments are disabled, the comment is not in this repository, or the attachment does not belong to this comment. 422 when the new name's extension is not an allowed attachment type. Succeeds with 201 (Gitea's status, not 200).
          */
         patch: operations["issueEditIssueCommentAttachment"];
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/comments/{id}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a comment's reactions
+         * @description The reactions to a comment, oldest first (all of them: Gitea does not paginate this list). Readers of the comment's issue, anonymous callers included on public repositories; 404 when the comment does not exist, belongs to another repository or cannot be read.
+         */
+        get: operations["issueGetCommentReactions"];
+        put?: never;
+        /**
+         * Add a reaction to a comment
+         * @description Adds the caller's reaction `content` (one of the allowed reactions) to a comment, by the rules of `POST …/issues/{index}/reactions`: 201 new, 200 when it exists already; 403 for a reaction that is not allowed, for a caller blocked by the comment's poster or the repository's owner, and on a locked issue for all but writers; 404 when the comment cannot be read; 423 when the repository is archived.
+         */
+        post: operations["issuePostCommentReaction"];
+        /**
+         * Remove a reaction from a comment
+         * @description Removes the caller's reaction `content` from a comment; 200 with an empty body, also when there was none. On a locked issue only writers (403); 404 when the comment cannot be read; 423 when the repository is archived.
+         */
+        delete: operations["issueDeleteCommentReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/repos/{owner}/{repo}/keys": {
@@ -7429,6 +7485,11 @@ export interface components {
             /** @description remove the deadline */
             unset_due_date?: boolean | null;
         };
+        /** @description a reaction to add or remove */
+        EditReactionOption: {
+            /** @description the reaction's kind (`+1`, `-1`, `laugh`, `hooray`, `confused`, `heart`, `rocket`, `eyes`) */
+            content: string;
+        };
         /** @description changes to a release; absent, null and empty values keep the current one */
         EditReleaseOption: {
             body?: string | null;
@@ -8586,6 +8647,13 @@ export interface components {
         PullReviewRequestOptions: {
             reviewers?: string[] | null;
             team_reviewers?: string[] | null;
+        };
+        /** @description one user's reaction to an issue, pull request or comment */
+        Reaction: {
+            content: string;
+            /** Format: date-time */
+            created_at: string;
+            user: components["schemas"]["User"];
         };
         /** @description a git ref */
         Reference: {
@@ -16098,6 +16166,119 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    issueGetIssueReactions: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of reactions */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issuePostIssueReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditReactionOption"];
+            };
+        };
+        responses: {
+            /** @description the caller's existing reaction of that kind */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            /** @description the new reaction */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueDeleteIssueReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditReactionOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueDeleteStopWatch: {
         parameters: {
             query?: never;
@@ -16801,6 +16982,112 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueGetCommentReactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the reactions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issuePostCommentReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditReactionOption"];
+            };
+        };
+        responses: {
+            /** @description the caller's existing reaction of that kind */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            /** @description the new reaction */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueDeleteCommentReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditReactionOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Empty"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -102,8 +102,10 @@ import { issueCreateLabel } from './issue/issueCreateLabel.js';
 import { issueCreateMilestone } from './issue/issueCreateMilestone.js';
 import { issueDelete } from './issue/issueDelete.js';
 import { issueDeleteComment } from './issue/issueDeleteComment.js';
+import { issueDeleteCommentReaction } from './issue/issueDeleteCommentReaction.js';
 import { issueDeleteIssueAttachment } from './issue/issueDeleteIssueAttachment.js';
 import { issueDeleteIssueCommentAttachment } from './issue/issueDeleteIssueCommentAttachment.js';
+import { issueDeleteIssueReaction } from './issue/issueDeleteIssueReaction.js';
 import { issueDeleteLabel } from './issue/issueDeleteLabel.js';
 import { issueDeleteMilestone } from './issue/issueDeleteMilestone.js';
 import { issueDeleteStopWatch } from './issue/issueDeleteStopWatch.js';
@@ -117,10 +119,12 @@ import { issueEditIssueDeadline } from './issue/issueEditIssueDeadline.js';
 import { issueEditLabel } from './issue/issueEditLabel.js';
 import { issueEditMilestone } from './issue/issueEditMilestone.js';
 import { issueGetComment } from './issue/issueGetComment.js';
+import { issueGetCommentReactions } from './issue/issueGetCommentReactions.js';
 import { issueGetComments } from './issue/issueGetComments.js';
 import { issueGetIssue } from './issue/issueGetIssue.js';
 import { issueGetIssueAttachment } from './issue/issueGetIssueAttachment.js';
 import { issueGetIssueCommentAttachment } from './issue/issueGetIssueCommentAttachment.js';
+import { issueGetIssueReactions } from './issue/issueGetIssueReactions.js';
 import { issueGetLabel } from './issue/issueGetLabel.js';
 import { issueGetLabels } from './issue/issueGetLabels.js';
 import { issueGetMilestone } from './issue/issueGetMilestone.js';
@@ -131,6 +135,8 @@ import { issueListIssueCommentAttachments } from './issue/issueListIssueCommentA
 import { issueListIssues } from './issue/issueListIssues.js';
 import { issueListLabels } from './issue/issueListLabels.js';
 import { issueLockIssue } from './issue/issueLockIssue.js';
+import { issuePostCommentReaction } from './issue/issuePostCommentReaction.js';
+import { issuePostIssueReaction } from './issue/issuePostIssueReaction.js';
 import { issueRemoveLabel } from './issue/issueRemoveLabel.js';
 import { issueReplaceLabels } from './issue/issueReplaceLabels.js';
 import { issueResetTime } from './issue/issueResetTime.js';
@@ -512,8 +518,10 @@ export const registry: Registry = {
   issueCreateMilestone,
   issueDelete,
   issueDeleteComment,
+  issueDeleteCommentReaction,
   issueDeleteIssueAttachment,
   issueDeleteIssueCommentAttachment,
+  issueDeleteIssueReaction,
   issueDeleteLabel,
   issueDeleteMilestone,
   issueDeleteStopWatch,
@@ -527,10 +535,12 @@ export const registry: Registry = {
   issueEditLabel,
   issueEditMilestone,
   issueGetComment,
+  issueGetCommentReactions,
   issueGetComments,
   issueGetIssue,
   issueGetIssueAttachment,
   issueGetIssueCommentAttachment,
+  issueGetIssueReactions,
   issueGetLabel,
   issueGetLabels,
   issueGetMilestone,
@@ -541,6 +551,8 @@ export const registry: Registry = {
   issueListIssues,
   issueListLabels,
   issueLockIssue,
+  issuePostCommentReaction,
+  issuePostIssueReaction,
   issueRemoveLabel,
   issueReplaceLabels,
   issueResetTime,
