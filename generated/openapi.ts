@@ -3230,6 +3230,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/{index}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an issue's comments and events
+         * @description The issue's or pull request's text comments and recorded events (title, label and target branch changes, closing and reopening, locks, merges, branch deletions, review requests and dismissals, scheduled merges) in the order they happened, as Gitea's timeline comments: `type` is Gitea's comment type name (`comment`, `close`, `reopen`, `change_title`, `label`, `lock`, `unlock`, `merge_pull`, `delete_branch`, `change_target_branch`, `review_request`, `dismiss_review`, `pull_scheduled_merge`, `pull_cancel_scheduled_merge`, …) with the fields that type fills. `since` / `before` filter on the update time; paginated with `X-Total-Count` and `Link`. Readers of the unit, anonymous callers included on public repositories; 404 when the issue cannot be read.
+         */
+        get: operations["issueGetCommentsAndTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/{index}/times": {
         parameters: {
             query?: never;
@@ -7487,8 +7507,8 @@ export interface components {
         };
         /** @description a reaction to add or remove */
         EditReactionOption: {
-            /** @description the reaction's kind (`+1`, `-1`, `laugh`, `hooray`, `confused`, `heart`, `rocket`, `eyes`) */
-            content: string;
+            /** @description the reaction's kind, one of the allowed reactions; any other text is refused with 403, as in Gitea */
+            content: string | ("+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes");
         };
         /** @description changes to a release; absent, null and empty values keep the current one */
         EditReleaseOption: {
@@ -8996,6 +9016,46 @@ export interface components {
              * @enum {string}
              */
             visibility: "public" | "limited" | "private";
+        };
+        /** @description one entry of an issue's timeline (a text comment or a recorded event), as Gitea's TimelineComment */
+        TimelineComment: {
+            /** @description the user asked to review by a `review_request` event */
+            assignee?: components["schemas"]["User"] | null;
+            assignee_team?: components["schemas"]["Team"] | null;
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+            dependent_issue?: components["schemas"]["Issue"] | null;
+            html_url: string;
+            /** Format: int64 */
+            id: number;
+            issue_url: string;
+            /** @description the label added (`body` is `1`) or removed (`body` is empty) by a `label` event */
+            label?: components["schemas"]["Label"] | null;
+            milestone?: components["schemas"]["Milestone"] | null;
+            new_ref: string;
+            new_title: string;
+            old_milestone?: components["schemas"]["Milestone"] | null;
+            /** Format: int64 */
+            old_project_id: number;
+            old_ref: string;
+            old_title: string;
+            /** Format: int64 */
+            project_id: number;
+            pull_request_url: string;
+            ref_action: string;
+            ref_comment?: components["schemas"]["Comment"] | null;
+            ref_commit_sha: string;
+            ref_issue?: components["schemas"]["Issue"] | null;
+            removed_assignee: boolean;
+            resolve_doer?: components["schemas"]["User"] | null;
+            /** Format: int64 */
+            review_id: number;
+            tracked_time?: components["schemas"]["TrackedTime"] | null;
+            type: string;
+            /** Format: date-time */
+            updated_at: string;
+            user: components["schemas"]["User"];
         };
         /** @enum {string} */
         TokenScope: "all" | "read:admin" | "write:admin" | "read:organization" | "write:organization" | "read:repository" | "write:repository" | "read:issue" | "write:issue" | "read:user" | "write:user" | "read:notification" | "write:notification" | "read:misc" | "write:misc" | "read:activitypub" | "write:activitypub" | "read:package" | "write:package";
@@ -16509,6 +16569,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WatchInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueGetCommentsAndTimeline: {
+        parameters: {
+            query?: {
+                /** @description only entries updated before this moment */
+                before?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only entries updated after this moment */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of the timeline */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimelineComment"][];
                 };
             };
             401: components["responses"]["Unauthorized"];

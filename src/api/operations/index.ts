@@ -121,6 +121,7 @@ import { issueEditMilestone } from './issue/issueEditMilestone.js';
 import { issueGetComment } from './issue/issueGetComment.js';
 import { issueGetCommentReactions } from './issue/issueGetCommentReactions.js';
 import { issueGetComments } from './issue/issueGetComments.js';
+import { issueGetCommentsAndTimeline } from './issue/issueGetCommentsAndTimeline.js';
 import { issueGetIssue } from './issue/issueGetIssue.js';
 import { issueGetIssueAttachment } from './issue/issueGetIssueAttachment.js';
 import { issueGetIssueCommentAttachment } from './issue/issueGetIssueCommentAttachment.js';
@@ -537,6 +538,7 @@ export const registry: Registry = {
   issueGetComment,
   issueGetCommentReactions,
   issueGetComments,
+  issueGetCommentsAndTimeline,
   issueGetIssue,
   issueGetIssueAttachment,
   issueGetIssueCommentAttachment,
