@@ -2958,6 +2958,34 @@ export interface paths {
         patch: operations["issueEditIssueAttachment"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/{index}/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the issues an issue blocks
+         * @description The issues that depend on this one, in the order they were added, leaving out those the caller cannot read; paginated with `X-Total-Count` and `Link`. 404 when the issue cannot be read.
+         */
+        get: operations["issueListBlocks"];
+        put?: never;
+        /**
+         * Make an issue block another
+         * @description The issue of the body depends on the issue of the path from now on (the same link as `POST …/{index}/dependencies` seen from the other side). 201 with the path's issue. The caller writes the issues (or pull requests) of the dependent issue's repository (403 when they only read it) and reads the other issue (404 otherwise, also for an unknown repository or issue); 404 when the dependent issue's repository has dependencies switched off; 423 when it is archived. 409 for a self-dependency, a circle of two or a link that exists already.
+         */
+        post: operations["issueCreateIssueBlocking"];
+        /**
+         * Stop an issue blocking another
+         * @description The issue of the body no longer depends on the issue of the path; 200 with the path's issue, also when there was no such link. The caller writes the issues (or pull requests) of the dependent issue's repository (403 when they only read it) and reads the other issue (404 otherwise, also for an unknown repository or issue); 404 when the dependent issue's repository has dependencies switched off; 423 when it is archived.
+         */
+        delete: operations["issueRemoveIssueBlocking"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/{index}/comments": {
         parameters: {
             query?: never;
@@ -2997,6 +3025,34 @@ export interface paths {
          */
         post: operations["issueEditIssueDeadline"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/dependencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the issues an issue depends on
+         * @description The issues that block this one (its dependencies), in the order they were added, leaving out those the caller cannot read; paginated with `X-Total-Count` and `Link`. A closed dependency no longer blocks. 404 when the issue cannot be read or its repository has dependencies switched off.
+         */
+        get: operations["issueListIssueDependencies"];
+        put?: never;
+        /**
+         * Make an issue depend on another
+         * @description The issue of the path depends on the issue of the body from now on (it can be in another repository the caller can see): while that one is open, the path's issue cannot be closed (412). 201 with the path's issue. The caller writes the issues (or pull requests) of the dependent issue's repository (403 when they only read it) and reads the other issue (404 otherwise, also for an unknown repository or issue); 404 when the dependent issue's repository has dependencies switched off; 423 when it is archived. 409 for an issue depending on itself, a circle of two (the other already depends on this one) or a dependency that exists already.
+         */
+        post: operations["issueCreateIssueDependencies"];
+        /**
+         * Remove an issue dependency
+         * @description The issue of the path no longer depends on the issue of the body; 200 with the path's issue, also when there was no such dependency. The caller writes the issues (or pull requests) of the dependent issue's repository (403 when they only read it) and reads the other issue (404 otherwise, also for an unknown repository or issue); 404 when the dependent issue's repository has dependencies switched off; 423 when it is archived.
+         */
+        delete: operations["issueRemoveIssueDependencies"];
         options?: never;
         head?: never;
         patch?: never;
@@ -8088,6 +8144,13 @@ export interface components {
         /** @description labels to add or set, as ids or as names (not mixed) */
         IssueLabelsOption: {
             labels?: (number | string)[] | null;
+        };
+        /** @description an issue named by its repository and number (the repository of the path when owner and repo are left out) */
+        IssueMeta: {
+            /** Format: int64 */
+            index: number;
+            owner?: string;
+            repo?: string;
         };
         /** @description a label of issues and pull requests */
         Label: {
@@ -15887,6 +15950,120 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    issueListBlocks: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of issues */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueCreateIssueBlocking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueMeta"];
+            };
+        };
+        responses: {
+            /** @description the issue of the path */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueRemoveIssueBlocking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueMeta"];
+            };
+        };
+        responses: {
+            /** @description the issue of the path */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueGetComments: {
         parameters: {
             query?: {
@@ -15999,6 +16176,120 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueListIssueDependencies: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of issues */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueCreateIssueDependencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueMeta"];
+            };
+        };
+        responses: {
+            /** @description the issue of the path */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueRemoveIssueDependencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueMeta"];
+            };
+        };
+        responses: {
+            /** @description the issue of the path */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];

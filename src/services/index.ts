@@ -76,6 +76,7 @@ import { TopicService } from './repos/topics.js';
 import { MarkupService } from './markup/markup.js';
 import { IssueThreadService } from './issues/issueThreads.js';
 import { ReactionService } from './issues/reactions.js';
+import { DependencyService } from './issues/dependencies.js';
 // OAuth2 provider, sign-in sessions, two-factor authentication
 import { OAuthAppService } from './oauth/applications.js';
 import { OAuthStore } from './oauth/store.js';
@@ -146,6 +147,7 @@ export class Services {
   readonly markup: MarkupService;
   readonly issueThreads: IssueThreadService;
   readonly reactions: ReactionService;
+  readonly dependencies: DependencyService;
   readonly follows: FollowService;
   readonly orgLookups: OrgLookupService;
   // OAuth2 provider, sign-in sessions, two-factor authentication
@@ -191,6 +193,7 @@ export class Services {
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.issueThreads = new IssueThreadService(deps, this.access, this.issues, this.attachments);
     this.reactions = new ReactionService(deps, this.issues, this.comments);
+    this.dependencies = new DependencyService(deps, this.access, this.issues);
     this.pulls = new PullService(deps, this.issues, this.access);
     this.merges = new MergeService(this.pulls, this.branches, this.protections);
     this.pullChanges = new PullChangeService(this.pulls, this.branches);

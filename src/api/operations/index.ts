@@ -97,7 +97,9 @@ import { issueClearLabels } from './issue/issueClearLabels.js';
 import { issueCreateComment } from './issue/issueCreateComment.js';
 import { issueCreateIssue } from './issue/issueCreateIssue.js';
 import { issueCreateIssueAttachment } from './issue/issueCreateIssueAttachment.js';
+import { issueCreateIssueBlocking } from './issue/issueCreateIssueBlocking.js';
 import { issueCreateIssueCommentAttachment } from './issue/issueCreateIssueCommentAttachment.js';
+import { issueCreateIssueDependencies } from './issue/issueCreateIssueDependencies.js';
 import { issueCreateLabel } from './issue/issueCreateLabel.js';
 import { issueCreateMilestone } from './issue/issueCreateMilestone.js';
 import { issueDelete } from './issue/issueDelete.js';
@@ -131,13 +133,17 @@ import { issueGetLabels } from './issue/issueGetLabels.js';
 import { issueGetMilestone } from './issue/issueGetMilestone.js';
 import { issueGetMilestonesList } from './issue/issueGetMilestonesList.js';
 import { issueGetRepoComments } from './issue/issueGetRepoComments.js';
+import { issueListBlocks } from './issue/issueListBlocks.js';
 import { issueListIssueAttachments } from './issue/issueListIssueAttachments.js';
 import { issueListIssueCommentAttachments } from './issue/issueListIssueCommentAttachments.js';
+import { issueListIssueDependencies } from './issue/issueListIssueDependencies.js';
 import { issueListIssues } from './issue/issueListIssues.js';
 import { issueListLabels } from './issue/issueListLabels.js';
 import { issueLockIssue } from './issue/issueLockIssue.js';
 import { issuePostCommentReaction } from './issue/issuePostCommentReaction.js';
 import { issuePostIssueReaction } from './issue/issuePostIssueReaction.js';
+import { issueRemoveIssueBlocking } from './issue/issueRemoveIssueBlocking.js';
+import { issueRemoveIssueDependencies } from './issue/issueRemoveIssueDependencies.js';
 import { issueRemoveLabel } from './issue/issueRemoveLabel.js';
 import { issueReplaceLabels } from './issue/issueReplaceLabels.js';
 import { issueResetTime } from './issue/issueResetTime.js';
@@ -514,7 +520,9 @@ export const registry: Registry = {
   issueCreateComment,
   issueCreateIssue,
   issueCreateIssueAttachment,
+  issueCreateIssueBlocking,
   issueCreateIssueCommentAttachment,
+  issueCreateIssueDependencies,
   issueCreateLabel,
   issueCreateMilestone,
   issueDelete,
@@ -548,13 +556,17 @@ export const registry: Registry = {
   issueGetMilestone,
   issueGetMilestonesList,
   issueGetRepoComments,
+  issueListBlocks,
   issueListIssueAttachments,
   issueListIssueCommentAttachments,
+  issueListIssueDependencies,
   issueListIssues,
   issueListLabels,
   issueLockIssue,
   issuePostCommentReaction,
   issuePostIssueReaction,
+  issueRemoveIssueBlocking,
+  issueRemoveIssueDependencies,
   issueRemoveLabel,
   issueReplaceLabels,
   issueResetTime,

@@ -238,6 +238,23 @@ export const reactions = pgTable(
   ],
 );
 
+/**
+ * Issue dependencies (Gitea's `issue_dependency`): `issue_id` depends on (is blocked by) `dependency_id`,
+ * possibly of another repository. A closed dependency stops blocking.
+ */
+export const issueDependencies = pgTable(
+  'issue_dependencies',
+  {
+    issueId: issueRef(),
+    dependencyId: bigint('dependency_id', { mode: 'number' })
+      .notNull()
+      .references(() => issues.id, { onDelete: 'cascade' }),
+    userId: userId('user_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.issueId, t.dependencyId] }), index('issue_dependencies_dependency_idx').on(t.dependencyId)],
+);
+
 export type IssueRow = typeof issues.$inferSelect;
 export type ReactionRow = typeof reactions.$inferSelect;
 export type CommentRow = typeof comments.$inferSelect;
