@@ -2958,6 +2958,34 @@ export interface paths {
         patch: operations["issueEditIssueAttachment"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/{index}/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the issues an issue blocks
+         * @description The issues that depend on this one, in the order they were added, leaving out those the caller cannot read; paginated with `X-Total-Count` and `Link`. 404 when the issue cannot be read.
+         */
+        get: operations["issueListBlocks"];
+        put?: never;
+        /**
+         * Make an issue block another
+         * @description The issue of the body depends on the issue of the path from now on (the same link as `POST …/{index}/dependencies` seen from the other side). 201 with the path's issue. The caller writes the issues (or pull requests) of the dependent issue's repository (403 when they only read it) and reads the other issue (404 otherwise, also for an unknown repository or issue); 404 when the dependent issue's repository has dependencies switched off; 423 when it is archived. 409 for a self-dependency, a circle of two or a link that exists already.
+         */
+        post: operations["issueCreateIssueBlocking"];
+        /**
+         * Stop an issue blocking another
+         * @description The issue of the body no longer depends on the issue of the path; 200 with the path's issue, also when there was no such link. The caller writes the issues (or pull requests) of the dependent issue's repository (403 when they only read it) and reads the other issue (404 otherwise, also for an unknown repository or issue); 404 when the dependent issue's repository has dependencies switched off; 423 when it is archived.
+         */
+        delete: operations["issueRemoveIssueBlocking"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/{index}/comments": {
         parameters: {
             query?: never;
@@ -2997,6 +3025,34 @@ export interface paths {
          */
         post: operations["issueEditIssueDeadline"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/dependencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the issues an issue depends on
+         * @description The issues that block this one (its dependencies), in the order they were added, leaving out those the caller cannot read; paginated with `X-Total-Count` and `Link`. A closed dependency no longer blocks. 404 when the issue cannot be read or its repository has dependencies switched off.
+         */
+        get: operations["issueListIssueDependencies"];
+        put?: never;
+        /**
+         * Make an issue depend on another
+         * @description The issue of the path depends on the issue of the body from now on (it can be in another repository the caller can see): while that one is open, the path's issue cannot be closed (412). 201 with the path's issue. The caller writes the issues (or pull requests) of the dependent issue's repository (403 when they only read it) and reads the other issue (404 otherwise, also for an unknown repository or issue); 404 when the dependent issue's repository has dependencies switched off; 423 when it is archived. 409 for an issue depending on itself, a circle of two (the other already depends on this one) or a dependency that exists already.
+         */
+        post: operations["issueCreateIssueDependencies"];
+        /**
+         * Remove an issue dependency
+         * @description The issue of the path no longer depends on the issue of the body; 200 with the path's issue, also when there was no such dependency. The caller writes the issues (or pull requests) of the dependent issue's repository (403 when they only read it) and reads the other issue (404 otherwise, also for an unknown repository or issue); 404 when the dependent issue's repository has dependencies switched off; 423 when it is archived.
+         */
+        delete: operations["issueRemoveIssueDependencies"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3073,6 +3129,34 @@ export interface paths {
          * @description Unlocks the issue or pull request and records an `unlock` event; an unlocked one is left as it is. Writers of the unit only (403 otherwise). 204 on success; 404 when the issue cannot be read; 423 when the repository is archived.
          */
         delete: operations["issueUnlockIssue"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an issue's reactions
+         * @description The reactions to the issue or pull request itself (not to its comments), oldest first, paginated with `X-Total-Count` and `Link`. Readers of the unit, anonymous callers included on public repositories; 404 when the issue cannot be read.
+         */
+        get: operations["issueGetIssueReactions"];
+        put?: never;
+        /**
+         * Add a reaction to an issue
+         * @description Adds the caller's reaction `content` (one of the allowed reactions, `GET /settings/ui`'s `allowed_reactions`: `+1`, `-1`, `laugh`, `hooray`, `confused`, `heart`, `rocket`, `eyes`) to the issue or pull request. Anyone who can read it, signed in; on a locked issue only writers of its unit (403). 201 with the new reaction; 200 with the existing one when the caller already reacted so (one per user and kind). 403 for a reaction that is not allowed and for a caller blocked by the issue's poster or the repository's owner; 404 when the issue cannot be read; 423 when the repository is archived.
+         */
+        post: operations["issuePostIssueReaction"];
+        /**
+         * Remove a reaction from an issue
+         * @description Removes the caller's reaction `content` from the issue or pull request; 200 with an empty body (as Gitea), also when there was none. On a locked issue only writers of its unit (403); 404 when the issue cannot be read; 423 when the repository is archived.
+         */
+        delete: operations["issueDeleteIssueReaction"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3194,6 +3278,26 @@ export interface paths {
          * @description `subscribed` is the caller's explicit choice when they made one; otherwise true when they watch the repository or take part in the issue (poster, assignee, commenter, mentioned). `ignored` is its negation. Anyone signed in who can read it.
          */
         get: operations["issueCheckSubscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an issue's comments and events
+         * @description The issue's or pull request's text comments and recorded events (title, label and target branch changes, closing and reopening, locks, merges, branch deletions, review requests and dismissals, scheduled merges) in the order they happened, as Gitea's timeline comments: `type` is Gitea's comment type name (`comment`, `close`, `reopen`, `change_title`, `label`, `lock`, `unlock`, `merge_pull`, `delete_branch`, `change_target_branch`, `review_request`, `dismiss_review`, `pull_scheduled_merge`, `pull_cancel_scheduled_merge`, …) with the fields that type fills. `since` / `before` filter on the update time; paginated with `X-Total-Count` and `Link`. Readers of the unit, anonymous callers included on public repositories; 404 when the issue cannot be read.
+         */
+        get: operations["issueGetCommentsAndTimeline"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3348,6 +3452,34 @@ export interface paths {
          * @description Renames an attachment of a comment; only a non-empty `name` changes anything. The caller must be able to write issues or pull requests and be the comment's poster or a repository or site administrator (403 otherwise). 404 when attachments are disabled, the comment is not in this repository, or the attachment does not belong to this comment. 422 when the new name's extension is not an allowed attachment type. Succeeds with 201 (Gitea's status, not 200).
          */
         patch: operations["issueEditIssueCommentAttachment"];
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/comments/{id}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a comment's reactions
+         * @description The reactions to a comment, oldest first (all of them: Gitea does not paginate this list). Readers of the comment's issue, anonymous callers included on public repositories; 404 when the comment does not exist, belongs to another repository or cannot be read.
+         */
+        get: operations["issueGetCommentReactions"];
+        put?: never;
+        /**
+         * Add a reaction to a comment
+         * @description Adds the caller's reaction `content` (one of the allowed reactions) to a comment, by the rules of `POST …/issues/{index}/reactions`: 201 new, 200 when it exists already; 403 for a reaction that is not allowed, for a caller blocked by the comment's poster or the repository's owner, and on a locked issue for all but writers; 404 when the comment cannot be read; 423 when the repository is archived.
+         */
+        post: operations["issuePostCommentReaction"];
+        /**
+         * Remove a reaction from a comment
+         * @description Removes the caller's reaction `content` from a comment; 200 with an empty body, also when there was none. On a locked issue only writers (403); 404 when the comment cannot be read; 423 when the repository is archived.
+         */
+        delete: operations["issueDeleteCommentReaction"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/repos/{owner}/{repo}/keys": {
@@ -7429,6 +7561,11 @@ export interface components {
             /** @description remove the deadline */
             unset_due_date?: boolean | null;
         };
+        /** @description a reaction to add or remove */
+        EditReactionOption: {
+            /** @description the reaction's kind, one of the allowed reactions; any other text is refused with 403, as in Gitea */
+            content: string | ("+1" | "-1" | "laugh" | "hooray" | "confused" | "heart" | "rocket" | "eyes");
+        };
         /** @description changes to a release; absent, null and empty values keep the current one */
         EditReleaseOption: {
             body?: string | null;
@@ -8007,6 +8144,13 @@ export interface components {
         /** @description labels to add or set, as ids or as names (not mixed) */
         IssueLabelsOption: {
             labels?: (number | string)[] | null;
+        };
+        /** @description an issue named by its repository and number (the repository of the path when owner and repo are left out) */
+        IssueMeta: {
+            /** Format: int64 */
+            index: number;
+            owner?: string;
+            repo?: string;
         };
         /** @description a label of issues and pull requests */
         Label: {
@@ -8587,6 +8731,13 @@ export interface components {
             reviewers?: string[] | null;
             team_reviewers?: string[] | null;
         };
+        /** @description one user's reaction to an issue, pull request or comment */
+        Reaction: {
+            content: string;
+            /** Format: date-time */
+            created_at: string;
+            user: components["schemas"]["User"];
+        };
         /** @description a git ref */
         Reference: {
             object: components["schemas"]["GitObject"];
@@ -8928,6 +9079,46 @@ export interface components {
              * @enum {string}
              */
             visibility: "public" | "limited" | "private";
+        };
+        /** @description one entry of an issue's timeline (a text comment or a recorded event), as Gitea's TimelineComment */
+        TimelineComment: {
+            /** @description the user asked to review by a `review_request` event */
+            assignee?: components["schemas"]["User"] | null;
+            assignee_team?: components["schemas"]["Team"] | null;
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+            dependent_issue?: components["schemas"]["Issue"] | null;
+            html_url: string;
+            /** Format: int64 */
+            id: number;
+            issue_url: string;
+            /** @description the label added (`body` is `1`) or removed (`body` is empty) by a `label` event */
+            label?: components["schemas"]["Label"] | null;
+            milestone?: components["schemas"]["Milestone"] | null;
+            new_ref: string;
+            new_title: string;
+            old_milestone?: components["schemas"]["Milestone"] | null;
+            /** Format: int64 */
+            old_project_id: number;
+            old_ref: string;
+            old_title: string;
+            /** Format: int64 */
+            project_id: number;
+            pull_request_url: string;
+            ref_action: string;
+            ref_comment?: components["schemas"]["Comment"] | null;
+            ref_commit_sha: string;
+            ref_issue?: components["schemas"]["Issue"] | null;
+            removed_assignee: boolean;
+            resolve_doer?: components["schemas"]["User"] | null;
+            /** Format: int64 */
+            review_id: number;
+            tracked_time?: components["schemas"]["TrackedTime"] | null;
+            type: string;
+            /** Format: date-time */
+            updated_at: string;
+            user: components["schemas"]["User"];
         };
         /** @enum {string} */
         TokenScope: "all" | "read:admin" | "write:admin" | "read:organization" | "write:organization" | "read:repository" | "write:repository" | "read:issue" | "write:issue" | "read:user" | "write:user" | "read:notification" | "write:notification" | "read:misc" | "write:misc" | "read:activitypub" | "write:activitypub" | "read:package" | "write:package";
@@ -15759,6 +15950,120 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    issueListBlocks: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of issues */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueCreateIssueBlocking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueMeta"];
+            };
+        };
+        responses: {
+            /** @description the issue of the path */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueRemoveIssueBlocking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueMeta"];
+            };
+        };
+        responses: {
+            /** @description the issue of the path */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueGetComments: {
         parameters: {
             query?: {
@@ -15871,6 +16176,120 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueListIssueDependencies: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of issues */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueCreateIssueDependencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueMeta"];
+            };
+        };
+        responses: {
+            /** @description the issue of the path */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueRemoveIssueDependencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueMeta"];
+            };
+        };
+        responses: {
+            /** @description the issue of the path */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
@@ -16094,6 +16513,119 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueGetIssueReactions: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of reactions */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issuePostIssueReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditReactionOption"];
+            };
+        };
+        responses: {
+            /** @description the caller's existing reaction of that kind */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            /** @description the new reaction */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueDeleteIssueReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditReactionOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
         };
@@ -16328,6 +16860,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WatchInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issueGetCommentsAndTimeline: {
+        parameters: {
+            query?: {
+                /** @description only entries updated before this moment */
+                before?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only entries updated after this moment */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of the timeline */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimelineComment"][];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -16801,6 +17375,112 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueGetCommentReactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the reactions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    issuePostCommentReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditReactionOption"];
+            };
+        };
+        responses: {
+            /** @description the caller's existing reaction of that kind */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            /** @description the new reaction */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reaction"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueDeleteCommentReaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditReactionOption"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Empty"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { Config } from '../config.js';
-import type { CommentRow, IssueRow, RepoRow, UserRow } from '../db/schema/index.js';
+import type { CommentRow, IssueRow, LabelRow, RepoRow, UserRow } from '../db/schema/index.js';
 import type { IssueDetails } from '../services/issues/issueDetails.js';
 import { toAttachment } from './attachment.js';
 import { ghost } from './ghost.js';
@@ -95,4 +95,56 @@ export function toComment(
 /** POST …/deadline's answer: the deadline now set (null when removed). */
 export function toIssueDeadline(issue: IssueRow): components['schemas']['IssueDeadline'] {
   return { due_date: isoOrNull(issue.dueDate) };
+}
+
+/** What a timeline entry shows besides its own row (see CommentService.timelineDetails). */
+export interface TimelineDetails {
+  posters: Map<number, UserRow>;
+  labels: Map<number, LabelRow>;
+  users: Map<number, UserRow>;
+}
+
+/** anvil's stored event names that Gitea spells otherwise (the rest are Gitea's names already). */
+const giteaTypeNames: Partial<Record<CommentRow['type'], string>> = { deadline: 'modified_deadline' };
+
+/** One entry of GET …/timeline: a text comment or a recorded event, as Gitea's TimelineComment. */
+export function toTimelineComment(
+  c: CommentRow, issue: IssueRow, d: TimelineDetails, owner: UserRow, repo: RepoRow, viewer: UserRow | null, config: Config,
+): Schemas['TimelineComment'] {
+  const urls = issueUrls(config, owner, repo, issue);
+  const idOf = (v: string) => (/^[0-9]{1,15}$/.test(v) ? Number(v) : 0);
+  const label = c.type === 'label' ? d.labels.get(idOf(c.newValue)) : undefined;
+  const asked = c.type === 'review_request' && c.newValue.startsWith('user:') ? d.users.get(idOf(c.newValue.slice(5))) : undefined;
+  const titles = c.type === 'change_title';
+  return {
+    id: c.id,
+    type: giteaTypeNames[c.type] ?? c.type,
+    html_url: `${urls.html}#issuecomment-${c.id}`,
+    pull_request_url: issue.isPull ? urls.html : '',
+    issue_url: issue.isPull ? '' : urls.html,
+    user: toUser(d.posters.get(c.posterId) ?? ghost, viewer, config),
+    body: c.body,
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
+    old_project_id: 0,
+    project_id: 0,
+    old_milestone: null,
+    milestone: null,
+    tracked_time: null,
+    old_title: titles ? c.oldValue : '',
+    new_title: titles ? c.newValue : '',
+    old_ref: c.type === 'change_target_branch' || c.type === 'delete_branch' ? c.oldValue : '',
+    new_ref: c.type === 'change_target_branch' ? c.newValue : '',
+    ref_issue: null,
+    ref_comment: null,
+    ref_action: '',
+    ref_commit_sha: c.type === 'merge_pull' ? c.newValue : '',
+    review_id: c.type === 'dismiss_review' ? idOf(c.newValue) : 0,
+    label: label ? toLabel(label, urls.repo.api, orgApiUrl(config, owner.name)) : null,
+    assignee: asked ? toUser(asked, viewer, config) : null,
+    assignee_team: null,
+    removed_assignee: false,
+    resolve_doer: null,
+    dependent_issue: null,
+  };
 }

@@ -1,6 +1,7 @@
 // The server's general settings (GET /settings/api, /settings/repository, /settings/ui), from its
 // configuration and from what anvil serves at all.
 import type { components } from '../../generated/openapi.js';
+import { allowedReactions } from '../services/issues/reactions.js';
 import type { Config } from '../config.js';
 import { treePageSize } from '../services/git/gitData.js';
 
@@ -33,7 +34,7 @@ export function toRepositorySettings(): Schemas['GeneralRepoSettings'] {
 /** Gitea's `[ui]` defaults: anvil's pages have no themes or custom emojis of their own. */
 export function toUISettings(): Schemas['GeneralUISettings'] {
   return {
-    allowed_reactions: ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'],
+    allowed_reactions: [...allowedReactions],
     custom_emojis: ['git', 'gitea', 'codeberg', 'gitlab', 'github', 'gogs'],
     default_theme: 'gitea-auto',
   };

@@ -1,7 +1,7 @@
 // Glue shared by handlers that answer issues and comments: load the details of a page in a fixed
 // number of queries, then convert.
 import { toAttachment } from '../convert/attachment.js';
-import { toComment, toIssue } from '../convert/issue.js';
+import { toComment, toIssue, toTimelineComment } from '../convert/issue.js';
 import { toTrackedTime } from '../convert/trackedTime.js';
 import type { CommentRow, IssueRow, RepoRow, UserRow } from '../db/schema/index.js';
 import type { TimeEntry } from '../services/times/times.js';
@@ -69,4 +69,10 @@ export async function presentTrackedTimes(req: Ctx, entries: TimeEntry[], repoOf
     const d = details.get(e.issue.id)!;
     return toTrackedTime(e.time, e.user, toIssue(e.issue, d, owner, repo, req.auth.actor, req.config, projectsOf(d, shown)));
   });
+}
+
+/** A page of an issue's timeline (text comments and events) with the posters, labels and users it shows. */
+export async function presentTimeline(req: Ctx, loaded: LoadedRepo, issue: IssueRow, rows: CommentRow[]) {
+  const d = await req.services.comments.timelineDetails(rows);
+  return rows.map((c) => toTimelineComment(c, issue, d, loaded.owner, loaded.repo, req.auth.actor, req.config));
 }

@@ -75,6 +75,8 @@ import { TopicService } from './repos/topics.js';
 // Rendering
 import { MarkupService } from './markup/markup.js';
 import { IssueThreadService } from './issues/issueThreads.js';
+import { ReactionService } from './issues/reactions.js';
+import { DependencyService } from './issues/dependencies.js';
 // OAuth2 provider, sign-in sessions, two-factor authentication
 import { OAuthAppService } from './oauth/applications.js';
 import { OAuthStore } from './oauth/store.js';
@@ -144,6 +146,8 @@ export class Services {
   readonly avatars: AvatarService;
   readonly markup: MarkupService;
   readonly issueThreads: IssueThreadService;
+  readonly reactions: ReactionService;
+  readonly dependencies: DependencyService;
   readonly follows: FollowService;
   readonly orgLookups: OrgLookupService;
   // OAuth2 provider, sign-in sessions, two-factor authentication
@@ -188,6 +192,8 @@ export class Services {
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.issueThreads = new IssueThreadService(deps, this.access, this.issues, this.attachments);
+    this.reactions = new ReactionService(deps, this.issues, this.comments);
+    this.dependencies = new DependencyService(deps, this.access, this.issues);
     this.pulls = new PullService(deps, this.issues, this.access);
     this.merges = new MergeService(this.pulls, this.branches, this.protections);
     this.pullChanges = new PullChangeService(this.pulls, this.branches);

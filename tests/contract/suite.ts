@@ -185,6 +185,9 @@ const fixtureMissing = new Set([
   'deleteUserRunner', 'updateUserRunner', 'getUserRunner',
   'issueDelete', 'approveWorkflowRun', 'rerunFailedWorkflowRun', 'repoGetCommitPullRequest', 'repoDeleteTeam',
   'userCreateOAuth2Application', 'userGetOAuth2Application', 'userUpdateOAuth2Application', 'userDeleteOAuth2Application',
+  // #38: their body names a second issue by number (IssueMeta.index); a generated int64 rarely hits one of the
+  // fixture issues, so the success path is reached only by luck (their operation tests cover it).
+  'issueCreateIssueDependencies', 'issueRemoveIssueDependencies', 'issueCreateIssueBlocking', 'issueRemoveIssueBlocking',
 ]);
 
 // Fixtures put back after a run changed them are built the same way; one that failed to come back

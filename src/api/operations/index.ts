@@ -97,13 +97,17 @@ import { issueClearLabels } from './issue/issueClearLabels.js';
 import { issueCreateComment } from './issue/issueCreateComment.js';
 import { issueCreateIssue } from './issue/issueCreateIssue.js';
 import { issueCreateIssueAttachment } from './issue/issueCreateIssueAttachment.js';
+import { issueCreateIssueBlocking } from './issue/issueCreateIssueBlocking.js';
 import { issueCreateIssueCommentAttachment } from './issue/issueCreateIssueCommentAttachment.js';
+import { issueCreateIssueDependencies } from './issue/issueCreateIssueDependencies.js';
 import { issueCreateLabel } from './issue/issueCreateLabel.js';
 import { issueCreateMilestone } from './issue/issueCreateMilestone.js';
 import { issueDelete } from './issue/issueDelete.js';
 import { issueDeleteComment } from './issue/issueDeleteComment.js';
+import { issueDeleteCommentReaction } from './issue/issueDeleteCommentReaction.js';
 import { issueDeleteIssueAttachment } from './issue/issueDeleteIssueAttachment.js';
 import { issueDeleteIssueCommentAttachment } from './issue/issueDeleteIssueCommentAttachment.js';
+import { issueDeleteIssueReaction } from './issue/issueDeleteIssueReaction.js';
 import { issueDeleteLabel } from './issue/issueDeleteLabel.js';
 import { issueDeleteMilestone } from './issue/issueDeleteMilestone.js';
 import { issueDeleteStopWatch } from './issue/issueDeleteStopWatch.js';
@@ -117,20 +121,29 @@ import { issueEditIssueDeadline } from './issue/issueEditIssueDeadline.js';
 import { issueEditLabel } from './issue/issueEditLabel.js';
 import { issueEditMilestone } from './issue/issueEditMilestone.js';
 import { issueGetComment } from './issue/issueGetComment.js';
+import { issueGetCommentReactions } from './issue/issueGetCommentReactions.js';
 import { issueGetComments } from './issue/issueGetComments.js';
+import { issueGetCommentsAndTimeline } from './issue/issueGetCommentsAndTimeline.js';
 import { issueGetIssue } from './issue/issueGetIssue.js';
 import { issueGetIssueAttachment } from './issue/issueGetIssueAttachment.js';
 import { issueGetIssueCommentAttachment } from './issue/issueGetIssueCommentAttachment.js';
+import { issueGetIssueReactions } from './issue/issueGetIssueReactions.js';
 import { issueGetLabel } from './issue/issueGetLabel.js';
 import { issueGetLabels } from './issue/issueGetLabels.js';
 import { issueGetMilestone } from './issue/issueGetMilestone.js';
 import { issueGetMilestonesList } from './issue/issueGetMilestonesList.js';
 import { issueGetRepoComments } from './issue/issueGetRepoComments.js';
+import { issueListBlocks } from './issue/issueListBlocks.js';
 import { issueListIssueAttachments } from './issue/issueListIssueAttachments.js';
 import { issueListIssueCommentAttachments } from './issue/issueListIssueCommentAttachments.js';
+import { issueListIssueDependencies } from './issue/issueListIssueDependencies.js';
 import { issueListIssues } from './issue/issueListIssues.js';
 import { issueListLabels } from './issue/issueListLabels.js';
 import { issueLockIssue } from './issue/issueLockIssue.js';
+import { issuePostCommentReaction } from './issue/issuePostCommentReaction.js';
+import { issuePostIssueReaction } from './issue/issuePostIssueReaction.js';
+import { issueRemoveIssueBlocking } from './issue/issueRemoveIssueBlocking.js';
+import { issueRemoveIssueDependencies } from './issue/issueRemoveIssueDependencies.js';
 import { issueRemoveLabel } from './issue/issueRemoveLabel.js';
 import { issueReplaceLabels } from './issue/issueReplaceLabels.js';
 import { issueResetTime } from './issue/issueResetTime.js';
@@ -507,13 +520,17 @@ export const registry: Registry = {
   issueCreateComment,
   issueCreateIssue,
   issueCreateIssueAttachment,
+  issueCreateIssueBlocking,
   issueCreateIssueCommentAttachment,
+  issueCreateIssueDependencies,
   issueCreateLabel,
   issueCreateMilestone,
   issueDelete,
   issueDeleteComment,
+  issueDeleteCommentReaction,
   issueDeleteIssueAttachment,
   issueDeleteIssueCommentAttachment,
+  issueDeleteIssueReaction,
   issueDeleteLabel,
   issueDeleteMilestone,
   issueDeleteStopWatch,
@@ -527,20 +544,29 @@ export const registry: Registry = {
   issueEditLabel,
   issueEditMilestone,
   issueGetComment,
+  issueGetCommentReactions,
   issueGetComments,
+  issueGetCommentsAndTimeline,
   issueGetIssue,
   issueGetIssueAttachment,
   issueGetIssueCommentAttachment,
+  issueGetIssueReactions,
   issueGetLabel,
   issueGetLabels,
   issueGetMilestone,
   issueGetMilestonesList,
   issueGetRepoComments,
+  issueListBlocks,
   issueListIssueAttachments,
   issueListIssueCommentAttachments,
+  issueListIssueDependencies,
   issueListIssues,
   issueListLabels,
   issueLockIssue,
+  issuePostCommentReaction,
+  issuePostIssueReaction,
+  issueRemoveIssueBlocking,
+  issueRemoveIssueDependencies,
   issueRemoveLabel,
   issueReplaceLabels,
   issueResetTime,

@@ -1,5 +1,6 @@
 // Issues and pull requests (one numbering per repository), comments, milestones, labels on issues,
 // attachments and content history.
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { releases } from './releases.js';
 import { labels, repositories } from './repos.js';
@@ -214,7 +215,48 @@ export const pullRequests = pgTable(
   ],
 );
 
+/**
+ * Reactions (Gitea's `reaction`): one per user, kind and target. A reaction to the issue itself has no
+ * comment_id; the two partial unique indexes keep "one per user and kind" for both targets.
+ */
+export const reactions = pgTable(
+  'reactions',
+  {
+    id: id(),
+    issueId: issueRef(),
+    commentId: bigint('comment_id', { mode: 'number' }).references(() => comments.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('reactions_issue_key').on(t.issueId, t.userId, t.type).where(sql`comment_id is null`),
+    uniqueIndex('reactions_comment_key').on(t.commentId, t.userId, t.type).where(sql`comment_id is not null`),
+    index('reactions_issue_idx').on(t.issueId, t.createdAt),
+  ],
+);
+
+/**
+ * Issue dependencies (Gitea's `issue_dependency`): `issue_id` depends on (is blocked by) `dependency_id`,
+ * possibly of another repository. A closed dependency stops blocking.
+ */
+export const issueDependencies = pgTable(
+  'issue_dependencies',
+  {
+    issueId: issueRef(),
+    dependencyId: bigint('dependency_id', { mode: 'number' })
+      .notNull()
+      .references(() => issues.id, { onDelete: 'cascade' }),
+    userId: userId('user_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.issueId, t.dependencyId] }), index('issue_dependencies_dependency_idx').on(t.dependencyId)],
+);
+
 export type IssueRow = typeof issues.$inferSelect;
+export type ReactionRow = typeof reactions.$inferSelect;
 export type CommentRow = typeof comments.$inferSelect;
 export type MilestoneRow = typeof milestones.$inferSelect;
 export type AttachmentRow = typeof attachments.$inferSelect;

@@ -1,6 +1,6 @@
 // Comments on issues and pull requests, with Gitea's content history on edit.
 import { and, asc, count, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
-import { attachments, comments, contentHistory, issues, users, type AttachmentRow, type CommentRow, type IssueRow, type UserRow } from '../../db/schema/index.js';
+import { attachments, comments, contentHistory, issues, labels, users, type AttachmentRow, type CommentRow, type IssueRow, type LabelRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
@@ -42,8 +42,10 @@ export class CommentService {
     });
   }
 
-  async list(issue: IssueRow, f: { since?: string; before?: string }, page: { limit: number; offset: number }): Promise<{ rows: CommentRow[]; total: number }> {
-    const conds: SQL[] = [eq(comments.issueId, issue.id), eq(comments.type, 'comment')];
+  /** `events`: the recorded events too (the timeline), not only the text comments. */
+  async list(issue: IssueRow, f: { since?: string; before?: string; events?: boolean }, page: { limit: number; offset: number }): Promise<{ rows: CommentRow[]; total: number }> {
+    const conds: SQL[] = [eq(comments.issueId, issue.id)];
+    if (!f.events) conds.push(eq(comments.type, 'comment'));
     if (f.since) conds.push(gte(comments.updatedAt, new Date(f.since)));
     if (f.before) conds.push(lte(comments.updatedAt, new Date(f.before)));
     const where = and(...conds);
@@ -129,6 +131,23 @@ export class CommentService {
     for (const u of users_) posters.set(u.id, u);
     for (const f of files) assets.get(f.commentId!)?.push(f);
     return { posters, assets };
+  }
+
+  /**
+   * What a page of timeline entries shows besides their posters: the labels of `label` events and the users
+   * asked by `review_request` events (`user:<id>` in new_value), each read once for the page.
+   */
+  async timelineDetails(rows: CommentRow[]): Promise<{ posters: Map<number, UserRow>; labels: Map<number, LabelRow>; users: Map<number, UserRow> }> {
+    const numeric = (v: string) => (/^[0-9]{1,15}$/.test(v) ? Number(v) : null);
+    const labelIds = [...new Set(rows.filter((r) => r.type === 'label').map((r) => numeric(r.newValue)).filter((n): n is number => n !== null))];
+    const userIds = rows.filter((r) => r.type === 'review_request' && r.newValue.startsWith('user:')).map((r) => numeric(r.newValue.slice(5))).filter((n): n is number => n !== null);
+    const allUsers = [...new Set([...rows.map((r) => r.posterId), ...userIds])];
+    const [userRows, labelRows] = await Promise.all([
+      allUsers.length ? this.deps.db.select().from(users).where(inArray(users.id, allUsers)) : Promise.resolve([]),
+      labelIds.length ? this.deps.db.select().from(labels).where(inArray(labels.id, labelIds)) : Promise.resolve([]),
+    ]);
+    const byId = new Map(userRows.map((u) => [u.id, u]));
+    return { posters: byId, labels: new Map(labelRows.map((l) => [l.id, l])), users: byId };
   }
 
   /** Text versions of an issue body (commentId 0) or a comment, oldest first. */

@@ -20,6 +20,7 @@ import { containsPattern } from '../like.js';
 import { nextIssueIndexCte } from './issueIndex.js';
 import { dropDuplicateScopes, usableLabelsById, writeIssueLabels } from './labelRows.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
+import { refuseOpenDependencies } from './openDependencies.js';
 
 /** From this offset on, an issue list counts first and may walk from the other end (see list). */
 export const deepOffset = 1_000;
@@ -344,6 +345,7 @@ export class IssueService {
       if (input.state !== undefined && (input.state === 'closed') !== current.isClosed) {
         stateChanged = true;
         set.isClosed = input.state === 'closed';
+        if (set.isClosed) await refuseOpenDependencies(tx, current.id);
         set.closedAt = set.isClosed ? now : null;
         await tx.insert(comments).values({ issueId: current.id, repoId: current.repoId, posterId: actor.id, type: set.isClosed ? 'close' : 'reopen' });
         // A closed pull request's scheduled merge goes with the close (Gitea removes it), so GET/DELETE .../merge no longer see it.

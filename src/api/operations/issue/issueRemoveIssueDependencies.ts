@@ -1,0 +1,13 @@
+import { issueOfMeta } from '../../issueMeta.js';
+import { actorOf, loadRepo } from '../../load.js';
+import { presentIssue } from '../../../present/issues.js';
+import type { Handler } from '../../types.js';
+
+export const issueRemoveIssueDependencies: Handler<'issueRemoveIssueDependencies'> = async (req) => {
+  const actor = actorOf(req);
+  const loaded = await loadRepo(req, req.path.owner, req.path.repo);
+  const other = await issueOfMeta(req, loaded, req.body);
+  await req.services.dependencies.change({ loaded, index: req.path.index }, other, actor, false);
+  const issue = await req.services.issues.load(loaded, req.path.index);
+  return { status: 200, body: await presentIssue(req, loaded, issue) };
+};
