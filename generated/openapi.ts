@@ -1045,6 +1045,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users the organization blocked
+         * @description The users the organization blocked, most recent block first. Owners of the organization and site administrators; other callers who can see it get 403.
+         */
+        get: operations["organizationListBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/blocks/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check whether the organization blocked a user
+         * @description 204 when the organization blocked the user, 404 when not or when the user is unknown. Owners of the organization and site administrators.
+         */
+        get: operations["organizationCheckUserBlock"];
+        /**
+         * Block a user
+         * @description The organization blocks the user (Gitea 1.21's blocking). In the same transaction follows between the two end in both directions, and each one's stars and watches of the other's repositories, the other's collaborations on their repositories, their assignments to the other's issues and pending repository transfers between them go. From then on the blocked user cannot follow, star or watch the blocker or its repositories, open issues or pull requests or comment there, react to the blocker's issues and comments, or be added as collaborator (403 `user is blocked`). 400 (`cannot block the user`) for oneself, a user already blocked or a member of the blocking organization; 400 (`cannot block an organization`) for an organization. `note` is kept with the block. Owners of the organization and site administrators; other callers who can see it get 403.
+         */
+        put: operations["organizationBlockUser"];
+        post?: never;
+        /**
+         * Unblock a user
+         * @description Ends the block; what it ended stays ended. 400 (`cannot unblock the user`) when the user is not blocked or is the caller; 400 (`cannot block an organization`) for an organization. Owners of the organization and site administrators; other callers who can see it get 403.
+         */
+        delete: operations["organizationUnblockUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/hooks": {
         parameters: {
             query?: never;
@@ -5072,6 +5120,54 @@ export interface paths {
          * @description `avatar_url` serves the generated identicon again. 204 whether or not there was an uploaded avatar.
          */
         delete: operations["userDeleteAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users the signed-in user blocked
+         * @description The users the signed-in user blocked, most recent block first.
+         */
+        get: operations["userListBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/blocks/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check whether the signed-in user blocked a user
+         * @description 204 when the signed-in user blocked the user, 404 when not or when the user is unknown.
+         */
+        get: operations["userCheckUserBlock"];
+        /**
+         * Block a user
+         * @description The signed-in user blocks the user (Gitea 1.21's blocking). In the same transaction follows between the two end in both directions, and each one's stars and watches of the other's repositories, the other's collaborations on their repositories, their assignments to the other's issues and pending repository transfers between them go. From then on the blocked user cannot follow, star or watch the blocker or its repositories, open issues or pull requests or comment there, react to the blocker's issues and comments, or be added as collaborator (403 `user is blocked`). 400 (`cannot block the user`) for oneself, a user already blocked or a member of the blocking organization; 400 (`cannot block an organization`) for an organization. `note` is kept with the block.
+         */
+        put: operations["userBlockUser"];
+        post?: never;
+        /**
+         * Unblock a user
+         * @description Ends the block; what it ended stays ended. 400 (`cannot unblock the user`) when the user is not blocked or is the caller; 400 (`cannot block an organization`) for an organization.
+         */
+        delete: operations["userUnblockUser"];
         options?: never;
         head?: never;
         patch?: never;
@@ -11312,6 +11408,108 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    organizationListBlocks: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of users */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    organizationCheckUserBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    organizationBlockUser: {
+        parameters: {
+            query?: {
+                /** @description a note kept with the block */
+                note?: string;
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    organizationUnblockUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21022,6 +21220,99 @@ export interface operations {
             204: components["responses"]["Empty"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    userListBlocks: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of users */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCheckUserBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userBlockUser: {
+        parameters: {
+            query?: {
+                /** @description a note kept with the block */
+                note?: string;
+            };
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userUnblockUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     userListEmails: {

@@ -213,6 +213,10 @@ import { orgRedeliverHook } from './organization/orgRedeliverHook.js';
 import { orgRemoveTeamMember } from './organization/orgRemoveTeamMember.js';
 import { orgRemoveTeamRepository } from './organization/orgRemoveTeamRepository.js';
 import { orgUpdateAvatar } from './organization/orgUpdateAvatar.js';
+import { organizationBlockUser } from './organization/organizationBlockUser.js';
+import { organizationCheckUserBlock } from './organization/organizationCheckUserBlock.js';
+import { organizationListBlocks } from './organization/organizationListBlocks.js';
+import { organizationUnblockUser } from './organization/organizationUnblockUser.js';
 import { rejectRepoTransfer } from './repository/rejectRepoTransfer.js';
 import { renderMarkdown } from './miscellaneous/renderMarkdown.js';
 import { renderMarkdownRaw } from './miscellaneous/renderMarkdownRaw.js';
@@ -354,7 +358,9 @@ import { updateUserRunner } from './user/updateUserRunner.js';
 import { updateUserSecret } from './user/updateUserSecret.js';
 import { updateUserVariable } from './user/updateUserVariable.js';
 import { userAddEmail } from './user/userAddEmail.js';
+import { userBlockUser } from './user/userBlockUser.js';
 import { userCheckFollowing } from './user/userCheckFollowing.js';
+import { userCheckUserBlock } from './user/userCheckUserBlock.js';
 import { userCreateOAuth2Application } from './user/userCreateOAuth2Application.js';
 import { userCreateRunnerRegistrationToken } from './user/userCreateRunnerRegistrationToken.js';
 import { userCreateToken } from './user/userCreateToken.js';
@@ -394,6 +400,7 @@ import { userGetStopWatches } from './user/userGetStopWatches.js';
 import { userGetTokens } from './user/userGetTokens.js';
 import { userListActionsSecrets } from './user/userListActionsSecrets.js';
 import { userListActivityFeeds } from './user/userListActivityFeeds.js';
+import { userListBlocks } from './user/userListBlocks.js';
 import { userListEmails } from './user/userListEmails.js';
 import { userListFollowers } from './user/userListFollowers.js';
 import { userListFollowing } from './user/userListFollowing.js';
@@ -405,6 +412,7 @@ import { userListSubscriptions } from './user/userListSubscriptions.js';
 import { userListTeams } from './user/userListTeams.js';
 import { userSearch } from './user/userSearch.js';
 import { userTrackedTimes } from './repository/userTrackedTimes.js';
+import { userUnblockUser } from './user/userUnblockUser.js';
 import { userUpdateAvatar } from './user/userUpdateAvatar.js';
 import { userUpdateOAuth2Application } from './user/userUpdateOAuth2Application.js';
 import { userVerifyGPGKey } from './user/userVerifyGPGKey.js';
@@ -623,6 +631,10 @@ export const registry: Registry = {
   orgRemoveTeamMember,
   orgRemoveTeamRepository,
   orgUpdateAvatar,
+  organizationBlockUser,
+  organizationCheckUserBlock,
+  organizationListBlocks,
+  organizationUnblockUser,
   rejectRepoTransfer,
   renderMarkdown,
   renderMarkdownRaw,
@@ -764,7 +776,9 @@ export const registry: Registry = {
   updateUserSecret,
   updateUserVariable,
   userAddEmail,
+  userBlockUser,
   userCheckFollowing,
+  userCheckUserBlock,
   userCreateOAuth2Application,
   userCreateRunnerRegistrationToken,
   userCreateToken,
@@ -804,6 +818,7 @@ export const registry: Registry = {
   userGetTokens,
   userListActionsSecrets,
   userListActivityFeeds,
+  userListBlocks,
   userListEmails,
   userListFollowers,
   userListFollowing,
@@ -815,6 +830,7 @@ export const registry: Registry = {
   userListTeams,
   userSearch,
   userTrackedTimes,
+  userUnblockUser,
   userUpdateAvatar,
   userUpdateOAuth2Application,
   userVerifyGPGKey,
