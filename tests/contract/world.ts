@@ -264,9 +264,14 @@ export class World {
     const privateOrg = await services.orgs.create(await row(users.admin), { username: 'privorg-fixture', visibility: 'private' });
     const world = new World(app, users, { org, privateOrg });
     // Accounts the user-administration operations may change or delete without harming the other fixtures.
-    for (const name of ['edit-victim', 'delete-victim-1', 'delete-victim-2']) {
+    for (const name of ['edit-victim', 'delete-victim-1', 'delete-victim-2', 'block-victim']) {
       await services.users.create({ username: name, email: `${name}@example.com`, password: 'victim-password', mustChangePassword: false });
     }
+    // The blocking operations block only `block-victim`, who has no ties a block would end; the user and
+    // the organization already block them, so that unblocking and the checks succeed too.
+    const blockVictim = (await services.users.byName('block-victim'))!;
+    await services.blocks.block(await row(users.user), await row(users.user), blockVictim, 'fixture');
+    await services.blocks.block(await row(users.user), org, blockVictim, 'fixture');
     await world.restoreTokens();
     for (const o of [org, privateOrg]) {
       const { rows } = await services.teams.list(o, await services.access.orgViewer(o.id, await row(users.admin)), { limit: 50, offset: 0 });
@@ -380,6 +385,8 @@ export class World {
       orgEdit: { org: [victimOrg, org.name, privateOrg.name] },
       adminEditUser: { username: ['edit-victim', 'EDIT-VICTIM', 'nobody-here', org.name] },
       adminDeleteUser: { username: ['delete-victim-1', 'delete-victim-2', 'nobody-here', org.name] },
+      ...Object.fromEntries(['userBlockUser', 'userUnblockUser', 'userCheckUserBlock', 'organizationBlockUser', 'organizationUnblockUser', 'organizationCheckUserBlock']
+        .map((op) => [op, { username: ['block-victim', 'BLOCK-VICTIM', 'nobody-here', org.name] }])),
       repoEdit: { repo: [victimRepo] },
       repoTransfer: { repo: [victimRepo] },
       repoDeleteBranch: { branch: ['spare', 'main'] },

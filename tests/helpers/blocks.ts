@@ -104,3 +104,5 @@ export async function refusals(app: TestApp, who: Actor, repo: Repository, by: A
 
 export const allRefused = { follow: 403, star: 403, watch: 403, issue: 403, comment: 403, collaborator: 403 };
 export const noneRefused = { follow: 204, star: 204, watch: 200, issue: 201, comment: 201, collaborator: 204 };
+
+export const orgBlockPath = (org: string, username: string) => ({ params: { path: { org, username } } });
