@@ -5357,6 +5357,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhooks of the signed-in user
+         * @description The signed-in user's own webhooks (another's id is 404). Oldest first; the secret is never shown.
+         */
+        get: operations["userListHooks"];
+        put?: never;
+        /**
+         * Create a webhook of the signed-in user
+         * @description The hook fires for every repository the signed-in user owns, as an organization's does for its repositories (403 for any caller when webhooks are disabled by the administrator). Validation and defaults as for `POST /admin/hooks` (422; 400 for an invalid slack channel name); `active` defaults to false.
+         */
+        post: operations["userCreateHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description The signed-in user's own webhooks (another's id is 404).
+         */
+        get: operations["userGetHook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description The signed-in user's own webhooks (another's id is 404). Its deliveries go with it.
+         */
+        delete: operations["userDeleteHook"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a webhook
+         * @description The signed-in user's own webhooks (another's id is 404). Only the fields given change; `config` keys merge into the stored ones, with the same checks as on creation (422; 400 for an invalid slack channel name).
+         */
+        patch: operations["userEditHook"];
+        trace?: never;
+    };
     "/user/keys": {
         parameters: {
             query?: never;
@@ -21676,6 +21728,151 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userListHooks: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of webhooks */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCreateHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateHookOption"];
+            };
+        };
+        responses: {
+            /** @description the created webhook */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userGetHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userDeleteHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userEditHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditHookOption"];
+            };
+        };
+        responses: {
+            /** @description the edited webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
         };
     };

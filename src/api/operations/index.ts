@@ -361,6 +361,7 @@ import { userAddEmail } from './user/userAddEmail.js';
 import { userBlockUser } from './user/userBlockUser.js';
 import { userCheckFollowing } from './user/userCheckFollowing.js';
 import { userCheckUserBlock } from './user/userCheckUserBlock.js';
+import { userCreateHook } from './user/userCreateHook.js';
 import { userCreateOAuth2Application } from './user/userCreateOAuth2Application.js';
 import { userCreateRunnerRegistrationToken } from './user/userCreateRunnerRegistrationToken.js';
 import { userCreateToken } from './user/userCreateToken.js';
@@ -390,9 +391,12 @@ import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
 import { userDeleteAccessToken } from './user/userDeleteAccessToken.js';
 import { userDeleteAvatar } from './user/userDeleteAvatar.js';
 import { userDeleteEmail } from './user/userDeleteEmail.js';
+import { userDeleteHook } from './user/userDeleteHook.js';
 import { userDeleteOAuth2Application } from './user/userDeleteOAuth2Application.js';
+import { userEditHook } from './user/userEditHook.js';
 import { userGet } from './user/userGet.js';
 import { userGetCurrent } from './user/userGetCurrent.js';
+import { userGetHook } from './user/userGetHook.js';
 import { userGetOAuth2Application } from './user/userGetOAuth2Application.js';
 import { userGetOAuth2Applications } from './user/userGetOAuth2Applications.js';
 import { userGetRunnerRegistrationToken } from './user/userGetRunnerRegistrationToken.js';
@@ -405,6 +409,7 @@ import { userListEmails } from './user/userListEmails.js';
 import { userListFollowers } from './user/userListFollowers.js';
 import { userListFollowing } from './user/userListFollowing.js';
 import { userListGPGKeys } from './user/userListGPGKeys.js';
+import { userListHooks } from './user/userListHooks.js';
 import { userListKeys } from './user/userListKeys.js';
 import { userListRepos } from './user/userListRepos.js';
 import { userListStarred } from './user/userListStarred.js';
@@ -779,6 +784,7 @@ export const registry: Registry = {
   userBlockUser,
   userCheckFollowing,
   userCheckUserBlock,
+  userCreateHook,
   userCreateOAuth2Application,
   userCreateRunnerRegistrationToken,
   userCreateToken,
@@ -808,9 +814,12 @@ export const registry: Registry = {
   userDeleteAccessToken,
   userDeleteAvatar,
   userDeleteEmail,
+  userDeleteHook,
   userDeleteOAuth2Application,
+  userEditHook,
   userGet,
   userGetCurrent,
+  userGetHook,
   userGetOAuth2Application,
   userGetOAuth2Applications,
   userGetRunnerRegistrationToken,
@@ -823,6 +832,7 @@ export const registry: Registry = {
   userListFollowers,
   userListFollowing,
   userListGPGKeys,
+  userListHooks,
   userListKeys,
   userListRepos,
   userListStarred,
