@@ -5749,6 +5749,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/{username}/heatmap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's activity heatmap
+         * @description The user's actions of the past 366 days from the activity already recorded, counted per 15 minutes (`timestamp`: the start of the quarter hour, in Unix seconds), oldest first. Only actions in repositories the caller may see count, and only actions of an account the caller may see (404 otherwise, as `GET /users/{username}`). Anonymous callers are allowed.
+         */
+        get: operations["userGetHeatmapData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{username}/keys": {
         parameters: {
             query?: never;
@@ -9213,6 +9233,16 @@ export interface components {
             /** @enum {string} */
             visibility: "public" | "limited" | "private";
             website: string;
+        };
+        /** @description the number of a user's actions in one quarter hour */
+        UserHeatmapData: {
+            /** Format: int64 */
+            contributions: number;
+            /**
+             * Format: int64
+             * @description the start of the quarter hour, in Unix seconds
+             */
+            timestamp: number;
         };
         /** @description Gitea's wrapper of a user search */
         UserSearchResults: {
@@ -22496,6 +22526,33 @@ export interface operations {
                     "application/json": components["schemas"]["GPGKey"][];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userGetHeatmapData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the heatmap */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserHeatmapData"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];

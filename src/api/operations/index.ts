@@ -396,6 +396,7 @@ import { userDeleteOAuth2Application } from './user/userDeleteOAuth2Application.
 import { userEditHook } from './user/userEditHook.js';
 import { userGet } from './user/userGet.js';
 import { userGetCurrent } from './user/userGetCurrent.js';
+import { userGetHeatmapData } from './user/userGetHeatmapData.js';
 import { userGetHook } from './user/userGetHook.js';
 import { userGetOAuth2Application } from './user/userGetOAuth2Application.js';
 import { userGetOAuth2Applications } from './user/userGetOAuth2Applications.js';
@@ -819,6 +820,7 @@ export const registry: Registry = {
   userEditHook,
   userGet,
   userGetCurrent,
+  userGetHeatmapData,
   userGetHook,
   userGetOAuth2Application,
   userGetOAuth2Applications,
