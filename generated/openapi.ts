@@ -1045,6 +1045,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users the organization blocked
+         * @description The users the organization blocked, most recent block first. Owners of the organization and site administrators; other callers who can see it get 403.
+         */
+        get: operations["organizationListBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/blocks/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check whether the organization blocked a user
+         * @description 204 when the organization blocked the user, 404 when not or when the user is unknown. Owners of the organization and site administrators.
+         */
+        get: operations["organizationCheckUserBlock"];
+        /**
+         * Block a user
+         * @description The organization blocks the user (Gitea 1.21's blocking). In the same transaction follows between the two end in both directions, and each one's stars and watches of the other's repositories, the other's collaborations on their repositories, their assignments to the other's issues and pending repository transfers between them go. From then on the blocked user cannot follow, star or watch the blocker or its repositories, open issues or pull requests or comment there, react to the blocker's issues and comments, or be added as collaborator (403 `user is blocked`). 400 (`cannot block the user`) for oneself, a user already blocked or a member of the blocking organization; 400 (`cannot block an organization`) for an organization. `note` is kept with the block. Owners of the organization and site administrators; other callers who can see it get 403.
+         */
+        put: operations["organizationBlockUser"];
+        post?: never;
+        /**
+         * Unblock a user
+         * @description Ends the block; what it ended stays ended. 400 (`cannot unblock the user`) when the user is not blocked or is the caller; 400 (`cannot block an organization`) for an organization. Owners of the organization and site administrators; other callers who can see it get 403.
+         */
+        delete: operations["organizationUnblockUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/hooks": {
         parameters: {
             query?: never;
@@ -5209,6 +5257,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users the signed-in user blocked
+         * @description The users the signed-in user blocked, most recent block first.
+         */
+        get: operations["userListBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/blocks/{username}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check whether the signed-in user blocked a user
+         * @description 204 when the signed-in user blocked the user, 404 when not or when the user is unknown.
+         */
+        get: operations["userCheckUserBlock"];
+        /**
+         * Block a user
+         * @description The signed-in user blocks the user (Gitea 1.21's blocking). In the same transaction follows between the two end in both directions, and each one's stars and watches of the other's repositories, the other's collaborations on their repositories, their assignments to the other's issues and pending repository transfers between them go. From then on the blocked user cannot follow, star or watch the blocker or its repositories, open issues or pull requests or comment there, react to the blocker's issues and comments, or be added as collaborator (403 `user is blocked`). 400 (`cannot block the user`) for oneself, a user already blocked or a member of the blocking organization; 400 (`cannot block an organization`) for an organization. `note` is kept with the block.
+         */
+        put: operations["userBlockUser"];
+        post?: never;
+        /**
+         * Unblock a user
+         * @description Ends the block; what it ended stays ended. 400 (`cannot unblock the user`) when the user is not blocked or is the caller; 400 (`cannot block an organization`) for an organization.
+         */
+        delete: operations["userUnblockUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/emails": {
         parameters: {
             query?: never;
@@ -5391,6 +5487,58 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/user/hooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhooks of the signed-in user
+         * @description The signed-in user's own webhooks (another's id is 404). Oldest first; the secret is never shown.
+         */
+        get: operations["userListHooks"];
+        put?: never;
+        /**
+         * Create a webhook of the signed-in user
+         * @description The hook fires for every repository the signed-in user owns, as an organization's does for its repositories (403 for any caller when webhooks are disabled by the administrator). Validation and defaults as for `POST /admin/hooks` (422; 400 for an invalid slack channel name); `active` defaults to false.
+         */
+        post: operations["userCreateHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description The signed-in user's own webhooks (another's id is 404).
+         */
+        get: operations["userGetHook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description The signed-in user's own webhooks (another's id is 404). Its deliveries go with it.
+         */
+        delete: operations["userDeleteHook"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a webhook
+         * @description The signed-in user's own webhooks (another's id is 404). Only the fields given change; `config` keys merge into the stored ones, with the same checks as on creation (422; 400 for an invalid slack channel name).
+         */
+        patch: operations["userEditHook"];
         trace?: never;
     };
     "/user/keys": {
@@ -5725,6 +5873,26 @@ export interface paths {
          * @description The GPG keys of a user the caller can see (404 otherwise), oldest first, paginated with `X-Total-Count` and `Link`. Anonymous callers are allowed.
          */
         get: operations["userListGPGKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{username}/heatmap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's activity heatmap
+         * @description The user's actions of the past 366 days from the activity already recorded, counted per 15 minutes (`timestamp`: the start of the quarter hour, in Unix seconds), oldest first. Only actions in repositories the caller may see count, and only actions of an account the caller may see (404 otherwise, as `GET /users/{username}`). Anonymous callers are allowed.
+         */
+        get: operations["userGetHeatmapData"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9257,6 +9425,16 @@ export interface components {
             visibility: "public" | "limited" | "private";
             website: string;
         };
+        /** @description the number of a user's actions in one quarter hour */
+        UserHeatmapData: {
+            /** Format: int64 */
+            contributions: number;
+            /**
+             * Format: int64
+             * @description the start of the quarter hour, in Unix seconds
+             */
+            timestamp: number;
+        };
         /** @description Gitea's wrapper of a user search */
         UserSearchResults: {
             data: components["schemas"]["User"][];
@@ -11503,6 +11681,108 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    organizationListBlocks: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of users */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    organizationCheckUserBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    organizationBlockUser: {
+        parameters: {
+            query?: {
+                /** @description a note kept with the block */
+                note?: string;
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    organizationUnblockUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21704,6 +21984,99 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    userListBlocks: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of users */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCheckUserBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userBlockUser: {
+        parameters: {
+            query?: {
+                /** @description a note kept with the block */
+                note?: string;
+            };
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userUnblockUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     userListEmails: {
         parameters: {
             query?: never;
@@ -22065,6 +22438,151 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userListHooks: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of webhooks */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userCreateHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateHookOption"];
+            };
+        };
+        responses: {
+            /** @description the created webhook */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userGetHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userDeleteHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userEditHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the webhook */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditHookOption"];
+            };
+        };
+        responses: {
+            /** @description the edited webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hook"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
         };
     };
@@ -22688,6 +23206,33 @@ export interface operations {
                     "application/json": components["schemas"]["GPGKey"][];
                 };
             };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    userGetHeatmapData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the heatmap */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserHeatmapData"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];

@@ -5,7 +5,7 @@ import type { HookScope } from '../services/events/hooks.js';
 import { requireRepoHookAdmin } from '../services/events/hooks.js';
 import type { Services } from '../services/index.js';
 import type { Auth } from './auth.js';
-import { loadOrg, loadRepo } from './load.js';
+import { actorOf, loadOrg, loadRepo } from './load.js';
 
 type Req = { services: Services; auth: Auth };
 
@@ -20,6 +20,9 @@ export async function orgHookScope(req: Req, path: { org: string }): Promise<Hoo
   if (!viewer.isOwner && !req.auth.actor?.isAdmin) throw new Forbidden('Must be an organization owner');
   return { kind: 'org', orgId: org.id };
 }
+
+/** The signed-in user's own hooks (`/user/hooks`): stored and fired as an organization's, for the repositories they own. */
+export const userHookScope = async (req: Req): Promise<HookScope> => ({ kind: 'org', orgId: actorOf(req).id });
 
 /** The access rule of /admin already made the caller a site admin. */
 export const adminHookScope = async (): Promise<HookScope> => ({ kind: 'admin' });

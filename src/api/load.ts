@@ -65,3 +65,10 @@ export async function loadRepoById(req: { services: Services; auth: Auth }, id: 
   if (!found || !canSeeRepo(found.perm)) throw new NotFound();
   return { repo: found.repo, owner: found.owner, perm: found.perm };
 }
+
+/** An organization the caller may see and owns, or any one to a site administrator (Gitea's reqOrgOwnership); 403 to others. */
+export async function loadOwnedOrg(req: { services: Services; auth: Auth }, name: string): Promise<{ org: UserRow; viewer: OrgViewer }> {
+  const found = await loadOrg(req, name);
+  if (!found.viewer.isOwner && !req.auth.actor?.isAdmin) throw new Forbidden('Must be an organization owner');
+  return found;
+}

@@ -70,6 +70,7 @@ import { ReleaseService } from './releases/releases.js';
 import { ForkService } from './repos/forks.js';
 import { StarService } from './repos/stars.js';
 import { FollowService } from './users/follows.js';
+import { BlockService } from './users/blocks.js';
 import { OrgLookupService } from './orgs/lookups.js';
 import { TopicService } from './repos/topics.js';
 // Rendering
@@ -149,6 +150,7 @@ export class Services {
   readonly reactions: ReactionService;
   readonly dependencies: DependencyService;
   readonly follows: FollowService;
+  readonly blocks: BlockService;
   readonly orgLookups: OrgLookupService;
   // OAuth2 provider, sign-in sessions, two-factor authentication
   readonly oauthApps: OAuthAppService;
@@ -211,6 +213,7 @@ export class Services {
     this.userAdmin = new UserAdminService(deps, this.repos);
     this.avatars = new AvatarService(deps);
     this.follows = new FollowService(deps);
+    this.blocks = new BlockService(deps);
     this.orgLookups = new OrgLookupService(deps);
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.actions = new ActionService(deps);

@@ -264,9 +264,14 @@ export class World {
     const privateOrg = await services.orgs.create(await row(users.admin), { username: 'privorg-fixture', visibility: 'private' });
     const world = new World(app, users, { org, privateOrg });
     // Accounts the user-administration operations may change or delete without harming the other fixtures.
-    for (const name of ['edit-victim', 'delete-victim-1', 'delete-victim-2']) {
+    for (const name of ['edit-victim', 'delete-victim-1', 'delete-victim-2', 'block-victim']) {
       await services.users.create({ username: name, email: `${name}@example.com`, password: 'victim-password', mustChangePassword: false });
     }
+    // The blocking operations block only `block-victim`, who has no ties a block would end; the user and
+    // the organization already block them, so that unblocking and the checks succeed too.
+    const blockVictim = (await services.users.byName('block-victim'))!;
+    await services.blocks.block(await row(users.user), await row(users.user), blockVictim, 'fixture');
+    await services.blocks.block(await row(users.user), org, blockVictim, 'fixture');
     await world.restoreTokens();
     for (const o of [org, privateOrg]) {
       const { rows } = await services.teams.list(o, await services.access.orgViewer(o.id, await row(users.admin)), { limit: 50, offset: 0 });
@@ -292,7 +297,7 @@ export class World {
     for (const o of [org, privateOrg]) await world.restoreScopedRunner(o.name);
     await world.restoreGpgKey();
     for (let i = 0; i < 2; i++) world.freshGpgKeys.push((await gpgPair(users.user.email)).publicKey);
-    for (const scope of [org.name, privateOrg.name, '']) await world.restoreHook(scope);
+    for (const scope of [org.name, privateOrg.name, '', '@user']) await world.restoreHook(scope);
     for (const o of [org.name, privateOrg.name]) await world.restoreOrgLabel(o);
     for (const o of [org.name, privateOrg.name]) {
       await world.restoreProject(o);
@@ -363,7 +368,7 @@ export class World {
       'labels/id': specPath.startsWith('/orgs/') ? ['$org-label-id', '$org-label-id', '999999'] : ['$label-id', '$label-id', '999999'],
       'assets/attachment_id': specPath.includes('/releases/') ? ['$release-asset-id', '999999'] : ['$comment-asset-id', '$issue-asset-id'],
       'releases/id': ['$release-id', '$release-id', '999999'],
-      'hooks/id': [specPath.startsWith('/repos/') ? '$repo-hook-id' : specPath.startsWith('/orgs/') ? '$org-hook-id' : '$site-hook-id'],
+      'hooks/id': [specPath.startsWith('/repos/') ? '$repo-hook-id' : specPath.startsWith('/orgs/') ? '$org-hook-id' : specPath.startsWith('/user/') ? '$user-hook-id' : '$site-hook-id'],
       'tag_protections/id': ['$tag-protection-id', '$tag-protection-id', '999999'],
       'git/id': ['pre-receive', 'update', 'post-receive'],
       'deliveries/delivery_id': [specPath.startsWith('/repos/') ? '$repo-delivery-id' : specPath.startsWith('/orgs/') ? '$org-delivery-id' : '$site-delivery-id'],
@@ -380,6 +385,8 @@ export class World {
       orgEdit: { org: [victimOrg, org.name, privateOrg.name] },
       adminEditUser: { username: ['edit-victim', 'EDIT-VICTIM', 'nobody-here', org.name] },
       adminDeleteUser: { username: ['delete-victim-1', 'delete-victim-2', 'nobody-here', org.name] },
+      ...Object.fromEntries(['userBlockUser', 'userUnblockUser', 'userCheckUserBlock', 'organizationBlockUser', 'organizationUnblockUser', 'organizationCheckUserBlock']
+        .map((op) => [op, { username: ['block-victim', 'BLOCK-VICTIM', 'nobody-here', org.name] }])),
       repoEdit: { repo: [victimRepo] },
       repoTransfer: { repo: [victimRepo] },
       repoDeleteBranch: { branch: ['spare', 'main'] },
@@ -670,11 +677,11 @@ export class World {
     Object.assign(this.data(owner, name), { hookId: h.json.id, hookDeliveryId: list?.json?.[0]?.id });
   }
 
-  /** An organisation's hook (`scope` its name) or a system hook (`scope` ''), with one delivery. */
+  /** An organisation's hook (`scope` its name), the fixture user's (`@user`) or a system hook (`scope` ''), with one delivery. */
   private async restoreHook(scope: string): Promise<void> {
     const { hooks } = this.app.services;
     const body = { type: 'gitea', config: { url: 'http://127.0.0.1:9/', content_type: 'json', is_system_webhook: 'true' }, events: ['repository'], active: true };
-    const org = scope ? await this.app.services.orgs.byName(scope) : undefined;
+    const org = scope === '@user' ? { id: this.users.user.id } : scope ? await this.app.services.orgs.byName(scope) : undefined;
     const hook = await hooks.create(org ? { kind: 'org', orgId: org.id } : { kind: 'admin' }, body);
     const [d] = await this.app.services.deps.db.insert(hookDeliveries).values({ hookId: hook.id, eventId: 0, guid: randomUUID(), event: 'push', eventType: 'push', payload: '{}' }).returning();
     this.hookFixtures.set(scope.toLowerCase(), { hookId: hook.id, deliveryId: d!.id });
@@ -891,7 +898,7 @@ export class World {
       if (/\/hooks\/\{id\}$/.test(specPath) && method === 'delete') {
         if (specPath.startsWith('/repos/')) {
           if (this.isFixtureRepo(owner, repo)) await this.restoreRepoHook(owner, repo);
-        } else await this.restoreHook(specPath.startsWith('/orgs/') ? (path.org ?? '') : '');
+        } else await this.restoreHook(specPath.startsWith('/orgs/') ? (path.org ?? '') : specPath.startsWith('/user/') ? '@user' : '');
       }
       if (specPath === '/orgs/{org}' && method === 'delete') await this.restoreVictimOrg();
       if (specPath === '/orgs/{org}' && method === 'patch') await this.restoreOrgFields();
@@ -1036,6 +1043,7 @@ export class World {
         'org-hook-id': this.hookFixtures.get((path.org ?? '').toLowerCase())?.hookId,
         'org-delivery-id': this.hookFixtures.get((path.org ?? '').toLowerCase())?.deliveryId,
         'site-hook-id': this.hookFixtures.get('')?.hookId,
+        'user-hook-id': this.hookFixtures.get('@user')?.hookId,
         'site-delivery-id': this.hookFixtures.get('')?.deliveryId,
       }[kind!];
       out[k] = String(value ?? v);

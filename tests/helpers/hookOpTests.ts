@@ -10,7 +10,7 @@ import { hookBody, type Hook, type HookDelivery } from './hooks.js';
 import type { Actor } from './repos.js';
 import { assertSpec } from './spec-check.js';
 
-export type HookScopeName = 'repo' | 'org' | 'admin';
+export type HookScopeName = 'repo' | 'org' | 'admin' | 'user';
 export type HookVerb = 'List' | 'Create' | 'Get' | 'Edit' | 'Delete' | 'ListDeliveries' | 'GetDelivery' | 'Redeliver' | 'Test';
 
 interface Scope {
@@ -33,6 +33,10 @@ const scopes: Record<HookScopeName, Scope> = {
   org: {
     base: '/orgs/{org}/hooks', params: (w) => ({ org: w.org }), own: (w) => w.hooks.org.id, other: (w) => w.hooks.repo.id,
     delivery: (w) => w.deliveries.org, foreignDelivery: (w) => w.deliveries.repo, manager: (w) => w.orgOwner,
+  },
+  user: {
+    base: '/user/hooks', params: () => ({}), own: (w) => w.hooks.user.id, other: (w) => w.hooks.org.id,
+    delivery: (w) => w.deliveries.repo, foreignDelivery: (w) => w.deliveries.org, manager: (w) => w.owner,
   },
   admin: {
     base: '/admin/hooks', params: () => ({}), own: (w) => w.hooks.admin.id, other: (w) => w.hooks.org.id,
@@ -115,6 +119,22 @@ export function hookOperationTests(op: OperationId, scopeName: HookScopeName, ve
           assert.not.ok(JSON.stringify(h).includes('hidden-value'));
         }
       });
+      if (scopeName === 'user') {
+        test("the user's hook fires for every repository they own, and for nobody else's", async () => {
+          const { hookDeliveries } = await import('../../src/db/schema/index.js');
+          const { eq } = await import('drizzle-orm');
+          const delivered = async () => (await app.services.deps.db.select().from(hookDeliveries).where(eq(hookDeliveries.hookId, w.hooks.user.id))).length;
+          const open = async (who: Actor, path: { owner: string; repo: string }) =>
+            assert.is((await app.client(who.auth).POST('/repos/{owner}/{repo}/issues', { params: { path }, body: { title: 'fires?' } })).response.status, 201);
+          const before = await delivered();
+          await open(w.owner, w.path);
+          await open(w.writer, w.other);
+          assert.is(await delivered(), before + 2, "both of the owner's repositories, whoever acts");
+          const elsewhere = await app.client(w.writer.auth).POST('/user/repos', { body: { name: `u${Date.now().toString(36)}` } });
+          await open(w.writer, { owner: w.writer.username, repo: elsewhere.data!.name });
+          assert.is(await delivered(), before + 2, "another user's repository");
+        });
+      }
       test("422 and 400: Gitea's checks", async () => {
         const auth = scope.manager(w).auth;
         expect(await call(auth, { body: { type: 'gitea', config: { url: deadUrl } } }), 422, 'no content_type');
@@ -216,9 +236,23 @@ export function hookOperationTests(op: OperationId, scopeName: HookScopeName, ve
   test('401: anonymous callers', async () => {
     expect(await call(undefined, { body: verb === 'Create' ? hookBody(deadUrl) : verb === 'Edit' ? {} : undefined }), 401);
   });
-  test('403: signed in without the right to manage these hooks', async () => {
-    for (const who of roles().forbidden) expect(await call(who.auth, { body: verb === 'Create' ? hookBody(deadUrl) : verb === 'Edit' ? {} : undefined }), 403, who.username);
-  });
+  const anyBody = () => (verb === 'Create' ? hookBody(deadUrl) : verb === 'Edit' ? {} : undefined);
+  if (scopeName === 'user') {
+    test('403: a token without the user scope', async () => {
+      const token = await app.token(w.owner, [method === 'GET' ? 'read:repository' : 'write:repository']);
+      expect(await call(token, { body: anyBody() }), 403);
+    });
+    if (suffix.includes('{id}')) {
+      test("404: another user's hook", async () => {
+        expect(await call(w.writer.auth, { body: anyBody() }), 404, 'another user');
+        expect(await call(w.admin.auth, { body: anyBody() }), 404, 'a site administrator has hooks of their own');
+      });
+    }
+  } else {
+    test('403: signed in without the right to manage these hooks', async () => {
+      for (const who of roles().forbidden) expect(await call(who.auth, { body: anyBody() }), 403, who.username);
+    });
+  }
   if (scopeName === 'repo') {
     test('404: a private repository the caller cannot see', async () => {
       for (const who of roles().hidden) expect(await call(who.auth, { body: verb === 'Create' ? hookBody(deadUrl) : verb === 'Edit' ? {} : undefined }), 404, who.username);

@@ -22,7 +22,8 @@ export interface HookWorld {
   org: string;
   orgOwner: Actor;
   member: Actor;
-  hooks: { repo: Hook; org: Hook; admin: Hook; otherRepo: Hook };
+  /** `user`: a hook of `owner` (`/user/hooks`), for every repository they own. */
+  hooks: { repo: Hook; org: Hook; admin: Hook; otherRepo: Hook; user: Hook };
   deliveries: { repo: number; org: number; admin: number };
 }
 
@@ -50,6 +51,8 @@ export async function hookWorld(app: TestApp): Promise<HookWorld> {
   assert.is(add.response.status, 204);
   const repoH = await repoHook(app, owner.auth, path, hookBody(deadUrl, { events: ['create', 'push'] }));
   const otherH = await repoHook(app, owner.auth, pathOf(otherRepo), hookBody(deadUrl));
+  const userH = await app.client(owner.auth).POST('/user/hooks', { body: hookBody(deadUrl, { events: ['issues'] }) });
+  assert.is(userH.response.status, 201);
   const orgH = await orgHook(app, orgOwner.auth, org, hookBody(deadUrl, { events: ['repository'] }));
   const adminH = await adminHook(app, admin.auth, hookBody(deadUrl, { events: ['repository'], config: { url: deadUrl, content_type: 'json', is_system_webhook: 'true' } }));
   const t = await app.client(owner.auth).POST('/repos/{owner}/{repo}/hooks/{id}/tests', { params: { path: { ...path, id: repoH.id } } });
@@ -57,13 +60,15 @@ export async function hookWorld(app: TestApp): Promise<HookWorld> {
   await orgRepo(app, org, orgOwner);
   return {
     owner, repoAdmin, writer, reader, outsider, admin, repo, path, other: pathOf(otherRepo), org, orgOwner, member,
-    hooks: { repo: repoH, org: orgH, admin: adminH, otherRepo: otherH },
+    hooks: { repo: repoH, org: orgH, admin: adminH, otherRepo: otherH, user: userH.data! },
     deliveries: { repo: await firstDelivery(app, 'repo', repoH.id), org: await firstDelivery(app, 'org', orgH.id), admin: await firstDelivery(app, 'admin', adminH.id) },
   };
 }
 
 /** Who may manage each scope's hooks, who is refused (403), and who cannot see the scope at all (404). */
-export function rolesOf(w: HookWorld, scope: 'repo' | 'org' | 'admin') {
+export function rolesOf(w: HookWorld, scope: 'repo' | 'org' | 'admin' | 'user') {
+  // Everyone manages their own hooks: another user's are 404 to them, never 403.
+  if (scope === 'user') return { allowed: [w.owner], forbidden: [] as Actor[], hidden: [] as Actor[] };
   if (scope === 'repo') return { allowed: [w.owner, w.repoAdmin, w.admin], forbidden: [w.writer, w.reader], hidden: [w.outsider] };
   if (scope === 'org') return { allowed: [w.orgOwner, w.admin], forbidden: [w.member, w.outsider], hidden: [] as Actor[] };
   return { allowed: [w.admin], forbidden: [w.owner, w.orgOwner], hidden: [] as Actor[] };

@@ -226,6 +226,10 @@ import { orgRedeliverHook } from './organization/orgRedeliverHook.js';
 import { orgRemoveTeamMember } from './organization/orgRemoveTeamMember.js';
 import { orgRemoveTeamRepository } from './organization/orgRemoveTeamRepository.js';
 import { orgUpdateAvatar } from './organization/orgUpdateAvatar.js';
+import { organizationBlockUser } from './organization/organizationBlockUser.js';
+import { organizationCheckUserBlock } from './organization/organizationCheckUserBlock.js';
+import { organizationListBlocks } from './organization/organizationListBlocks.js';
+import { organizationUnblockUser } from './organization/organizationUnblockUser.js';
 import { rejectRepoTransfer } from './repository/rejectRepoTransfer.js';
 import { renderMarkdown } from './miscellaneous/renderMarkdown.js';
 import { renderMarkdownRaw } from './miscellaneous/renderMarkdownRaw.js';
@@ -367,7 +371,10 @@ import { updateUserRunner } from './user/updateUserRunner.js';
 import { updateUserSecret } from './user/updateUserSecret.js';
 import { updateUserVariable } from './user/updateUserVariable.js';
 import { userAddEmail } from './user/userAddEmail.js';
+import { userBlockUser } from './user/userBlockUser.js';
 import { userCheckFollowing } from './user/userCheckFollowing.js';
+import { userCheckUserBlock } from './user/userCheckUserBlock.js';
+import { userCreateHook } from './user/userCreateHook.js';
 import { userCreateOAuth2Application } from './user/userCreateOAuth2Application.js';
 import { userCreateRunnerRegistrationToken } from './user/userCreateRunnerRegistrationToken.js';
 import { userCreateToken } from './user/userCreateToken.js';
@@ -397,9 +404,13 @@ import { userCurrentTrackedTimes } from './user/userCurrentTrackedTimes.js';
 import { userDeleteAccessToken } from './user/userDeleteAccessToken.js';
 import { userDeleteAvatar } from './user/userDeleteAvatar.js';
 import { userDeleteEmail } from './user/userDeleteEmail.js';
+import { userDeleteHook } from './user/userDeleteHook.js';
 import { userDeleteOAuth2Application } from './user/userDeleteOAuth2Application.js';
+import { userEditHook } from './user/userEditHook.js';
 import { userGet } from './user/userGet.js';
 import { userGetCurrent } from './user/userGetCurrent.js';
+import { userGetHeatmapData } from './user/userGetHeatmapData.js';
+import { userGetHook } from './user/userGetHook.js';
 import { userGetOAuth2Application } from './user/userGetOAuth2Application.js';
 import { userGetOAuth2Applications } from './user/userGetOAuth2Applications.js';
 import { userGetRunnerRegistrationToken } from './user/userGetRunnerRegistrationToken.js';
@@ -407,10 +418,12 @@ import { userGetStopWatches } from './user/userGetStopWatches.js';
 import { userGetTokens } from './user/userGetTokens.js';
 import { userListActionsSecrets } from './user/userListActionsSecrets.js';
 import { userListActivityFeeds } from './user/userListActivityFeeds.js';
+import { userListBlocks } from './user/userListBlocks.js';
 import { userListEmails } from './user/userListEmails.js';
 import { userListFollowers } from './user/userListFollowers.js';
 import { userListFollowing } from './user/userListFollowing.js';
 import { userListGPGKeys } from './user/userListGPGKeys.js';
+import { userListHooks } from './user/userListHooks.js';
 import { userListKeys } from './user/userListKeys.js';
 import { userListRepos } from './user/userListRepos.js';
 import { userListStarred } from './user/userListStarred.js';
@@ -418,6 +431,7 @@ import { userListSubscriptions } from './user/userListSubscriptions.js';
 import { userListTeams } from './user/userListTeams.js';
 import { userSearch } from './user/userSearch.js';
 import { userTrackedTimes } from './repository/userTrackedTimes.js';
+import { userUnblockUser } from './user/userUnblockUser.js';
 import { userUpdateAvatar } from './user/userUpdateAvatar.js';
 import { userUpdateOAuth2Application } from './user/userUpdateOAuth2Application.js';
 import { userVerifyGPGKey } from './user/userVerifyGPGKey.js';
@@ -649,6 +663,10 @@ export const registry: Registry = {
   orgRemoveTeamMember,
   orgRemoveTeamRepository,
   orgUpdateAvatar,
+  organizationBlockUser,
+  organizationCheckUserBlock,
+  organizationListBlocks,
+  organizationUnblockUser,
   rejectRepoTransfer,
   renderMarkdown,
   renderMarkdownRaw,
@@ -790,7 +808,10 @@ export const registry: Registry = {
   updateUserSecret,
   updateUserVariable,
   userAddEmail,
+  userBlockUser,
   userCheckFollowing,
+  userCheckUserBlock,
+  userCreateHook,
   userCreateOAuth2Application,
   userCreateRunnerRegistrationToken,
   userCreateToken,
@@ -820,9 +841,13 @@ export const registry: Registry = {
   userDeleteAccessToken,
   userDeleteAvatar,
   userDeleteEmail,
+  userDeleteHook,
   userDeleteOAuth2Application,
+  userEditHook,
   userGet,
   userGetCurrent,
+  userGetHeatmapData,
+  userGetHook,
   userGetOAuth2Application,
   userGetOAuth2Applications,
   userGetRunnerRegistrationToken,
@@ -830,10 +855,12 @@ export const registry: Registry = {
   userGetTokens,
   userListActionsSecrets,
   userListActivityFeeds,
+  userListBlocks,
   userListEmails,
   userListFollowers,
   userListFollowing,
   userListGPGKeys,
+  userListHooks,
   userListKeys,
   userListRepos,
   userListStarred,
@@ -841,6 +868,7 @@ export const registry: Registry = {
   userListTeams,
   userSearch,
   userTrackedTimes,
+  userUnblockUser,
   userUpdateAvatar,
   userUpdateOAuth2Application,
   userVerifyGPGKey,

@@ -122,4 +122,22 @@ export class FeedService {
       total: n,
     };
   }
+
+  /**
+   * `user`'s actions of the past 366 days per quarter hour (its start in Unix seconds), oldest first: only
+   * in repositories `viewer` may see (one range of the actor index).
+   */
+  async heatmap(user: UserRow, viewer: UserRow | null): Promise<Array<{ timestamp: number; contributions: number }>> {
+    const since = new Date(Date.now() - 366 * 86_400_000);
+    const quarter = sql<string>`(floor(extract(epoch from ${activities.createdAt}) / 900) * 900)::bigint`;
+    const rows = await this.deps.db
+      .select({ timestamp: quarter, contributions: count() })
+      .from(activities)
+      .innerJoin(repositories, eq(repositories.id, activities.repoId))
+      .innerJoin(users, eq(users.id, repositories.ownerId))
+      .where(and(eq(activities.actUserId, user.id), gte(activities.createdAt, since), visibleTo(viewer)))
+      .groupBy(quarter)
+      .orderBy(quarter);
+    return rows.map((r) => ({ timestamp: Number(r.timestamp), contributions: Number(r.contributions) }));
+  }
 }

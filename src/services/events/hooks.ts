@@ -14,6 +14,10 @@ import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { deliveryQueued } from './hookFanOut.js';
 import { hookFromCreate, hookFromEdit, type HookFields, type HookOption } from './hookOptions.js';
 
+/**
+ * Whose hooks: a repository's, an account's (`org`: an organization's or, for `/user/hooks`, a user's; both
+ * fire for every repository the account owns) or the site's.
+ */
 export type HookScope = { kind: 'repo'; repoId: number } | { kind: 'org'; orgId: number } | { kind: 'admin' };
 
 /** Which site hooks an admin list shows. */

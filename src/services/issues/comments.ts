@@ -10,6 +10,7 @@ import { recountComments } from './counters.js';
 import { Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { canWriteIssue, issueUnit } from './issues.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
+import { refuseBlocked } from '../users/blocks.js';
 
 /**
  * Gitea keeps the first 200 characters of a comment in the feed: here 200 UTF-16 units, never half of a
@@ -29,6 +30,8 @@ export class CommentService {
     if (!body.trim()) throw new Invalid('[body]: Required');
     if (issue.isLocked && !canWriteIssue(loaded.perm, issue.isPull)) throw new Forbidden('the issue is locked');
     return withTx(this.deps.db, async (tx) => {
+      // As Gitea: someone the repository's owner or the issue's poster blocked does not comment (403).
+      await refuseBlocked(tx, actor.id, [loaded.owner.id, issue.posterId]);
       const now = new Date();
       const [row] = await tx.insert(comments).values({ issueId: issue.id, repoId: issue.repoId, posterId: actor.id, body, createdAt: now, updatedAt: now }).returning();
       await recountComments(tx, issue.id);

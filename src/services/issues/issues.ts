@@ -21,6 +21,7 @@ import { nextIssueIndexCte } from './issueIndex.js';
 import { dropDuplicateScopes, usableLabelsById, writeIssueLabels } from './labelRows.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { refuseOpenDependencies } from './openDependencies.js';
+import { refuseBlocked } from '../users/blocks.js';
 
 /** From this offset on, an issue list counts first and may walk from the other end (see list). */
 export const deepOffset = 1_000;
@@ -153,7 +154,8 @@ export class IssueService {
 
   /**
    * Creates an issue (or, with `pull` set, the issue of a pull request inside the caller's transaction).
-   * Assignees, labels and milestone are set only by writers; others' are ignored, as in Gitea.
+   * Assignees, labels and milestone are set only by writers; others' are ignored, as in Gitea. 403 when
+   * the repository's owner blocked the caller.
    */
   async create(loaded: LoadedRepo, actor: UserRow, input: CreateIssueInput, pull?: { tx: Db }): Promise<IssueRow> {
     const isPull = !!pull;
@@ -162,6 +164,8 @@ export class IssueService {
     if (!input.title.trim()) throw new Invalid('[title]: Required');
     const writer = canWriteIssue(loaded.perm, isPull);
     const run = async (tx: Db) => {
+      // Someone the repository's owner blocked opens nothing there (403 `user is blocked`).
+      await refuseBlocked(tx, actor.id, [loaded.owner.id]);
       const assignees = writer ? await this.assignable(tx, loaded, input.assignees ?? []) : [];
       const labelIds = writer ? await this.knownLabels(tx, loaded, input.labelIds ?? []) : [];
       const milestoneId = writer && input.milestoneId ? await this.milestoneOf(tx, loaded.repo.id, input.milestoneId) : null;

@@ -12,6 +12,7 @@ import { Forbidden, NotFound } from '../errors.js';
 import { permissionFromColumns, repoGrantFields, type AccessService } from '../repos/access.js';
 import { visibleTo } from '../repos/repoQuery.js';
 import type { LoadedRepo, RepoListRow } from '../repos/loadedRepo.js';
+import { pairLock, refuseBlocked } from '../users/blocks.js';
 
 export interface Subscription {
   subscribed: boolean;
@@ -71,8 +72,10 @@ export class WatchService {
     return row ? { subscribed: true, createdAt: row.createdAt } : undefined;
   }
 
+  /** 403 (`user is blocked`) when the repository's owner blocked the user. */
   async watch(loaded: LoadedRepo, user: UserRow): Promise<Subscription> {
     await withTx(this.deps.db, async (tx) => {
+      await refuseBlocked(tx, user.id, [loaded.owner.id], { lock: true });
       const added = await tx.insert(repoWatches).values({ userId: user.id, repoId: loaded.repo.id }).onConflictDoNothing().returning();
       if (added.length) await tx.update(repositories).set({ numWatches: sql`${repositories.numWatches} + 1` }).where(eq(repositories.id, loaded.repo.id));
     });
@@ -81,6 +84,7 @@ export class WatchService {
 
   async unwatch(loaded: LoadedRepo, user: UserRow): Promise<void> {
     await withTx(this.deps.db, async (tx) => {
+      if (user.id !== loaded.owner.id) await pairLock(tx, user.id, loaded.owner.id, true);
       const gone = await tx.delete(repoWatches).where(and(eq(repoWatches.repoId, loaded.repo.id), eq(repoWatches.userId, user.id))).returning();
       if (gone.length) await tx.update(repositories).set({ numWatches: sql`greatest(${repositories.numWatches} - 1, 0)` }).where(eq(repositories.id, loaded.repo.id));
     });

@@ -16,6 +16,7 @@ import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { deleteTeam, editTeam, type EditTeamInput } from './teamEdit.js';
 import { changeTeamRepo } from './teamRepos.js';
 import { teamUnitsFrom, type CreateTeamInput, type TeamLookups, type TeamWithUnits } from './teamUnits.js';
+import { refuseBlocked } from '../users/blocks.js';
 
 export { teamUnitsFrom, type CreateTeamInput, type TeamWithUnits } from './teamUnits.js';
 
@@ -110,6 +111,8 @@ export class TeamService implements TeamLookups {
     if (!actorViewer.isOwner && !actorViewer.user?.isAdmin) throw new Forbidden('Must be an organization owner');
     if (user.type === 'Organization') throw new Invalid('an organization cannot be a team member');
     await withTx(this.deps.db, async (tx) => {
+      // Someone the organization blocked does not join it (403); a block at the same time waits for this.
+      await refuseBlocked(tx, user.id, [team.orgId], { lock: true });
       await addOrgMember(tx, team.orgId, user.id);
       await tx.insert(teamMembers).values({ teamId: team.id, userId: user.id, orgId: team.orgId }).onConflictDoNothing();
     });

@@ -6,6 +6,8 @@ import type { AccessService } from './access.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import type { LoadedRepo } from './loadedRepo.js';
+import { refuseBlocked } from '../users/blocks.js';
+import { withTx } from '../../db/tx.js';
 
 export class CollaboratorService {
   constructor(
@@ -24,10 +26,14 @@ export class CollaboratorService {
     if (user.id === loaded.owner.id) throw new Invalid('the owner of a repository cannot be its collaborator');
     if (user.type === 'Organization') throw new Invalid('an organization cannot be a collaborator');
     if (!user.isActive || user.prohibitLogin) throw new Invalid('user account is inactive');
-    await this.deps.db
-      .insert(collaborations)
-      .values({ repoId: loaded.repo.id, userId: user.id, accessMode: mode })
-      .onConflictDoUpdate({ target: [collaborations.repoId, collaborations.userId], set: { accessMode: mode } });
+    await withTx(this.deps.db, async (tx) => {
+      // Either of the two having blocked the other refuses (403); a block at the same time ends it.
+      await refuseBlocked(tx, user.id, [loaded.owner.id], { lock: true, eitherWay: true });
+      await tx
+        .insert(collaborations)
+        .values({ repoId: loaded.repo.id, userId: user.id, accessMode: mode })
+        .onConflictDoUpdate({ target: [collaborations.repoId, collaborations.userId], set: { accessMode: mode } });
+    });
   }
 
   async remove(loaded: LoadedRepo, user: UserRow): Promise<void> {

@@ -5,6 +5,7 @@ import { repositories, stars, users, type UserRow } from '../../db/schema/index.
 import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { withTx } from '../../db/tx.js';
 import type { ServiceDeps } from '../context.js';
+import { pairLock, refuseBlocked } from '../users/blocks.js';
 import { permissionFromColumns, repoGrantFields } from './access.js';
 import { visibleTo } from './repoQuery.js';
 import type { LoadedRepo, RepoListRow } from './loadedRepo.js';
@@ -17,9 +18,13 @@ export class StarService {
     return !!row;
   }
 
-  /** Idempotent: the counters move only when a row was really added. */
+  /**
+   * Idempotent: the counters move only when a row was really added. 403 (`user is blocked`) when the
+   * repository's owner blocked the user (a block running at the same time waits, then ends the star).
+   */
   async star(loaded: LoadedRepo, user: UserRow): Promise<void> {
     await withTx(this.deps.db, async (tx) => {
+      await refuseBlocked(tx, user.id, [loaded.owner.id], { lock: true });
       const added = await tx.insert(stars).values({ userId: user.id, repoId: loaded.repo.id }).onConflictDoNothing().returning({ repoId: stars.repoId });
       if (added.length === 0) return;
       await tx.update(repositories).set({ numStars: sql`${repositories.numStars} + 1` }).where(eq(repositories.id, loaded.repo.id));
@@ -30,6 +35,8 @@ export class StarService {
   /** Idempotent: the counters move only when a row was really removed. */
   async unstar(loaded: LoadedRepo, user: UserRow): Promise<void> {
     await withTx(this.deps.db, async (tx) => {
+      // A block between the two ends stars too: it goes first, so its row locks come in its order.
+      if (user.id !== loaded.owner.id) await pairLock(tx, user.id, loaded.owner.id, true);
       const gone = await tx.delete(stars).where(and(eq(stars.repoId, loaded.repo.id), eq(stars.userId, user.id))).returning({ repoId: stars.repoId });
       if (gone.length === 0) return;
       await tx.update(repositories).set({ numStars: sql`greatest(${repositories.numStars} - 1, 0)` }).where(eq(repositories.id, loaded.repo.id));

@@ -21,6 +21,7 @@ import { Conflict, Forbidden, Invalid, NotFound, isUniqueViolation } from '../er
 import type { OrgService } from '../orgs/orgs.js';
 import type { LoadedRepo, RepoService } from './repos.js';
 import type { TeamService, TeamWithUnits } from '../orgs/teams.js';
+import { refuseBlocked } from '../users/blocks.js';
 
 export interface StartTransferInput {
   newOwner: string;
@@ -65,6 +66,8 @@ export class TransferService {
     if (!target || !(await this.access.canSeeOwner(target, actor))) {
       throw new NotFound('The new owner does not exist or cannot be found');
     }
+    // As Gitea: a new owner who blocked the caller is refused (403 `user is blocked`).
+    await refuseBlocked(this.deps.db, actor.id, [target.id]);
     const teamIds = await this.checkTeams(target, input.teamIds);
     const direct = actor.isAdmin || actor.id === target.id ||
       (target.type === 'Organization' && (await this.orgs.canCreateRepo(target, actor)));

@@ -1,0 +1,4 @@
+// userEditHook: the signed-in user's webhooks (the cases are shared by the hook scopes).
+import { hookOperationTests } from '../../helpers/hookOpTests.js';
+
+hookOperationTests('userEditHook', 'user', 'Edit');
