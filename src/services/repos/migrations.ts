@@ -29,7 +29,7 @@ import type { UserService } from '../users/users.js';
 import type { AccessService } from './access.js';
 import { FolderJournals } from './folderJournals.js';
 import { checkRemote, gitAccess, GiteaApiReader, type RemoteCredentials } from './remoteAccess.js';
-import { parseGoDuration } from '../admin/cronSchedule.js';
+import { mirrorIntervalSeconds, mirrorSecretPlace } from './mirrorSettings.js';
 
 export interface MigrateInput {
   cloneAddr: string;
@@ -54,20 +54,6 @@ export interface MigrateInput {
 }
 
 const giteaLike = new Set(['gitea', 'forgejo', 'gogs']);
-
-/** The place a mirror's sealed credentials are bound to (they cannot be moved to another mirror). */
-export const mirrorSecretPlace = (repoId: number) => ({ ownerId: 0, repoId, name: 'pull-mirror-credentials' });
-
-/** A Go duration for a mirror's interval, in seconds; `0` or empty turns periodic syncing off. */
-export function mirrorIntervalSeconds(text: string | undefined, deps: ServiceDeps): number {
-  const { mirrorDefaultIntervalS, mirrorMinIntervalS } = deps.config.migrations;
-  if (text === undefined || text === '') return mirrorDefaultIntervalS;
-  if (text === '0') return 0;
-  const ms = parseGoDuration(text);
-  if (ms === undefined || ms < 0) throw new Invalid(`invalid mirror_interval "${text}": a Go duration such as 8h0m0s`);
-  if (ms / 1000 < mirrorMinIntervalS) throw new Invalid(`mirror_interval must be at least ${mirrorMinIntervalS}s (or 0)`);
-  return Math.round(ms / 1000);
-}
 
 // The parts of Gitea's API objects a migration reads.
 interface SrcUser { id: number; login: string }
@@ -180,10 +166,13 @@ export class MigrationService {
           await reader.close();
         }
       }
-      if (input.wiki && (await remoteExists(scratch, `${gitUrl.replace(/\.git$/, '')}.wiki.git`, access))) {
-        await initBare(wikiScratch, { objectFormat: 'sha1', defaultBranch: 'master' });
+      const wikiUrl = `${gitUrl.replace(/\.git$/, '')}.wiki.git`;
+      if (input.wiki && (await remoteExists(scratch, wikiUrl, access))) {
+        // The wiki keeps the branch its HEAD names there (the wiki service writes to HEAD's branch).
+        const wikiHead = await remoteHead(config.dataDir, wikiUrl, access).catch(() => undefined);
+        await initBare(wikiScratch, { objectFormat: 'sha1', defaultBranch: wikiHead ?? head ?? 'main' });
         try {
-          await fetchRemote(wikiScratch, `${gitUrl.replace(/\.git$/, '')}.wiki.git`, ['+refs/heads/*:refs/heads/*'], access);
+          await fetchRemote(wikiScratch, wikiUrl, ['+refs/heads/*:refs/heads/*'], access);
         } catch (err) {
           throw new Invalid(`the wiki at ${gitUrl} cannot be read: ${remoteFailure(err)}`);
         }

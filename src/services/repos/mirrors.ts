@@ -15,7 +15,7 @@ import type { ServiceDeps } from '../context.js';
 import { BadRequest, Forbidden } from '../errors.js';
 import type { BranchService } from '../git/branches.js';
 import type { LoadedRepo } from './loadedRepo.js';
-import { mirrorSecretPlace } from './migrations.js';
+import { mirrorSecretPlace } from './mirrorSettings.js';
 import { checkRemote, gitAccess, type RemoteCredentials } from './remoteAccess.js';
 
 const zero = '0000000000000000000000000000000000000000';

@@ -84,6 +84,18 @@ test('update_mirrors runs the due mirrors; a source that fails leaves its messag
   assert.match(row.lastError, /not found|repository/i);
 });
 
+test('repoEdit sets a mirror\'s interval and pruning (422 for a bad interval, nothing changed)', async () => {
+  const path = { owner: me.username, repo: mirror.name };
+  const edit = (body: Record<string, unknown>) => app.client(me.auth).PATCH('/repos/{owner}/{repo}', { params: { path }, body: body as never });
+  assert.is((await edit({ mirror_interval: '10m', enable_prune: false })).response.status, 200);
+  const [row] = await app.services.deps.db.select().from(pullMirrors).where(eq(pullMirrors.repoId, mirror.id!));
+  assert.equal([row!.intervalSeconds, row!.enablePrune], [600, false]);
+  assert.ok(row!.nextSyncAt!.getTime() > Date.now());
+  assert.is((await edit({ mirror_interval: 'soon', description: 'changed' })).response.status, 422);
+  const [after] = await app.services.deps.db.select().from(pullMirrors).where(eq(pullMirrors.repoId, mirror.id!));
+  assert.is(after!.intervalSeconds, 600);
+});
+
 test('400 for a repository that is not a mirror; 403 for a reader; 404 for an outsider of a private mirror; 401 anonymous', async () => {
   const notMirror = await sync(plain, me.auth);
   assert.is(notMirror.response.status, 400);
