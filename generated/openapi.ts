@@ -3682,6 +3682,26 @@ export interface paths {
         patch: operations["issueEditMilestone"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/mirror-sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync a mirrored repository
+         * @description Writers of the repository's code. Asks for the pull mirror to fetch from its remote now; the sync runs in the background (one at a time across processes) and every ref it moves is recorded as a push (webhooks and Actions fire as for a push). 200 with no body. 400 when the repository is not a mirror (Gitea's answer); 403 for a caller who cannot write; 404 for one who cannot see the repository.
+         */
+        post: operations["repoMirrorSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/notifications": {
         parameters: {
             query?: never;
@@ -4677,6 +4697,26 @@ export interface paths {
         get: operations["issueSearchIssues"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/migrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Migrate a remote repository
+         * @description Any signed-in caller, into their own account or `repo_owner` (an organization they may create repositories in; administrators: any owner). Copies the git repository at `clone_addr` (HTTP or HTTPS, optionally with `auth_username`/`auth_password` or `auth_token`) with every branch and tag. With `service: gitea` (or `forgejo`, `gogs`: any server speaking Gitea's `/api/v1`), the labels, milestones, issues with their comments, pull requests (their head refs as `refs/pull/<n>/head`) and releases (without assets) are read from that server's API with `auth_token` and copied as chosen (`labels`, `milestones`, `issues`, `pull_requests`, `releases`; `wiki` copies the wiki's git repository); their authors are kept in `original_author`/`original_author_id` and their dates are kept. With `mirror: true` the repository is a pull mirror of `clone_addr` (synchronised every `mirror_interval`, default `8h0m0s`; the credentials are stored encrypted and never returned). Everything is read before anything is written: a migration that fails leaves no repository. The addresses reached obey `MIGRATIONS_ALLOWED_DOMAINS`, `MIGRATIONS_BLOCKED_DOMAINS` and `MIGRATIONS_ALLOW_LOCALNETWORKS`. 201 with the repository. Errors: 403 when the caller may not create repositories for the owner; 409 when the owner has a repository of that name; 422 for a bad body, an address that is not allowed, a service anvil cannot read, or a source that cannot be read (its message says why).
+         */
+        post: operations["repoMigrate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8407,6 +8447,40 @@ export interface components {
             MergeMessageField?: string | null;
             /** @description the first line of the merge or squash commit's message */
             MergeTitleField?: string | null;
+        };
+        /** @description options for migrating a repository */
+        MigrateRepoOptions: {
+            auth_password?: string | null;
+            auth_token?: string | null;
+            auth_username?: string | null;
+            /** @description the git repository's HTTP(S) address */
+            clone_addr: string;
+            description?: string | null;
+            issues?: boolean | null;
+            labels?: boolean | null;
+            lfs?: boolean | null;
+            lfs_endpoint?: string | null;
+            milestones?: boolean | null;
+            mirror?: boolean | null;
+            /** @description a Go duration such as `8h0m0s` (`0` turns periodic syncing off) */
+            mirror_interval?: string | null;
+            private?: boolean | null;
+            pull_requests?: boolean | null;
+            releases?: boolean | null;
+            repo_name: string;
+            /** @description name of the user or organization who will own the repository (default the caller) */
+            repo_owner?: string | null;
+            /**
+             * @description `git` (the default) or a Gitea-compatible server (`gitea`, `forgejo`, `gogs`); the others are 422
+             * @enum {string|null}
+             */
+            service?: "git" | "github" | "gitea" | "gitlab" | "gogs" | "onedev" | "gitbucket" | "codebase" | "codecommit" | "forgejo" | "" | null;
+            /**
+             * Format: int64
+             * @description deprecated; the owner's id, when `repo_owner` is not given
+             */
+            uid?: number | null;
+            wiki?: boolean | null;
         };
         /** @description a milestone, a collection of issues of one repository */
         Milestone: {
@@ -18238,6 +18312,34 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoMirrorSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the sync is under way */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     notifyGetRepoList: {
         parameters: {
             query?: {
@@ -20820,6 +20922,36 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             422: components["responses"]["Validation"];
+        };
+    };
+    repoMigrate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MigrateRepoOptions"];
+            };
+        };
+        responses: {
+            /** @description the migrated repository */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     repoSearch: {

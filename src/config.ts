@@ -40,6 +40,8 @@ export interface Config {
   /** Gitea's `[repository.release]`: RELEASE_ALLOWED_TYPES, the release assets' own allow-list (empty: any type). */
   release: { allowedTypes: string };
   webhook: WebhookConfig;
+  /** Gitea's `[migrations]` and `[mirror]` (#39): which hosts migrations and mirrors may reach, and mirror intervals. */
+  migrations: MigrationsConfig;
   cron: CronConfig;
   ssh: SshConfig;
   actions: ActionsConfig;
@@ -155,6 +157,20 @@ export interface CronConfig {
   oldActionsOlderThanMs: number;
   /** CRON_ARCHIVE_CLEANUP_OLDER_THAN (hours): abandoned temporary files older than this go. */
   tmpFilesOlderThanMs: number;
+}
+
+export interface MigrationsConfig {
+  /** MIGRATIONS_ALLOWED_DOMAINS: host globs a migration may reach (empty: any not blocked). */
+  allowedDomains: string;
+  /** MIGRATIONS_BLOCKED_DOMAINS: host globs refused. */
+  blockedDomains: string;
+  /** MIGRATIONS_ALLOW_LOCALNETWORKS: private and loopback addresses (refused by default). */
+  allowLocalNetworks: boolean;
+  /** MIRROR_DEFAULT_INTERVAL / MIRROR_MIN_INTERVAL, in seconds. */
+  mirrorDefaultIntervalS: number;
+  mirrorMinIntervalS: number;
+  /** MIRROR_LEASE_SECONDS: how long a sync holds its mirror before another process may take it. */
+  mirrorLeaseMs: number;
 }
 
 /** Webhook delivery (Gitea's `[webhook]` section, plus anvil's retries and retention). */
@@ -356,6 +372,14 @@ export function loadConfig(env: Env = process.env): Config {
       leaseMs: int(env, 'WEBHOOK_LEASE_SECONDS', 60, 1) * 1000,
       retentionDays: int(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 7, 0),
       deliveryEnabled: bool(env, 'WEBHOOK_DELIVERY_ENABLED', true),
+    },
+    migrations: {
+      allowedDomains: env.MIGRATIONS_ALLOWED_DOMAINS ?? '',
+      blockedDomains: env.MIGRATIONS_BLOCKED_DOMAINS ?? '',
+      allowLocalNetworks: bool(env, 'MIGRATIONS_ALLOW_LOCALNETWORKS', false),
+      mirrorDefaultIntervalS: int(env, 'MIRROR_DEFAULT_INTERVAL', 8 * 3600, 0),
+      mirrorMinIntervalS: int(env, 'MIRROR_MIN_INTERVAL', 600, 0),
+      mirrorLeaseMs: int(env, 'MIRROR_LEASE_SECONDS', 600, 1) * 1000,
     },
     oauth2: {
       enabled: bool(env, 'OAUTH2_ENABLED', true),

@@ -62,7 +62,7 @@ export function toRepository(
     link: '',
     ssh_url: urls.ssh,
     clone_url: urls.clone,
-    original_url: '',
+    original_url: repo.originalUrl,
     website: repo.website,
     stars_count: repo.numStars,
     forks_count: repo.numForks,

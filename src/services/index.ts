@@ -68,6 +68,8 @@ import { ReleaseAssetService } from './releases/releaseAssets.js';
 import { ReleaseService } from './releases/releases.js';
 // Forks, stars and topics
 import { ForkService } from './repos/forks.js';
+import { MigrationService } from './repos/migrations.js';
+import { MirrorService } from './repos/mirrors.js';
 import { StarService } from './repos/stars.js';
 import { FollowService } from './users/follows.js';
 import { BlockService } from './users/blocks.js';
@@ -142,6 +144,9 @@ export class Services {
   readonly releases: ReleaseService;
   readonly releaseAssets: ReleaseAssetService;
   readonly forks: ForkService;
+  /** Migrations and pull mirrors (#39). */
+  readonly migrations: MigrationService;
+  readonly mirrors: MirrorService;
   readonly stars: StarService;
   readonly topics: TopicService;
   readonly avatars: AvatarService;
@@ -218,9 +223,12 @@ export class Services {
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.actions = new ActionService(deps);
     this.artifacts = new ArtifactService(deps);
-    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts), this.lfs));
     this.actionQueries = new ActionQueries(deps);
     this.actionSettings = new ActionSettingsService(deps);
+    const secretKeys = () => this.actionSettings.keys();
+    this.migrations = new MigrationService(deps, this.access, this.orgs, this.users, secretKeys);
+    this.mirrors = new MirrorService(deps, this.branches, secretKeys);
+    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts), this.lfs, this.mirrors));
     this.runners = new RunnerService(deps, this.actions, this.actionSettings);
     this.repoActions = new RepoActionService(deps, this.actions, this.actionQueries);
     // Releases

@@ -346,6 +346,8 @@ import { repoListTags } from './repository/repoListTags.js';
 import { repoListTeams } from './repository/repoListTeams.js';
 import { repoListTopics } from './repository/repoListTopics.js';
 import { repoMergePullRequest } from './repository/repoMergePullRequest.js';
+import { repoMigrate } from './repository/repoMigrate.js';
+import { repoMirrorSync } from './repository/repoMirrorSync.js';
 import { repoPullRequestIsMerged } from './repository/repoPullRequestIsMerged.js';
 import { repoRedeliverHook } from './repository/repoRedeliverHook.js';
 import { repoSearch } from './repository/repoSearch.js';
@@ -783,6 +785,8 @@ export const registry: Registry = {
   repoListTeams,
   repoListTopics,
   repoMergePullRequest,
+  repoMigrate,
+  repoMirrorSync,
   repoPullRequestIsMerged,
   repoRedeliverHook,
   repoSearch,

@@ -38,6 +38,9 @@ export const repositories = pgTable(
     archivedAt: ts('archived_at'),
     isMirror: boolean('is_mirror').notNull().default(false),
     isTemplate: boolean('is_template').notNull().default(false),
+    /** Where a migrated repository came from (no credentials), and the kind of server (`git`, `gitea`); empty when not migrated. */
+    originalUrl: text('original_url').notNull().default(''),
+    originalServiceType: text('original_service_type').notNull().default(''),
     /** The repository this one was forked from (null when it is not a fork, or its parent was deleted). */
     forkId: bigint('fork_id', { mode: 'number' }).references((): AnyPgColumn => repositories.id, { onDelete: 'set null' }),
     defaultBranch: text('default_branch').notNull().default('main'),

@@ -25,12 +25,17 @@ export interface LfsGarbage {
   collectGarbage(): Promise<number>;
 }
 
-export function cronTaskDefs(m: MaintenanceService, actions: ActionUpkeep, lfs?: LfsGarbage): CronTaskDef[] {
+/** What update_mirrors needs of the mirror service. */
+export interface MirrorUpdates {
+  syncDue(): Promise<string>;
+}
+
+export function cronTaskDefs(m: MaintenanceService, actions: ActionUpkeep, lfs?: LfsGarbage, mirrors?: MirrorUpdates): CronTaskDef[] {
   const t = (name: string, schedule: string, enabled: boolean, runAtStart: boolean, run: CronTaskDef['run']): CronTaskDef =>
     ({ name, schedule, enabled, runAtStart, run });
   return [
     // basic
-    t('update_mirrors', '@every 10m', true, false, nothing('no mirrors: anvil does not mirror repositories')),
+    t('update_mirrors', '@every 10m', true, false, mirrors ? () => mirrors.syncDue() : nothing('no mirrors')),
     t('repo_health_check', '@midnight', true, false, () => m.healthCheck()),
     t('check_repo_stats', '@midnight', true, true, () => m.checkStats()),
     t('archive_cleanup', '@midnight', true, true, () => m.cleanupFiles()),

@@ -18,6 +18,16 @@ const family = (ip: string) => (isIP(ip) === 6 ? 'ipv6' : 'ipv4');
 /** An IPv4 address written as IPv6 (::ffff:a.b.c.d) is judged as IPv4. */
 const unmap = (ip: string) => ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
 
+/** What kind of address `ip` is: loopback, private (RFC 1918, link-local, ULA, CGNAT), special (unroutable, multicast) or external. */
+export function addressKind(rawIp: string): 'loopback' | 'private' | 'special' | 'external' {
+  const ip = unmap(rawIp);
+  const fam = family(ip);
+  if (loopbackRanges.check(ip, fam)) return 'loopback';
+  if (privateRanges.check(ip, fam)) return 'private';
+  if (specialRanges.check(ip, fam)) return 'special';
+  return 'external';
+}
+
 export interface AllowList {
   /** Whether `host` (as written in the hook's URL) resolving to `ip` may be reached. */
   allows(host: string, ip: string): boolean;

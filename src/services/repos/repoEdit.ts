@@ -2,7 +2,7 @@
 // a default-branch change that moves HEAD — git first, then the row, and HEAD back if the row fails.
 import { existsSync, renameSync } from 'node:fs';
 import { and, eq, not } from 'drizzle-orm';
-import { repositories, type ExternalTrackerConfig, type RepoRow } from '../../db/schema/index.js';
+import { pullMirrors, repositories, type ExternalTrackerConfig, type PullMirrorRow, type RepoRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
@@ -14,6 +14,7 @@ import { Conflict, Forbidden, Invalid, RepoArchived, isUniqueViolation } from '.
 import { checkRepoName, isValidRefName } from '../names.js';
 import type { UserRow } from '../../db/schema/index.js';
 import type { LoadedRepo } from './loadedRepo.js';
+import { mirrorIntervalSeconds } from './mirrorSettings.js';
 
 export interface EditRepoInput {
   name?: string;
@@ -65,6 +66,13 @@ export async function editRepository(deps: ServiceDeps, loaded: LoadedRepo, acto
   // Un-archiving is always allowed (and the rest of its body applied); otherwise an archived repository changes nothing.
   if (repo.isArchived && input.archived !== false && changesMoreThanArchiving(input)) throw new RepoArchived();
   if (input.mirror && !repo.isMirror) throw new Invalid('repo is not a mirror, can not change mirror interval');
+  // A mirror's interval (checked before anything is written) and pruning, kept in its pull_mirrors row.
+  const mirrorSet: Partial<PullMirrorRow> = {};
+  if (input.mirror?.interval !== undefined) {
+    mirrorSet.intervalSeconds = mirrorIntervalSeconds(input.mirror.interval, deps);
+    mirrorSet.nextSyncAt = mirrorSet.intervalSeconds ? new Date(Date.now() + mirrorSet.intervalSeconds * 1000) : null;
+  }
+  if (input.mirror?.enablePrune !== undefined) mirrorSet.enablePrune = input.mirror.enablePrune;
   if (input.externalTracker && !isHttpUrl(input.externalTracker.external_tracker_url)) throw new Invalid('External tracker URL not valid');
   if (input.externalWikiUrl !== undefined && !isHttpUrl(input.externalWikiUrl)) throw new Invalid('External wiki URL not valid');
   const rename = input.name !== undefined && input.name !== repo.name ? input.name : undefined;
@@ -123,6 +131,7 @@ export async function editRepository(deps: ServiceDeps, loaded: LoadedRepo, acto
     return await withTx(db, async (tx) => {
       if (await taken(tx)) throw conflict();
       const [row] = await tx.update(repositories).set(set).where(eq(repositories.id, repo.id)).returning();
+      if (Object.keys(mirrorSet).length) await tx.update(pullMirrors).set(mirrorSet).where(eq(pullMirrors.repoId, repo.id));
       if (rename !== undefined) {
         await recordEvent(deps, tx, {
           type: 'repository', action: 'renamed', repoName: rename, oldName: repo.name, ...inRepo(row!, actor.id),

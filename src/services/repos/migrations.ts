@@ -1,0 +1,348 @@
+// Moving a repository in (#39, `POST /repos/migrate`): the git repository from any HTTP(S) address, and
+// from a Gitea-compatible server (`service: gitea`) its labels, milestones, issues with comments, pull
+// requests and releases read through that server's `/api/v1`. Everything is read first — git into a
+// scratch folder, the API into memory — and then written in one transaction with the repository's row,
+// so a source that fails or dies part way leaves nothing behind. Authors are kept as Gitea keeps them:
+// the migrating user posts, `original_author`/`original_author_id` name the source's account.
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Db } from '../../db/client.js';
+import { and, count, eq } from 'drizzle-orm';
+import {
+  collaborations, comments, issueCounters, issueLabels, issues, labels, milestones, pullMirrors, pullRequests, releases,
+  repoWatches, repositories, type RepoRow, type UserRow,
+} from '../../db/schema/index.js';
+import { withTx } from '../../db/tx.js';
+import { beginCreate } from '../../git/folderMoves.js';
+import { initBare } from '../../git/init.js';
+import { repoDir, wikiDir } from '../../git/paths.js';
+import { branchCount, refTargets, setHead } from '../../git/refs.js';
+import { fetchRemote, remoteExists, remoteFailure, remoteHead } from '../../git/remote.js';
+import { seal, type SecretKey } from '../actions/secretBox.js';
+import type { ServiceDeps } from '../context.js';
+import { Conflict, Forbidden, Invalid, isUniqueViolation } from '../errors.js';
+import { recordEvent } from '../events/record.js';
+import { inRepo } from '../events/scope.js';
+import { checkRepoName } from '../names.js';
+import type { OrgService } from '../orgs/orgs.js';
+import type { UserService } from '../users/users.js';
+import type { AccessService } from './access.js';
+import { FolderJournals } from './folderJournals.js';
+import { checkRemote, gitAccess, GiteaApiReader, type RemoteCredentials } from './remoteAccess.js';
+import { mirrorIntervalSeconds, mirrorSecretPlace } from './mirrorSettings.js';
+
+export interface MigrateInput {
+  cloneAddr: string;
+  repoName: string;
+  repoOwner?: string;
+  uid?: number;
+  service?: string;
+  authUsername?: string;
+  authPassword?: string;
+  authToken?: string;
+  description?: string;
+  private?: boolean;
+  mirror?: boolean;
+  mirrorInterval?: string;
+  wiki?: boolean;
+  milestones?: boolean;
+  labels?: boolean;
+  issues?: boolean;
+  pullRequests?: boolean;
+  releases?: boolean;
+  lfs?: boolean;
+}
+
+const giteaLike = new Set(['gitea', 'forgejo', 'gogs']);
+
+// The parts of Gitea's API objects a migration reads.
+interface SrcUser { id: number; login: string }
+interface SrcLabel { id: number; name: string; color: string; description?: string; exclusive?: boolean; is_archived?: boolean }
+interface SrcMilestone { id: number; title: string; description?: string; state: string; due_on?: string | null; closed_at?: string | null; created_at?: string; updated_at?: string | null }
+interface SrcIssue {
+  id: number; number: number; title: string; body?: string; user?: SrcUser | null; state: string; labels?: SrcLabel[] | null;
+  milestone?: SrcMilestone | null; created_at: string; updated_at?: string; closed_at?: string | null; is_locked?: boolean;
+  original_author?: string; original_author_id?: number; pull_request?: unknown;
+}
+interface SrcPull extends SrcIssue {
+  head?: { ref?: string; sha?: string } | null; base?: { ref?: string; sha?: string } | null; merged?: boolean;
+  merged_at?: string | null; merge_commit_sha?: string | null; merge_base?: string; draft?: boolean;
+}
+interface SrcComment { id: number; body?: string; user?: SrcUser | null; created_at: string; updated_at?: string; original_author?: string; original_author_id?: number }
+interface SrcRelease {
+  id: number; tag_name: string; target_commitish?: string; name?: string; body?: string; draft?: boolean; prerelease?: boolean;
+  created_at?: string; published_at?: string | null; author?: SrcUser | null;
+}
+
+interface Fetched {
+  labels: SrcLabel[];
+  milestones: SrcMilestone[];
+  issues: Array<{ issue: SrcIssue; pull?: SrcPull; comments: SrcComment[] }>;
+  releases: SrcRelease[];
+}
+
+const when = (s: string | null | undefined) => (s && !s.startsWith('0001-') ? new Date(s) : undefined);
+/** The source's author: its own original author when it was migrated there too, else its account. */
+const authorOf = (o: { user?: SrcUser | null; author?: SrcUser | null; original_author?: string; original_author_id?: number }) =>
+  o.original_author ? { name: o.original_author, id: o.original_author_id ?? 0 } : { name: (o.user ?? o.author)?.login ?? '', id: (o.user ?? o.author)?.id ?? 0 };
+
+export class MigrationService {
+  private readonly journals: FolderJournals;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly access: AccessService,
+    private readonly orgs: OrgService,
+    private readonly users: UserService,
+    private readonly keys: () => Promise<SecretKey[]>,
+  ) {
+    this.journals = new FolderJournals(deps);
+  }
+
+  /** The owner the caller asked for, if the caller may create repositories there. */
+  private async ownerFor(actor: UserRow, input: MigrateInput): Promise<UserRow> {
+    let owner: UserRow | undefined = actor;
+    if (input.repoOwner) owner = await this.users.byName(input.repoOwner);
+    else if (input.uid) owner = await this.users.byId(input.uid);
+    if (!owner) throw new Invalid(`user or organization does not exist [name: ${input.repoOwner ?? input.uid}]`);
+    if (owner.id === actor.id || actor.isAdmin) return owner;
+    if (owner.type === 'Organization') {
+      if (await this.orgs.canCreateRepo(owner, actor)) return owner;
+      throw new Forbidden(`Given user is not owner of organization.`);
+    }
+    throw new Forbidden('Given user is not an organization.');
+  }
+
+  async migrate(actor: UserRow, input: MigrateInput): Promise<{ repo: RepoRow; owner: UserRow }> {
+    const { db, config } = this.deps;
+    const service = (input.service || 'git').toLowerCase();
+    if (service !== 'git' && !giteaLike.has(service)) throw new Invalid(`migrations from ${service} are not supported: use service "git" or a Gitea-compatible server`);
+    if (input.lfs) throw new Invalid('LFS objects cannot be migrated yet');
+    checkRepoName(input.repoName);
+    const owner = await this.ownerFor(actor, input);
+    const lowerName = input.repoName.toLowerCase();
+    const conflict = () => new Conflict('The repository with the same name already exists.');
+    const [taken] = await db.select({ id: repositories.id }).from(repositories).where(and(eq(repositories.ownerId, owner.id), eq(repositories.lowerName, lowerName)));
+    if (taken) throw conflict();
+    const limit = owner.maxRepoCreation >= 0 ? owner.maxRepoCreation : config.maxCreationLimit;
+    if (!actor.isAdmin && limit >= 0) {
+      const [n] = await db.select({ n: count() }).from(repositories).where(eq(repositories.ownerId, owner.id));
+      if ((n?.n ?? 0) >= limit) throw new Invalid(`You have already reached your limit of ${limit} repositories.`);
+    }
+    const interval = input.mirror ? mirrorIntervalSeconds(input.mirrorInterval, this.deps) : 0;
+    const given: RemoteCredentials = { username: input.authUsername || undefined, password: input.authPassword || undefined, token: input.authToken || undefined };
+    const remote = await checkRemote(config.migrations, input.cloneAddr, given);
+    const gitUrl = remote.url;
+
+    // Read everything before writing anything.
+    const journal = await beginCreate(config.dataDir, owner.id, lowerName, repoDir(config.dataDir, owner.name, input.repoName), this.journals);
+    const { scratch } = journal;
+    const wikiScratch = `${scratch}.wiki`;
+    let wikiFetched = false;
+    try {
+      const access = gitAccess(remote);
+      let head: string | undefined;
+      try {
+        head = await remoteHead(config.dataDir, gitUrl, access);
+      } catch (err) {
+        throw new Invalid(`the git repository at ${gitUrl} cannot be read: ${remoteFailure(err)}`);
+      }
+      const giteaSource = giteaLike.has(service) ? sourceOf(gitUrl) : undefined;
+      await initBare(scratch, { objectFormat: 'sha1', defaultBranch: head ?? 'main' });
+      const refspecs = ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'];
+      if (giteaSource && input.pullRequests && !input.mirror) refspecs.push('+refs/pull/*/head:refs/pull/*/head');
+      try {
+        await fetchRemote(scratch, gitUrl, refspecs, access);
+      } catch (err) {
+        throw new Invalid(`the git repository at ${gitUrl} cannot be read: ${remoteFailure(err)}`);
+      }
+      if (head) await setHead(scratch, head);
+      let fetched: Fetched | undefined;
+      if (giteaSource && !input.mirror) {
+        const reader = new GiteaApiReader(remote, giteaSource.base);
+        try {
+          fetched = await this.readSource(reader, giteaSource.path, input);
+        } finally {
+          await reader.close();
+        }
+      }
+      const wikiUrl = `${gitUrl.replace(/\.git$/, '')}.wiki.git`;
+      if (input.wiki && (await remoteExists(scratch, wikiUrl, access))) {
+        // The wiki keeps the branch its HEAD names there (the wiki service writes to HEAD's branch).
+        const wikiHead = await remoteHead(config.dataDir, wikiUrl, access).catch(() => undefined);
+        await initBare(wikiScratch, { objectFormat: 'sha1', defaultBranch: wikiHead ?? head ?? 'main' });
+        try {
+          await fetchRemote(wikiScratch, wikiUrl, ['+refs/heads/*:refs/heads/*'], access);
+        } catch (err) {
+          throw new Invalid(`the wiki at ${gitUrl} cannot be read: ${remoteFailure(err)}`);
+        }
+        wikiFetched = true;
+      }
+      const branches = await branchCount(scratch);
+      const tips = await refTargets(scratch);
+      const sealed = input.mirror && (given.username || given.password || given.token || remote.credentials.username)
+        ? JSON.stringify(remote.credentials) : undefined;
+      const [key] = sealed ? await this.keys() : [];
+
+      const repo = await withTx(db, async (tx) => {
+        const [row] = await tx.insert(repositories).values({
+          ownerId: owner.id, name: input.repoName, lowerName, description: input.description ?? '', isPrivate: input.private ?? false,
+          isEmpty: branches === 0, isMirror: input.mirror ?? false, defaultBranch: head ?? 'main', numBranches: branches, numWatches: 1,
+          originalUrl: gitUrl, originalServiceType: service,
+        }).returning();
+        const repo = row!;
+        if (owner.type === 'Organization') {
+          const perm = await this.access.repoPermissionIn(tx, repo, owner, { ...actor, isAdmin: false });
+          if (perm.mode !== 'admin' && perm.mode !== 'owner') await tx.insert(collaborations).values({ repoId: repo.id, userId: actor.id, accessMode: 'admin' });
+        }
+        await tx.insert(repoWatches).values({ userId: actor.id, repoId: repo.id });
+        if (input.mirror) {
+          const now = new Date();
+          await tx.insert(pullMirrors).values({
+            repoId: repo.id, remoteUrl: gitUrl, credentials: sealed && key ? seal(key, mirrorSecretPlace(repo.id), sealed) : null,
+            intervalSeconds: interval, nextSyncAt: interval ? new Date(now.getTime() + interval * 1000) : null, lastSyncAt: now, updatedAt: now,
+          });
+        }
+        if (fetched) await writeFetched(tx, repo, actor, fetched, tips);
+        await recordEvent(this.deps, tx, {
+          type: 'repository', action: 'created', repoName: repo.name, ...inRepo(repo, actor.id), activity: { opType: 'create_repo' },
+        });
+        journal.place();
+        const [final] = await tx.select().from(repositories).where(eq(repositories.id, repo.id));
+        return final!;
+      });
+      await journal.committed();
+      if (wikiFetched) moveWiki(wikiScratch, wikiDir(config.dataDir, owner.name, repo.name));
+      return { repo, owner };
+    } catch (err) {
+      await journal.abandon();
+      if (isUniqueViolation(err)) throw conflict();
+      throw err;
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+      rmSync(wikiScratch, { recursive: true, force: true });
+    }
+  }
+
+  private async readSource(reader: GiteaApiReader, path: string, input: MigrateInput): Promise<Fetched> {
+    const info = await reader.get<{ id: number }>(`/repos/${path}`, true);
+    if (!info) throw new Invalid(`the source server has no repository ${path} (or the token cannot see it)`);
+    const out: Fetched = { labels: [], milestones: [], issues: [], releases: [] };
+    if (input.labels) out.labels = await reader.all<SrcLabel>(`/repos/${path}/labels`);
+    if (input.milestones) out.milestones = await reader.all<SrcMilestone>(`/repos/${path}/milestones?state=all`);
+    const wanted: Array<{ issue: SrcIssue; pull?: SrcPull }> = [];
+    if (input.issues) for (const i of await reader.all<SrcIssue>(`/repos/${path}/issues?state=all&type=issues`)) wanted.push({ issue: i });
+    if (input.pullRequests) for (const p of await reader.all<SrcPull>(`/repos/${path}/pulls?state=all`)) wanted.push({ issue: p, pull: p });
+    for (const w of wanted) {
+      const list = (await reader.get<SrcComment[]>(`/repos/${path}/issues/${w.issue.number}/comments`)) ?? [];
+      out.issues.push({ ...w, comments: Array.isArray(list) ? list : [] });
+    }
+    if (input.releases) out.releases = await reader.all<SrcRelease>(`/repos/${path}/releases`);
+    return out;
+  }
+}
+
+/** `https://host/prefix/owner/name(.git)` → the API base and `owner/name`. */
+function sourceOf(url: string): { base: string; path: string } {
+  const u = new URL(url);
+  const parts = u.pathname.replace(/\.git$/, '').split('/').filter(Boolean);
+  if (parts.length < 2) throw new Invalid('Invalid clone_addr: a Gitea repository address is https://host/owner/name');
+  const path = parts.slice(-2).map(encodeURIComponent).join('/');
+  return { base: `${u.origin}${parts.length > 2 ? `/${parts.slice(0, -2).join('/')}` : ''}`, path };
+}
+
+/** The wiki's fetched copy into place, once the repository is (same file system: both under $DATA_DIR). */
+function moveWiki(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
+  rmSync(to, { recursive: true, force: true });
+  renameSync(from, to);
+}
+
+type Tx = Db;
+
+async function writeFetched(tx: Tx, repo: RepoRow, actor: UserRow, f: Fetched, tips: Map<string, string>): Promise<void> {
+  const labelIds = new Map<string, number>();
+  if (f.labels.length) {
+    const rows = await tx.insert(labels).values(f.labels.map((l) => ({
+      repoId: repo.id, name: l.name, color: l.color.replace(/^#?/, '#'), description: l.description ?? '', exclusive: l.exclusive ?? false,
+      isArchived: l.is_archived ?? false,
+    }))).returning({ id: labels.id, name: labels.name });
+    for (const r of rows) labelIds.set(r.name, r.id);
+  }
+  const milestoneIds = new Map<string, number>();
+  if (f.milestones.length) {
+    const rows = await tx.insert(milestones).values(f.milestones.map((m) => ({
+      repoId: repo.id, name: m.title, description: m.description ?? '', isClosed: m.state === 'closed', dueOn: when(m.due_on),
+      closedAt: when(m.closed_at), createdAt: when(m.created_at) ?? new Date(), updatedAt: when(m.updated_at) ?? when(m.created_at) ?? new Date(),
+    }))).returning({ id: milestones.id, name: milestones.name });
+    for (const r of rows) milestoneIds.set(r.name, r.id);
+  }
+  const labelCounts = new Map<number, { open: number; closed: number }>();
+  const milestoneCounts = new Map<number, { open: number; closed: number }>();
+  const bump = (m: Map<number, { open: number; closed: number }>, id: number, closed: boolean) => {
+    const c = m.get(id) ?? { open: 0, closed: 0 };
+    if (closed) c.closed++;
+    else c.open++;
+    m.set(id, c);
+  };
+  let maxIndex = 0;
+  const tally = { issues: 0, closedIssues: 0, pulls: 0, closedPulls: 0 };
+  for (const { issue, pull, comments: list } of f.issues.sort((a, b) => a.issue.number - b.issue.number)) {
+    const closed = issue.state === 'closed';
+    const milestoneId = issue.milestone ? milestoneIds.get(issue.milestone.title) : undefined;
+    const author = authorOf(issue);
+    const created = when(issue.created_at) ?? new Date();
+    const [row] = await tx.insert(issues).values({
+      repoId: repo.id, index: issue.number, posterId: actor.id, title: issue.title, body: issue.body ?? '', isPull: !!pull, isClosed: closed,
+      isLocked: issue.is_locked ?? false, milestoneId, numComments: list.length, originalAuthor: author.name, originalAuthorId: author.id,
+      createdAt: created, updatedAt: when(issue.updated_at) ?? created, closedAt: closed ? (when(issue.closed_at) ?? created) : undefined,
+    }).returning({ id: issues.id });
+    const issueId = row!.id;
+    maxIndex = Math.max(maxIndex, issue.number);
+    if (pull) {
+      tally.pulls++;
+      if (closed) tally.closedPulls++;
+    } else {
+      tally.issues++;
+      if (closed) tally.closedIssues++;
+    }
+    const ids = [...new Set((issue.labels ?? []).map((l) => labelIds.get(l.name)).filter((id): id is number => id !== undefined))];
+    if (ids.length) await tx.insert(issueLabels).values(ids.map((labelId) => ({ issueId, labelId })));
+    for (const id of ids) bump(labelCounts, id, closed);
+    if (milestoneId) bump(milestoneCounts, milestoneId, closed);
+    if (list.length) {
+      await tx.insert(comments).values(list.map((c) => {
+        const a = authorOf(c);
+        const at = when(c.created_at) ?? created;
+        return { issueId, repoId: repo.id, posterId: actor.id, body: c.body ?? '', originalAuthor: a.name, originalAuthorId: a.id, createdAt: at, updatedAt: when(c.updated_at) ?? at };
+      }));
+    }
+    if (pull) {
+      // The head is kept at refs/pull/<n>/head (fetched from the source); the branch itself may be gone.
+      const headSha = tips.get(`refs/pull/${issue.number}/head`) ?? pull.head?.sha ?? '';
+      await tx.insert(pullRequests).values({
+        issueId, repoId: repo.id, headRepoId: repo.id, headBranch: pull.head?.ref ?? '', baseBranch: pull.base?.ref ?? repo.defaultBranch,
+        headSha, baseSha: pull.base?.sha ?? '', mergeBase: pull.merge_base ?? '', merged: pull.merged ?? false, mergedAt: when(pull.merged_at),
+        mergeCommitSha: pull.merge_commit_sha ?? undefined, isDraft: pull.draft ?? false,
+      });
+    }
+  }
+  for (const [id, c] of labelCounts) await tx.update(labels).set({ numIssues: c.open + c.closed, numClosedIssues: c.closed }).where(eq(labels.id, id));
+  for (const [id, c] of milestoneCounts) await tx.update(milestones).set({ numIssues: c.open + c.closed, numClosedIssues: c.closed }).where(eq(milestones.id, id));
+  if (maxIndex) await tx.insert(issueCounters).values({ repoId: repo.id, lastIndex: maxIndex });
+  const published = f.releases.filter((r) => r.draft || tips.has(`refs/tags/${r.tag_name}`));
+  if (published.length) {
+    await tx.insert(releases).values(published.map((r) => {
+      const created = when(r.created_at) ?? new Date();
+      return {
+        repoId: repo.id, publisherId: actor.id, tagName: r.tag_name, lowerTagName: r.tag_name.toLowerCase(), target: r.target_commitish ?? '',
+        title: r.name ?? '', note: r.body ?? '', sha1: r.draft ? '' : (tips.get(`refs/tags/${r.tag_name}`) ?? ''), isDraft: r.draft ?? false,
+        isPrerelease: r.prerelease ?? false, createdAt: created, publishedAt: r.draft ? undefined : (when(r.published_at) ?? created),
+      };
+    }));
+  }
+  await tx.update(repositories).set({
+    numIssues: tally.issues, numClosedIssues: tally.closedIssues, numPulls: tally.pulls, numClosedPulls: tally.closedPulls,
+    numReleases: published.filter((r) => !r.draft).length,
+  }).where(eq(repositories.id, repo.id));
+}

@@ -1,0 +1,99 @@
+// Pull mirrors (#39): fetching a mirror's remote into it, on request (`mirror-sync`) and on its interval
+// (the `update_mirrors` cron task). Each sync claims its mirror's row with a conditional update, so
+// however many processes ask, one syncs at a time; a sync whose process died is taken again once its
+// claim (MIRROR_LEASE_SECONDS) lapses. The refs a sync moved are recorded as pushes by the mirror's
+// owner, so webhooks, the feed and Actions react as for a push.
+import { and, asc, eq, isNull, lt, lte, or } from 'drizzle-orm';
+import { pullMirrors, repositories, users, type PullMirrorRow } from '../../db/schema/index.js';
+import { repoDir } from '../../git/paths.js';
+import type { RefChange } from '../../git/pushLog.js';
+import { refTargets, setHead } from '../../git/refs.js';
+import { fetchRemote, remoteFailure, remoteHead } from '../../git/remote.js';
+import { canWrite } from '../../permissions/repo.js';
+import { open, type SecretKey } from '../actions/secretBox.js';
+import type { ServiceDeps } from '../context.js';
+import { BadRequest, Forbidden } from '../errors.js';
+import type { BranchService } from '../git/branches.js';
+import type { LoadedRepo } from './loadedRepo.js';
+import { mirrorSecretPlace } from './mirrorSettings.js';
+import { checkRemote, gitAccess, type RemoteCredentials } from './remoteAccess.js';
+
+const zero = '0000000000000000000000000000000000000000';
+
+export class MirrorService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly branches: BranchService,
+    private readonly keys: () => Promise<SecretKey[]>,
+  ) {}
+
+  /** `mirror-sync`: the sync is due now and starts in the background (its outcome is the mirror's row). */
+  async requestSync(loaded: LoadedRepo): Promise<void> {
+    if (!canWrite(loaded.perm, 'repo.code')) throw new Forbidden('user should have write access to the code');
+    if (!loaded.repo.isMirror) throw new BadRequest('Repository is not a mirror');
+    await this.deps.db.update(pullMirrors).set({ nextSyncAt: new Date() }).where(eq(pullMirrors.repoId, loaded.repo.id));
+    void this.sync(loaded.repo.id).catch((err: Error) => this.deps.log.warn({ err: err.message, repoId: loaded.repo.id }, 'mirror sync failed'));
+  }
+
+  /** The cron task: every mirror whose sync is due, one after the other. */
+  async syncDue(): Promise<string> {
+    const now = new Date();
+    const due = await this.deps.db.select({ repoId: pullMirrors.repoId }).from(pullMirrors)
+      .where(and(lte(pullMirrors.nextSyncAt, now), or(isNull(pullMirrors.claimedUntil), lt(pullMirrors.claimedUntil, now))))
+      .orderBy(asc(pullMirrors.nextSyncAt)).limit(100);
+    let synced = 0;
+    for (const { repoId } of due) if ((await this.sync(repoId)) !== undefined) synced++;
+    return `synced ${synced} mirror${synced === 1 ? '' : 's'}`;
+  }
+
+  /**
+   * Syncs one mirror if no other sync holds it: answers the number of refs moved, or undefined when another
+   * sync had it. A failure is kept as the mirror's last error.
+   */
+  async sync(repoId: number): Promise<number | undefined> {
+    const { db, config } = this.deps;
+    const now = new Date();
+    const [claim] = await db.update(pullMirrors).set({ claimedUntil: new Date(now.getTime() + config.migrations.mirrorLeaseMs) })
+      .where(and(eq(pullMirrors.repoId, repoId), or(isNull(pullMirrors.claimedUntil), lt(pullMirrors.claimedUntil, now)))).returning();
+    if (!claim) return undefined;
+    const release = (set: Partial<PullMirrorRow>) => db.update(pullMirrors).set({
+      claimedUntil: null, lastSyncAt: new Date(), nextSyncAt: claim.intervalSeconds ? new Date(Date.now() + claim.intervalSeconds * 1000) : null, ...set,
+    }).where(eq(pullMirrors.repoId, repoId));
+    try {
+      const [row] = await db.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId))
+        .where(eq(repositories.id, repoId));
+      if (!row) return 0;
+      const credentials = await this.credentialsOf(claim);
+      const remote = await checkRemote(config.migrations, claim.remoteUrl, credentials);
+      const access = gitAccess(remote);
+      const dir = repoDir(config.dataDir, row.owner.name, row.repo.name);
+      const isRef = (r: string) => r.startsWith('refs/heads/') || r.startsWith('refs/tags/');
+      const before = new Map([...(await refTargets(dir))].filter(([r]) => isRef(r)));
+      await fetchRemote(dir, remote.url, ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], access, { prune: claim.enablePrune });
+      const after = new Map([...(await refTargets(dir))].filter(([r]) => isRef(r)));
+      const changes: RefChange[] = [];
+      for (const [ref, sha] of after) if (before.get(ref) !== sha) changes.push({ ref, before: before.get(ref) ?? zero, after: sha });
+      for (const [ref, sha] of before) if (!after.has(ref)) changes.push({ ref, before: sha, after: zero });
+      const head = await remoteHead(config.dataDir, remote.url, access).catch(() => undefined);
+      const patch = head && head !== row.repo.defaultBranch && after.has(`refs/heads/${head}`) ? { defaultBranch: head } : {};
+      if (patch.defaultBranch) await setHead(dir, patch.defaultBranch);
+      if (changes.length || patch.defaultBranch) {
+        await this.branches.refsChanged({ repo: row.repo, owner: row.owner }, row.owner.id, changes, [...before.values()], patch);
+      }
+      await release({ lastError: '', ...(changes.length ? { updatedAt: new Date() } : {}) });
+      return changes.length;
+    } catch (err) {
+      const message = remoteFailure(err);
+      this.deps.log.warn({ repoId, err: message }, 'mirror sync failed');
+      await release({ lastError: message });
+      return 0;
+    }
+  }
+
+  private async credentialsOf(m: PullMirrorRow): Promise<RemoteCredentials> {
+    if (!m.credentials) return {};
+    const text = open(await this.keys(), mirrorSecretPlace(m.repoId), m.credentials);
+    if (text === undefined) throw new Error('the mirror\'s credentials cannot be opened with the configured SECRET_KEY');
+    return JSON.parse(text) as RemoteCredentials;
+  }
+}
