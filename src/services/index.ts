@@ -2,6 +2,7 @@
 import { closeObjectReaders } from '../git/catFile.js';
 import { closeStores } from '../storage/index.js';
 import { LfsService } from './lfs/lfs.js';
+import { PackageService } from './packages/packages.js';
 import { readTogether, type JsonRead } from '../db/together.js';
 import { AccessService } from './repos/access.js';
 import { AttachmentService } from './issues/attachments.js';
@@ -103,6 +104,7 @@ export class Services {
   readonly contents: ContentService;
   readonly gitTransport: GitTransportService;
   readonly lfs: LfsService;
+  readonly packages: PackageService;
   readonly wiki: WikiService;
   readonly transfers: TransferService;
   readonly issues: IssueService;
@@ -185,6 +187,7 @@ export class Services {
     this.wiki = new WikiService(deps);
     this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys, this.wiki);
     this.lfs = new LfsService(deps, this.gitTransport, this.users, this.repos);
+    this.packages = new PackageService(deps, this.access);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.issueThreads = new IssueThreadService(deps, this.access, this.issues, this.attachments);
@@ -209,7 +212,7 @@ export class Services {
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.actions = new ActionService(deps);
     this.artifacts = new ArtifactService(deps);
-    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts), this.lfs));
+    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts), this.lfs, this.packages));
     this.actionQueries = new ActionQueries(deps);
     this.actionSettings = new ActionSettingsService(deps);
     this.runners = new RunnerService(deps, this.actions, this.actionSettings);
