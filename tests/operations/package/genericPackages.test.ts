@@ -112,4 +112,26 @@ test('delete a file, then the version; the same content is stored once', async (
   assert.is((await del()).status, 404);
 });
 
+test('cleanup_packages: an owner\'s rule removes old versions; blobs no file holds go after an hour', async () => {
+  const u = await (await import('../../helpers/orgs.js')).actor(app);
+  for (const v of ['1', '2', '3', 'keep-me']) await publishGeneric(app, u, u.username, { name: 'rolling', version: v, body: `rolling ${v} ${u.username}` });
+  const { packageCleanupRules, packageBlobs } = await import('../../../src/db/schema/index.js');
+  const { eq } = await import('drizzle-orm');
+  await app.services.deps.db.insert(packageCleanupRules).values({ ownerId: u.id, type: 'generic', keepCount: 1, keepPattern: 'keep-.*', removePattern: '.*' });
+  const admin = await app.token(app.admin, ['all']);
+  const run = () => fetch(`${app.url}/api/v1/admin/cron/cleanup_packages`, { method: 'POST', headers: { Authorization: admin } });
+  assert.is((await run()).status, 204);
+  const versions = await app.client(u.auth).GET('/packages/{owner}/{type}/{name}', { params: { path: { owner: u.username, type: 'generic', name: 'rolling' } } });
+  // The newest (keep-me) is kept by the count and the pattern; 3 and 2 and 1 match the removal pattern.
+  assert.equal(versions.data!.map((p) => p.version), ['keep-me']);
+  const sha = (await import('node:crypto')).createHash('sha256').update(`rolling 1 ${u.username}`).digest('hex');
+  const key = `${sha.slice(0, 2)}/${sha.slice(2, 4)}/${sha}`;
+  assert.ok(await app.services.packages.store.stat(key), 'an unreferenced blob younger than an hour stays');
+  await app.services.deps.db.update(packageBlobs).set({ createdAt: new Date(Date.now() - 2 * 3_600_000) }).where(eq(packageBlobs.sha256, sha));
+  assert.is((await run()).status, 204);
+  assert.is(await app.services.packages.store.stat(key), undefined);
+  // The kept version's file is still there.
+  assert.is((await fetch(genericUrl(app, u.username, 'rolling', 'keep-me', 'file.bin'))).status, 200);
+});
+
 test.run();
