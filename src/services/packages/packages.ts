@@ -220,11 +220,21 @@ export class PackageService {
           .onConflictDoUpdate({ target: [packages.ownerId, packages.type, packages.lowerName], set: { name: sql`${packages.name}` } }).returning())[0]!;
         let [version] = await tx.select().from(packageVersions)
           .where(and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.lowerVersion, input.version.toLowerCase())));
-        const created = !version;
+        let created = !version;
         if (version && !input.addToExisting) throw new Conflict('package version already exists');
-        version ??= (await tx.insert(packageVersions).values({
-          packageId: pkg.id, creatorId: actor.id, version: input.version, lowerVersion: input.version.toLowerCase(), metadata: input.metadata ?? {},
-        }).returning())[0]!;
+        if (!version) {
+          // Another upload may make the same version meanwhile: a format that adds files joins it.
+          [version] = await tx.insert(packageVersions).values({
+            packageId: pkg.id, creatorId: actor.id, version: input.version, lowerVersion: input.version.toLowerCase(), metadata: input.metadata ?? {},
+          }).onConflictDoNothing().returning();
+          if (!version) {
+            if (!input.addToExisting) throw new Conflict('package version already exists');
+            created = false;
+            [version] = await tx.select().from(packageVersions)
+              .where(and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.lowerVersion, input.version.toLowerCase())));
+          }
+        }
+        if (!version) throw new Conflict('package version was deleted meanwhile; try again');
         if (!created && input.metadata) {
           [version] = await tx.update(packageVersions).set({ metadata: { ...version.metadata, ...input.metadata } }).where(eq(packageVersions.id, version.id)).returning();
         }
