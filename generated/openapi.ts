@@ -1517,6 +1517,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/packages/{owner}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an owner's packages
+         * @description Every version of the owner's packages, newest first, filtered by `type` and by `q` (part of the name). Needs read access to the owner's packages (anyone who may see the owner); an owner the caller may not see is 404.
+         */
+        get: operations["listPackages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{owner}/{type}/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a package's versions
+         * @description The versions of one package, newest first. 404 for an unknown package or an owner the caller may not see.
+         */
+        get: operations["listPackageVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{owner}/{type}/{name}/-/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest version of a package */
+        get: operations["getLatestPackageVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{owner}/{type}/{name}/-/link/{repo_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a package to a repository
+         * @description Links the package to one of its owner's repositories (an unknown repository is 404). Needs write access to the owner's packages (403 otherwise) and to the repository's packages unit.
+         */
+        post: operations["linkPackage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{owner}/{type}/{name}/-/unlink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlink a package from its repository
+         * @description Needs write access to the owner's packages (403 otherwise).
+         */
+        post: operations["unlinkPackage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{owner}/{type}/{name}/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a package version */
+        get: operations["getPackage"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a package version
+         * @description Removes the version and its files (their bytes go with the cleanup once nothing else holds them); the package goes with its last version. Needs write access to the owner's packages (403 for a reader).
+         */
+        delete: operations["deletePackage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{owner}/{type}/{name}/{version}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a package version's files */
+        get: operations["listPackageFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}": {
         parameters: {
             query?: never;
@@ -8591,6 +8726,36 @@ export interface components {
             is_admin: boolean;
             is_owner: boolean;
         };
+        /** @description a version of a package */
+        Package: {
+            /** Format: date-time */
+            created_at: string;
+            creator: components["schemas"]["User"];
+            html_url: string;
+            /**
+             * Format: int64
+             * @description the version's id
+             */
+            id: number;
+            name: string;
+            owner: components["schemas"]["User"];
+            /** @description the linked repository, if any */
+            repository: components["schemas"]["Repository"] | null;
+            type: string;
+            version: string;
+        };
+        /** @description a file of a package version */
+        PackageFile: {
+            /** Format: int64 */
+            id: number;
+            md5: string;
+            name: string;
+            sha1: string;
+            sha256: string;
+            sha512: string;
+            /** Format: int64 */
+            Size: number;
+        };
         /** @description a commit as webhook payloads and branch answers show it */
         PayloadCommit: {
             /** @description paths of files added (empty in branch answers) */
@@ -9740,6 +9905,14 @@ export interface components {
         Org: string;
         /** @description owner of the repository */
         Owner: string;
+        /** @description name of the package */
+        PackageName: string;
+        /** @description owner of the package */
+        PackageOwner: string;
+        /** @description type of the package */
+        PackageType: string;
+        /** @description version of the package */
+        PackageVersion: string;
         /** @description page number of results to return (1-based) */
         Page: number;
         /** @description id of the project */
@@ -12948,6 +13121,270 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description the body breaks a binding rule (e.g. `[Name]: AlphaDashDot`); the organization already has a team of that name (case-insensitive) or the name is reserved (`new`); or a team below admin has neither `units` nor `units_map` (Gitea answers 500 there; anvil answers 422) */
+            422: components["responses"]["Validation"];
+        };
+    };
+    listPackages: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description name filter */
+                q?: string;
+                /** @description package type filter */
+                type?: "alpine" | "cargo" | "chef" | "composer" | "conan" | "conda" | "container" | "cran" | "debian" | "generic" | "go" | "helm" | "maven" | "npm" | "nuget" | "pub" | "pypi" | "rpm" | "rubygems" | "swift" | "vagrant";
+            };
+            header?: never;
+            path: {
+                /** @description owner of the package */
+                owner: components["parameters"]["PackageOwner"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of package versions */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Package"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    listPackageVersions: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description name of the package */
+                name: components["parameters"]["PackageName"];
+                /** @description owner of the package */
+                owner: components["parameters"]["PackageOwner"];
+                /** @description type of the package */
+                type: components["parameters"]["PackageType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of versions */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Package"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getLatestPackageVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the package */
+                name: components["parameters"]["PackageName"];
+                /** @description owner of the package */
+                owner: components["parameters"]["PackageOwner"];
+                /** @description type of the package */
+                type: components["parameters"]["PackageType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the newest version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Package"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    linkPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the package */
+                name: components["parameters"]["PackageName"];
+                /** @description owner of the package */
+                owner: components["parameters"]["PackageOwner"];
+                /** @description name of the repository to link */
+                repo_name: string;
+                /** @description type of the package */
+                type: components["parameters"]["PackageType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description linked */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    unlinkPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the package */
+                name: components["parameters"]["PackageName"];
+                /** @description owner of the package */
+                owner: components["parameters"]["PackageOwner"];
+                /** @description type of the package */
+                type: components["parameters"]["PackageType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description unlinked */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    getPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the package */
+                name: components["parameters"]["PackageName"];
+                /** @description owner of the package */
+                owner: components["parameters"]["PackageOwner"];
+                /** @description type of the package */
+                type: components["parameters"]["PackageType"];
+                /** @description version of the package */
+                version: components["parameters"]["PackageVersion"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Package"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    deletePackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the package */
+                name: components["parameters"]["PackageName"];
+                /** @description owner of the package */
+                owner: components["parameters"]["PackageOwner"];
+                /** @description type of the package */
+                type: components["parameters"]["PackageType"];
+                /** @description version of the package */
+                version: components["parameters"]["PackageVersion"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    listPackageFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the package */
+                name: components["parameters"]["PackageName"];
+                /** @description owner of the package */
+                owner: components["parameters"]["PackageOwner"];
+                /** @description type of the package */
+                type: components["parameters"]["PackageType"];
+                /** @description version of the package */
+                version: components["parameters"]["PackageVersion"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the files */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackageFile"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
         };
     };

@@ -7,6 +7,7 @@ import { errorAnswer, HttpError, writeError } from './api/errors.js';
 import { buildAttachmentRouter } from './api/attachmentHttp.js';
 import { buildGitRouter } from './api/gitHttp.js';
 import { buildLfsRouter } from './api/lfsHttp.js';
+import { buildPackageRouter } from './api/packagesHttp.js';
 import { buildRouter } from './api/router.js';
 import { loadSpec, type OpenApiDocument } from './api/spec.js';
 import type { Services } from './services/index.js';
@@ -119,6 +120,8 @@ export async function buildApp({ config, services, log, doc = loadSpec(), inFlig
   app.use(buildAttachmentRouter(services).routes());
   // Avatars (avatar_url), outside /api/v1.
   app.use(buildAvatarRouter(services).routes());
+  // The package registry's formats (src/api/packages), outside /api/v1.
+  app.use(buildPackageRouter(services).routes());
   // git clone/push over HTTP, outside /api/v1.
   app.use(buildLfsRouter(services, log).routes());
   app.use(buildGitRouter(services, log).routes());

@@ -37,6 +37,7 @@ export interface Config {
   /** Where each kind of blob is kept (Gitea's [storage], [attachment], [lfs], [avatar], [actions_log], [actions_artifacts]). */
   storage: Record<StorageKind, StorageSettings>;
   lfs: LfsConfig;
+  packages: PackagesConfig;
   /** Gitea's `[repository.release]`: RELEASE_ALLOWED_TYPES, the release assets' own allow-list (empty: any type). */
   release: { allowedTypes: string };
   webhook: WebhookConfig;
@@ -203,12 +204,12 @@ export interface AttachmentConfig {
 }
 
 /** The kinds of blob, each stored where its settings say (by default `$DATA_DIR/<kind>`). */
-export const storageKinds = ['attachments', 'avatars', 'lfs', 'actions_log', 'actions_artifacts'] as const;
+export const storageKinds = ['attachments', 'avatars', 'lfs', 'actions_log', 'actions_artifacts', 'packages'] as const;
 export type StorageKind = (typeof storageKinds)[number];
 
 /** The environment prefix of each kind's section, as Gitea names its sections. */
 const storagePrefix: Record<StorageKind, string> = {
-  attachments: 'ATTACHMENT', avatars: 'AVATAR', lfs: 'LFS', actions_log: 'ACTIONS_LOG', actions_artifacts: 'ACTIONS_ARTIFACTS',
+  attachments: 'ATTACHMENT', avatars: 'AVATAR', lfs: 'LFS', actions_log: 'ACTIONS_LOG', actions_artifacts: 'ACTIONS_ARTIFACTS', packages: 'PACKAGES',
 };
 
 /** One kind's storage: `<PREFIX>_STORAGE_TYPE`, `<PREFIX>_PATH`, `<PREFIX>_SERVE_DIRECT`, `<PREFIX>_MINIO_*`, each falling back to `STORAGE_*`. */
@@ -228,6 +229,18 @@ export interface StorageSettings {
     useSsl: boolean;
     basePath: string;
   };
+}
+
+/** Gitea's [packages] settings: sizes in bytes, -1 for no limit. */
+export interface PackagesConfig {
+  /** PACKAGES_ENABLED: whether the registry answers (it does by default). */
+  enabled: boolean;
+  /** PACKAGES_LIMIT_TOTAL_OWNER_COUNT: the most versions an owner may have. */
+  limitTotalOwnerCount: number;
+  /** PACKAGES_LIMIT_TOTAL_OWNER_SIZE: the most bytes of files an owner may have. */
+  limitTotalOwnerSize: number;
+  /** PACKAGES_LIMIT_SIZE_<TYPE> (GENERIC, NPM, PYPI, CONTAINER): the largest file of that type. */
+  limitSize: Record<string, number>;
 }
 
 /** Gitea's LFS settings ([server] LFS_*). */
@@ -360,6 +373,12 @@ export function loadConfig(env: Env = process.env): Config {
       jwtSecret: env.LFS_JWT_SECRET || undefined,
       authExpiryMs: int(env, 'LFS_HTTP_AUTH_EXPIRY', 24 * 60, 1) * 60_000,
       locksPagingNum: int(env, 'LFS_LOCKS_PAGING_NUM', 50, 1),
+    },
+    packages: {
+      enabled: bool(env, 'PACKAGES_ENABLED', true),
+      limitTotalOwnerCount: int(env, 'PACKAGES_LIMIT_TOTAL_OWNER_COUNT', -1, -1),
+      limitTotalOwnerSize: int(env, 'PACKAGES_LIMIT_TOTAL_OWNER_SIZE', -1, -1),
+      limitSize: Object.fromEntries(['generic', 'npm', 'pypi', 'container'].map((t) => [t, int(env, `PACKAGES_LIMIT_SIZE_${t.toUpperCase()}`, -1, -1)])),
     },
     release: { allowedTypes: env.RELEASE_ALLOWED_TYPES ?? '' },
     webhook: {

@@ -72,3 +72,30 @@ export async function loadOwnedOrg(req: { services: Services; auth: Auth }, name
   if (!found.viewer.isOwner && !req.auth.actor?.isAdmin) throw new Forbidden('Must be an organization owner');
   return found;
 }
+
+/**
+ * The owner of the packages named in the path, if the caller may read them (404 otherwise, as for what
+ * the caller may not see); `write` also needs write access to them (403 for a reader, as Gitea's API).
+ */
+export async function loadPackageOwner(req: { services: Services; auth: Auth }, ownerName: string, need: 'read' | 'write' = 'read'): Promise<UserRow> {
+  const { owner, access } = await req.services.packages.ownerAccess(ownerName, req.auth.actor);
+  if (!owner || access === 'none') throw new NotFound();
+  if (need === 'write' && access !== 'write') throw new Forbidden('user should have specific permission or be a site admin');
+  return owner;
+}
+
+/** A package of an owner whose packages the caller may read (`need` as loadPackageOwner); 404 otherwise. */
+export async function loadPackage(req: { services: Services; auth: Auth }, p: { owner: string; type: string; name: string }, need: 'read' | 'write' = 'read') {
+  const owner = await loadPackageOwner(req, p.owner, need);
+  const pkg = await req.services.packages.findPackage(owner.id, p.type, p.name);
+  if (!pkg) throw new NotFound();
+  return { owner, pkg };
+}
+
+/** A version of a package the caller may read (`need` as loadPackageOwner); 404 otherwise. */
+export async function loadPackageVersion(req: { services: Services; auth: Auth }, p: { owner: string; type: string; name: string; version: string }, need: 'read' | 'write' = 'read') {
+  const owner = await loadPackageOwner(req, p.owner, need);
+  const found = await req.services.packages.findVersion(owner.id, p.type, p.name, p.version);
+  if (!found) throw new NotFound();
+  return { owner, ...found };
+}

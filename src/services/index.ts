@@ -2,6 +2,7 @@
 import { closeObjectReaders } from '../git/catFile.js';
 import { closeStores } from '../storage/index.js';
 import { LfsService } from './lfs/lfs.js';
+import { PackageService } from './packages/packages.js';
 import { readTogether, type JsonRead } from '../db/together.js';
 import { AccessService } from './repos/access.js';
 import { AttachmentService } from './issues/attachments.js';
@@ -108,6 +109,7 @@ export class Services {
   readonly contents: ContentService;
   readonly gitTransport: GitTransportService;
   readonly lfs: LfsService;
+  readonly packages: PackageService;
   readonly wiki: WikiService;
   readonly transfers: TransferService;
   readonly issues: IssueService;
@@ -196,6 +198,7 @@ export class Services {
     this.wiki = new WikiService(deps);
     this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys, this.wiki);
     this.lfs = new LfsService(deps, this.gitTransport, this.users, this.repos);
+    this.packages = new PackageService(deps, this.access);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.issueThreads = new IssueThreadService(deps, this.access, this.issues, this.attachments);
@@ -228,7 +231,7 @@ export class Services {
     const secretKeys = () => this.actionSettings.keys();
     this.migrations = new MigrationService(deps, this.access, this.orgs, this.users, secretKeys);
     this.mirrors = new MirrorService(deps, this.branches, secretKeys);
-    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts), this.lfs, this.mirrors));
+    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts), this.lfs, this.mirrors, this.packages));
     this.runners = new RunnerService(deps, this.actions, this.actionSettings);
     this.repoActions = new RepoActionService(deps, this.actions, this.actionQueries);
     // Releases

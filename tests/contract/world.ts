@@ -33,6 +33,8 @@ export const callers = [
 ] as const;
 export type Caller = (typeof callers)[number];
 
+/** The generic package every fixture owner has. */
+const packageFixture = 'contract-pkg';
 const callerWeights: Record<Caller, number> = {
   anonymous: 2,
   'user:basic': 1,
@@ -289,6 +291,7 @@ export class World {
     for (const owner of world.repoOwners) {
       for (const r of repoFixtures) await world.seedRepo(owner, r.name, r.private);
       await world.restoreRepo(owner, victimRepo);
+      await world.restorePackage(owner);
     }
     await world.restoreTransfer();
     await world.restoreStopwatches();
@@ -427,6 +430,9 @@ export class World {
       repoCompareDiff: { basehead: ['main...feature', 'feature...main', 'main..topic', 'nope...main'] },
       repoListGitRefs: { ref: ['heads/main', 'tags/v1', 'heads', 'nope'] },
       GetBlob: { sha: ['$blob-sha', '$blob-sha', '$commit-sha'] },
+      // The package registry: each fixture owner has the generic package contract-pkg 1.0.0 (put back when deleted).
+      ...Object.fromEntries(['listPackageVersions', 'getLatestPackageVersion', 'linkPackage', 'unlinkPackage', 'getPackage', 'deletePackage', 'listPackageFiles']
+        .map((id) => [id, { type: ['generic', 'generic', 'npm'], name: [packageFixture, packageFixture, 'nope'], version: ['1.0.0', '1.0.0', '9'], repo_name: ['repo-a', 'repo-a', 'nope'] }])),
       repoGetArchive: { archive: ['main.zip', 'main.tar.gz', 'v1.zip', 'nope.zip'] },
     };
     const out: Record<string, string[]> = {};
@@ -863,6 +869,15 @@ export class World {
     if (method.toLowerCase() !== 'get' && status >= 200 && status < 300) this.owed.push({ specPath, method: method.toLowerCase(), path, body });
   }
 
+  /** The fixture generic package of `owner` (the site admin may publish anywhere; a 409 means it is there). */
+  private async restorePackage(owner: string): Promise<void> {
+    const res = await fetch(`${this.app.url}/api/packages/${owner}/generic/${packageFixture}/1.0.0/file.bin`, {
+      method: 'PUT', headers: { Authorization: `Bearer ${this.secrets.get('admin/caller-all')}` }, body: 'contract package',
+    });
+    await res.arrayBuffer();
+    if (res.status !== 201 && res.status !== 409 && !this.setupProblems.some((p) => p.startsWith('package:'))) this.setupProblems.push(`package: PUT answered ${res.status}`);
+  }
+
   /** Puts back what the changing requests since the last call may have consumed. */
   async restore(): Promise<void> {
     const owed = this.owed.splice(0);
@@ -890,6 +905,7 @@ export class World {
       if (specPath.startsWith('/repos/{owner}/{repo}/contents') && this.isFixtureRepo(owner, repo)) await this.restoreContents(owner, repo);
       if (specPath === '/orgs/{org}/labels/{id}' && method === 'delete' && path.org) await this.restoreOrgLabel(path.org);
       if (specPath === '/orgs/{org}/actions/runners/{runner_id}' && method === 'delete' && path.org) await this.restoreScopedRunner(path.org);
+      if (specPath === '/packages/{owner}/{type}/{name}/{version}' && method === 'delete') await this.restorePackage(owner);
       if (specPath === '/repos/{owner}/{repo}/transfer') await this.restoreVictimTransfer(owner);
       if (specPath === '/repos/{owner}/{repo}' || specPath.startsWith('/repos/{owner}/{repo}/transfer')) {
         await this.restoreRepo(owner, repo);

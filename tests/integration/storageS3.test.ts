@@ -31,7 +31,7 @@ test.after(async () => {
 });
 
 test('the configuration puts every kind in the bucket', () => {
-  for (const kind of ['attachments', 'avatars', 'lfs', 'actions_log', 'actions_artifacts'] as const) assert.is(app.config.storage[kind].type, 'minio');
+  for (const kind of ['attachments', 'avatars', 'lfs', 'actions_log', 'actions_artifacts', 'packages'] as const) assert.is(app.config.storage[kind].type, 'minio');
   assert.is(app.config.storage.lfs.minio.basePath, 'lfs/');
 });
 

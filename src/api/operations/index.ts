@@ -49,6 +49,7 @@ import { deleteArtifact } from './repository/deleteArtifact.js';
 import { deleteOrgRunner } from './organization/deleteOrgRunner.js';
 import { deleteOrgSecret } from './organization/deleteOrgSecret.js';
 import { deleteOrgVariable } from './organization/deleteOrgVariable.js';
+import { deletePackage } from './package/deletePackage.js';
 import { deleteRepoRunner } from './repository/deleteRepoRunner.js';
 import { deleteRepoSecret } from './repository/deleteRepoSecret.js';
 import { deleteRepoVariable } from './repository/deleteRepoVariable.js';
@@ -68,6 +69,7 @@ import { getGeneralRepositorySettings } from './miscellaneous/getGeneralReposito
 import { getGeneralUISettings } from './miscellaneous/getGeneralUISettings.js';
 import { getGitignoreTemplateInfo } from './miscellaneous/getGitignoreTemplateInfo.js';
 import { getLabelTemplateInfo } from './miscellaneous/getLabelTemplateInfo.js';
+import { getLatestPackageVersion } from './package/getLatestPackageVersion.js';
 import { getLicenseTemplateInfo } from './miscellaneous/getLicenseTemplateInfo.js';
 import { getOrgRunner } from './organization/getOrgRunner.js';
 import { getOrgRunners } from './organization/getOrgRunners.js';
@@ -75,6 +77,7 @@ import { getOrgVariable } from './organization/getOrgVariable.js';
 import { getOrgVariablesList } from './organization/getOrgVariablesList.js';
 import { getOrgWorkflowJobs } from './organization/getOrgWorkflowJobs.js';
 import { getOrgWorkflowRuns } from './organization/getOrgWorkflowRuns.js';
+import { getPackage } from './package/getPackage.js';
 import { getRepoRunner } from './repository/getRepoRunner.js';
 import { getRepoRunners } from './repository/getRepoRunners.js';
 import { getRepoVariable } from './repository/getRepoVariable.js';
@@ -153,12 +156,16 @@ import { issueStopStopWatch } from './issue/issueStopStopWatch.js';
 import { issueSubscriptions } from './issue/issueSubscriptions.js';
 import { issueTrackedTimes } from './issue/issueTrackedTimes.js';
 import { issueUnlockIssue } from './issue/issueUnlockIssue.js';
+import { linkPackage } from './package/linkPackage.js';
 import { listAdminWorkflowJobs } from './admin/listAdminWorkflowJobs.js';
 import { listAdminWorkflowRuns } from './admin/listAdminWorkflowRuns.js';
 import { listForks } from './repository/listForks.js';
 import { listGitignoresTemplates } from './miscellaneous/listGitignoresTemplates.js';
 import { listLabelTemplates } from './miscellaneous/listLabelTemplates.js';
 import { listLicenseTemplates } from './miscellaneous/listLicenseTemplates.js';
+import { listPackageFiles } from './package/listPackageFiles.js';
+import { listPackageVersions } from './package/listPackageVersions.js';
+import { listPackages } from './package/listPackages.js';
 import { listWorkflowJobs } from './repository/listWorkflowJobs.js';
 import { listWorkflowRunJobs } from './repository/listWorkflowRunJobs.js';
 import { notifyGetList } from './notification/notifyGetList.js';
@@ -362,6 +369,7 @@ import { rerunFailedWorkflowRun } from './repository/rerunFailedWorkflowRun.js';
 import { rerunWorkflowJob } from './repository/rerunWorkflowJob.js';
 import { rerunWorkflowRun } from './repository/rerunWorkflowRun.js';
 import { topicSearch } from './repository/topicSearch.js';
+import { unlinkPackage } from './package/unlinkPackage.js';
 import { updateAdminRunner } from './admin/updateAdminRunner.js';
 import { updateOrgRunner } from './organization/updateOrgRunner.js';
 import { updateOrgSecret } from './organization/updateOrgSecret.js';
@@ -488,6 +496,7 @@ export const registry: Registry = {
   deleteOrgRunner,
   deleteOrgSecret,
   deleteOrgVariable,
+  deletePackage,
   deleteRepoRunner,
   deleteRepoSecret,
   deleteRepoVariable,
@@ -507,6 +516,7 @@ export const registry: Registry = {
   getGeneralUISettings,
   getGitignoreTemplateInfo,
   getLabelTemplateInfo,
+  getLatestPackageVersion,
   getLicenseTemplateInfo,
   getOrgRunner,
   getOrgRunners,
@@ -514,6 +524,7 @@ export const registry: Registry = {
   getOrgVariablesList,
   getOrgWorkflowJobs,
   getOrgWorkflowRuns,
+  getPackage,
   getRepoRunner,
   getRepoRunners,
   getRepoVariable,
@@ -592,12 +603,16 @@ export const registry: Registry = {
   issueSubscriptions,
   issueTrackedTimes,
   issueUnlockIssue,
+  linkPackage,
   listAdminWorkflowJobs,
   listAdminWorkflowRuns,
   listForks,
   listGitignoresTemplates,
   listLabelTemplates,
   listLicenseTemplates,
+  listPackageFiles,
+  listPackageVersions,
+  listPackages,
   listWorkflowJobs,
   listWorkflowRunJobs,
   notifyGetList,
@@ -801,6 +816,7 @@ export const registry: Registry = {
   rerunWorkflowJob,
   rerunWorkflowRun,
   topicSearch,
+  unlinkPackage,
   updateAdminRunner,
   updateOrgRunner,
   updateOrgSecret,

@@ -23,3 +23,4 @@ export * from './lfs.js';
 export * from './repoRules.js';
 export * from './oauth.js';
 export * from './mirrors.js';
+export * from './packages.js';

@@ -30,7 +30,12 @@ export interface MirrorUpdates {
   syncDue(): Promise<string>;
 }
 
-export function cronTaskDefs(m: MaintenanceService, actions: ActionUpkeep, lfs?: LfsGarbage, mirrors?: MirrorUpdates): CronTaskDef[] {
+/** What cleanup_packages needs of the package service. */
+export interface PackageCleanup {
+  cleanup(): Promise<{ versions: number; blobs: number }>;
+}
+
+export function cronTaskDefs(m: MaintenanceService, actions: ActionUpkeep, lfs?: LfsGarbage, mirrors?: MirrorUpdates, packages?: PackageCleanup): CronTaskDef[] {
   const t = (name: string, schedule: string, enabled: boolean, runAtStart: boolean, run: CronTaskDef['run']): CronTaskDef =>
     ({ name, schedule, enabled, runAtStart, run });
   return [
@@ -43,7 +48,9 @@ export function cronTaskDefs(m: MaintenanceService, actions: ActionUpkeep, lfs?:
     t('deleted_branches_cleanup', '@midnight', true, true, nothing('no deleted-branch records: anvil deletes a branch at once')),
     t('update_migration_poster_id', '@midnight', true, true, nothing('no migrated repositories')),
     t('cleanup_hook_task_table', '@midnight', true, false, () => m.cleanupHookDeliveries()),
-    t('cleanup_packages', '@midnight', true, true, nothing('no packages: anvil has no package registry')),
+    t('cleanup_packages', '@midnight', true, true, packages
+      ? async () => { const r = await packages.cleanup(); return `removed ${r.versions} package version${r.versions === 1 ? '' : 's'} by cleanup rules and ${r.blobs} unreferenced blob${r.blobs === 1 ? '' : 's'}`; }
+      : nothing('no packages')),
     // extended
     t('sync_repo_licenses', '@annually', false, false, nothing('no license detection: a repository records the license it was created with')),
     t('delete_inactive_accounts', '@annually', false, false, () => m.deleteInactiveAccounts()),
