@@ -66,7 +66,7 @@ export function buildInteractions(provider: Provider, services: Services, config
       const clientId = details.params.client_id as string;
       const app = await appName(clientId);
       if (app.skip) return grant(ctx, details, String(user.id));
-      const scope = String(details.params.scope ?? '').split(' ').filter(Boolean);
+      const scope = String(details.params.scope ?? '').split(' ').filter((s) => s && s !== 'all');
       const redirect = String(details.params.redirect_uri ?? '');
       const token = csrfToken(ctx, config);
       sendPage(ctx, base, 'Authorize application', html`<main class="authorize"><h1>Authorize application</h1>

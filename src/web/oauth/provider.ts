@@ -227,6 +227,20 @@ async function normaliseBody(ctx: Context): Promise<void> {
   ctx.req.headers['content-length'] = String(Buffer.byteLength(body));
 }
 
+/**
+ * An authorization without a `scope` (tea, git-credential-oauth and Woodpecker send none) asks, as in
+ * Gitea, for the user's full access: the library refuses a request that grants no scope, so it is given
+ * the `all` scope, which is what such a token acts with anyway (tokenScopesOf).
+ */
+function defaultScope(ctx: Context): void {
+  const url = new URL(ctx.req.url ?? '/', 'http://anvil.invalid');
+  if (url.searchParams.get('request') || url.searchParams.get('request_uri')) return;
+  const scope = url.searchParams.get('scope');
+  if (scope !== null && scope.trim() !== '') return;
+  url.searchParams.set('scope', 'all');
+  ctx.req.url = `${url.pathname}${url.search}`;
+}
+
 /** Hands the provider's paths to oidc-provider (its own Koa application), everything else on. */
 export function providerMiddleware(provider: Provider, config: Config): Middleware {
   const handle = provider.callback() as (req: IncomingMessage, res: ServerResponse) => void;
@@ -235,6 +249,7 @@ export function providerMiddleware(provider: Provider, config: Config): Middlewa
     ctx.state.operationId = `oauth.${ctx.path.split('/').pop()}`;
     if (!config.oauth2.enabled) return next();
     if (ctx.path === routes.token || ctx.path === routes.introspection || ctx.path === routes.revocation) await normaliseBody(ctx);
+    if (ctx.path === routes.authorization && ctx.method === 'GET') defaultScope(ctx);
     ctx.respond = false;
     await new Promise<void>((resolve) => {
       ctx.res.once('finish', resolve);
