@@ -13,7 +13,7 @@ import * as assert from 'uvu/assert';
 import { browserTest, openBrowser, type BrowserSession } from '../helpers/browser.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import {
-  authorizeUrl, callbackServer, createApplication, enrolTotp, pkcePair, signInOnPage, tokenRequest, type Callback,
+  authorizeUrl, callbackServer, createApplication, enrolTotp, pkcePair, prefixProxy, signInOnPage, tokenRequest, type Callback,
 } from '../helpers/oauth.js';
 import { actor, userRepo, type Actor, type Repository } from '../helpers/repos.js';
 
@@ -237,6 +237,40 @@ it('one browser session: a second authorization, and one without a scope, as git
   const cloned = await clone(`http://oauth2:${String(third.body.access_token)}@127.0.0.1:${port}/${secretRepo.full_name}.git`, join(work, 'erin'));
   assert.is.not(cloned.code, 0, 'erin may not read alice\'s private repository');
   browser.assertStayedLocal();
+});
+
+it('behind a proxy under /git/ (ROOT_URL with a path): discovery, sign-in, consent and the exchange all carry the prefix', async () => {
+  const proxy = await prefixProxy('git');
+  const sub = await startApp({ ROOT_URL: proxy.rootUrl });
+  try {
+    proxy.target(Number(new URL(sub.url).port));
+    const root = proxy.rootUrl.replace(/\/$/, '');
+    const discovery = (await (await fetch(`${root}/.well-known/openid-configuration`)).json()) as Record<string, string>;
+    assert.is(discovery.issuer, root);
+    assert.is(discovery.authorization_endpoint, `${root}/login/oauth/authorize`);
+    assert.is(discovery.token_endpoint, `${root}/login/oauth/access_token`);
+    const gail = await actor(sub);
+    const client = await createApplication(sub, gail, [callback.url]);
+    const page = await browser.page();
+    await page.goto(authorizeUrl({ ...sub, url: root } as TestApp, client.clientId, callback.url));
+    assert.match(new URL(page.url()).pathname, /^\/git\/user\/login/);
+    await signInOnPage(page, gail);
+    await page.waitForSelector('main.authorize');
+    assert.match(new URL(page.url()).pathname, /^\/git\/login\/oauth\/interaction\//);
+    const [q] = await Promise.all([callback.next(), page.click('#authorize-app')]);
+    assert.is(q.get('iss'), root);
+    const r = await fetch(`${root}/login/oauth/access_token`, {
+      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: q.get('code')!, redirect_uri: callback.url, client_id: client.clientId, client_secret: client.clientSecret }).toString(),
+    });
+    const token = (await r.json()) as Record<string, string>;
+    assert.is(r.status, 200, JSON.stringify(token));
+    const me = await fetch(`${root}/api/v1/user`, { headers: { Authorization: bearer(token.access_token) } });
+    assert.is(((await me.json()) as { login: string }).login, gail.username);
+  } finally {
+    await sub.close();
+    await proxy.close();
+  }
 });
 
 test.run();
