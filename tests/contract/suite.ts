@@ -173,7 +173,7 @@ const disabledByDefault = new Set(['repoListGitHooks', 'repoGetGitHook', 'repoEd
 
 /**
  * Operations merged in session 16 whose success path the world has no fixture for yet: a stored secret,
- * variable, user runner, OAuth2 application, a fork run waiting for approval, a run with a failed job, a
+ * variable, user runner, a fork run waiting for approval, a run with a failed job, a
  * merged pull request's commit, a team given a repository, an issue to delete (their operation tests reach it). Every other check still holds for them: no 5xx, only declared
  * statuses and bodies, no invalid request accepted, every refusal due. Each entry goes when its fixture
  * is built.
@@ -184,7 +184,6 @@ const fixtureMissing = new Set([
   'getUserVariable', 'updateUserVariable', 'deleteUserVariable', 'deleteUserSecret',
   'deleteUserRunner', 'updateUserRunner', 'getUserRunner',
   'issueDelete', 'approveWorkflowRun', 'rerunFailedWorkflowRun', 'repoGetCommitPullRequest', 'repoDeleteTeam',
-  'userCreateOAuth2Application', 'userGetOAuth2Application', 'userUpdateOAuth2Application', 'userDeleteOAuth2Application',
 ]);
 
 // Fixtures put back after a run changed them are built the same way; one that failed to come back

@@ -227,6 +227,8 @@ export class World {
   }
   /** The fixture user's SSH key. */
   private userKeyId?: number;
+  /** An OAuth2 application of the fixture user (made again after a run deleted it). */
+  private oauth2AppId?: number;
   /** A registered Actions runner (the admin runner operations read, change and delete it). */
   private runnerId?: number;
   /** Runners registered with each organisation's token, by lower-cased name. */
@@ -288,6 +290,7 @@ export class World {
     await world.restoreTransfer();
     await world.restoreStopwatches();
     await world.restoreUserKey();
+    await world.restoreOAuth2App();
     await world.restoreRunner();
     for (const o of [org, privateOrg]) await world.restoreScopedRunner(o.name);
     await world.restoreGpgKey();
@@ -353,6 +356,7 @@ export class World {
       'times/id': ['$time-id'],
       'keys/id': [specPath.startsWith('/repos/') ? '$deploy-key-id' : '$user-key-id'],
       'gpg_keys/id': ['$gpg-key-id'],
+      'oauth2/id': ['$oauth2-app-id', '$oauth2-app-id', '987654'],
       'runners/runner_id': [
         specPath.startsWith('/repos/') ? '$repo-runner-id' : specPath.startsWith('/orgs/') ? '$org-runner-id' : '$runner-id', '$runner-id', '0', 'not-a-number',
       ].concat(specPath.startsWith('/admin/') ? ['$runner-id'] : ['$repo-runner-id', '$org-runner-id']),
@@ -655,6 +659,11 @@ export class World {
     await this.step('follow the user back', 'PUT', `/user/following/${user.username}`, undefined, limited.username);
   }
 
+  private async restoreOAuth2App(): Promise<void> {
+    const a = await this.step('create an OAuth2 application', 'POST', '/user/applications/oauth2', { name: 'fixture-app', redirect_uris: ['https://ci.example.com/authorize'], confidential_client: true }, this.users.user.username);
+    if (a) this.oauth2AppId = a.json.id;
+  }
+
   private async restoreUserKey(): Promise<void> {
     const k = await this.step('add a user key', 'POST', '/user/keys', { title: 'fixture', key: keyPair().public }, this.users.user.username);
     if (k) this.userKeyId = k.json.id;
@@ -868,6 +877,7 @@ export class World {
       if (specPath === '/user/keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/keys/${added.id}`, undefined, added.user?.login);
       if ((specPath === '/user/keys/{id}' || specPath === '/admin/users/{username}/keys/{id}') && method === 'delete') await this.restoreUserKey();
       if (specPath === '/user/following/{username}' && method === 'delete') await this.restoreFollows();
+      if (specPath === '/user/applications/oauth2/{id}' && method === 'delete') await this.restoreOAuth2App();
       if (specPath.startsWith('/repos/{owner}/{repo}/tag_protections') && this.isFixtureRepo(owner, repo)) await this.restoreTagProtection(owner, repo);
       if (specPath === '/admin/users/{username}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/admin/users/${path.username}/keys/${added.id}`);
       if (specPath === '/user/gpg_keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/gpg_keys/${added.id}`, undefined, this.users.user.username);
@@ -1008,6 +1018,7 @@ export class World {
         'time-id': d.timeId,
         'deploy-key-id': d.deployKeyId,
         'user-key-id': this.userKeyId,
+        'oauth2-app-id': this.oauth2AppId,
         'runner-id': this.runnerId,
         'repo-runner-id': d.runnerId,
         'org-runner-id': this.orgRunners.get((path.org ?? '').toLowerCase()),
@@ -1108,6 +1119,14 @@ const newFilePatch = fc.stringMatching(/^[a-z]{1,12}$/).map((name) =>
  * new owner), schema-valid bodies almost never succeed. These narrow the body schema (allOf: both
  * apply; the generators let the later part win). Each must stay a subset of the spec's schema.
  */
+const oauth2App: JsonSchema = {
+  properties: {
+    name: { pattern: plainName },
+    redirect_uris: { type: 'array', minItems: 1, maxItems: 1, items: { enum: ['https://ci.example.com/authorize', 'http://127.0.0.1/callback'] } },
+  },
+  required: ['redirect_uris'],
+};
+
 function narrowedBodies(world: World): Record<string, JsonSchema> {
   const { limited } = world.users;
   return {
@@ -1176,6 +1195,9 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     repoCreateBranchProtection: { properties: { rule_name: { pattern: '^rule-[a-z0-9]{1,8}$' }, branch_name: { const: null } }, required: ['rule_name'] },
     repoCreatePullReviewRequests: { properties: { reviewers: { type: 'array', maxItems: 1, items: { enum: [world.users.user.username] } }, team_reviewers: { const: null } } },
     repoDeletePullReviewRequests: { properties: { reviewers: { type: 'array', maxItems: 1, items: { enum: [world.users.user.username] } }, team_reviewers: { const: null } } },
+    // OAuth2 applications: a random string is almost never an absolute URI without a fragment.
+    userCreateOAuth2Application: oauth2App,
+    userUpdateOAuth2Application: oauth2App,
     // avatars: a random string is almost never base64 of a picture.
     userUpdateAvatar: { properties: { image: { const: samplePng.toString('base64') } } },
     orgUpdateAvatar: { properties: { image: { const: samplePng.toString('base64') } } },
