@@ -291,6 +291,8 @@ export class World {
     await world.restoreStopwatches();
     await world.restoreUserKey();
     await world.restoreOAuth2App();
+    for (const o of [org, privateOrg]) await world.restoreActionSettings(`/orgs/${o.name}`);
+    await world.restoreActionSettings('/user', users.user.username);
     await world.restoreRunner();
     for (const o of [org, privateOrg]) await world.restoreScopedRunner(o.name);
     await world.restoreGpgKey();
@@ -494,6 +496,7 @@ export class World {
     await this.step('add a workflow', 'POST', `${base}/diffpatch`, { content: workflowPatch, message: 'Add a workflow' });
     await this.restoreRuns(owner, name);
     await this.restoreScopedRunner(owner, name);
+    await this.restoreActionSettings(base);
     for (const title of ['first issue', 'second issue']) await this.step('create an issue', 'POST', `${base}/issues`, { title, body: 'fixture' });
     // Pull request #3 (topic → main); topic2 → main is left for repoCreatePullRequest.
     for (const branch of ['topic', 'topic2']) await this.step('create a pull request head', 'POST', `${base}/diffpatch`, { content: topicPatch, new_branch: branch });
@@ -657,6 +660,16 @@ export class World {
     const { user, limited } = this.users;
     await this.step('follow the limited user', 'PUT', `/user/following/${limited.username}`, undefined, user.username);
     await this.step('follow the user back', 'PUT', `/user/following/${user.username}`, undefined, limited.username);
+  }
+
+  /** The secret DEPLOY_KEY and the variable REGION of a repository, organization or user (`base`: its API path). */
+  private async restoreActionSettings(base: string, sudo?: string): Promise<void> {
+    const secret = await this.api('PUT', `${base}/actions/secrets/DEPLOY_KEY`, { data: 'fixture-value' }, sudo);
+    if (secret.status !== 201 && secret.status !== 204) this.setupProblems.push(`secret of ${base}: ${secret.status}`);
+    const variable = await this.api('PUT', `${base}/actions/variables/REGION`, { name: 'REGION', value: 'eu-west' }, sudo);
+    if (variable.status === 204) return;
+    const made = await this.api('POST', `${base}/actions/variables/REGION`, { value: 'eu-west' }, sudo);
+    if (made.status !== 201 && made.status !== 204) this.setupProblems.push(`variable of ${base}: ${made.status}`);
   }
 
   private async restoreOAuth2App(): Promise<void> {
@@ -878,6 +891,12 @@ export class World {
       if ((specPath === '/user/keys/{id}' || specPath === '/admin/users/{username}/keys/{id}') && method === 'delete') await this.restoreUserKey();
       if (specPath === '/user/following/{username}' && method === 'delete') await this.restoreFollows();
       if (specPath === '/user/applications/oauth2/{id}' && method === 'delete') await this.restoreOAuth2App();
+      // A deleted or renamed fixture secret or variable comes back.
+      if (/\/actions\/(secrets|variables)\/\{/.test(specPath) && method !== 'get') {
+        if (specPath.startsWith('/repos/') && this.isFixtureRepo(owner, repo)) await this.restoreActionSettings(`/repos/${owner}/${repo}`);
+        if (specPath.startsWith('/orgs/') && path.org) await this.restoreActionSettings(`/orgs/${path.org}`);
+        if (specPath.startsWith('/user/')) await this.restoreActionSettings('/user', this.users.user.username);
+      }
       if (specPath.startsWith('/repos/{owner}/{repo}/tag_protections') && this.isFixtureRepo(owner, repo)) await this.restoreTagProtection(owner, repo);
       if (specPath === '/admin/users/{username}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/admin/users/${path.username}/keys/${added.id}`);
       if (specPath === '/user/gpg_keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/gpg_keys/${added.id}`, undefined, this.users.user.username);
