@@ -172,14 +172,13 @@ for (const op of ops) for (const seed of seeds) {
 const disabledByDefault = new Set(['repoListGitHooks', 'repoGetGitHook', 'repoEditGitHook', 'repoDeleteGitHook']);
 
 /**
- * Operations merged in session 16 whose success path the world has no fixture for yet: a user runner, a fork run waiting for approval, a run with a failed job, a
+ * Operations merged in session 16 whose success path the world has no fixture for yet: a
  * merged pull request's commit, a team given a repository, an issue to delete (their operation tests reach it). Every other check still holds for them: no 5xx, only declared
  * statuses and bodies, no invalid request accepted, every refusal due. Each entry goes when its fixture
  * is built.
  */
 const fixtureMissing = new Set([
-  'deleteUserRunner', 'updateUserRunner', 'getUserRunner',
-  'issueDelete', 'approveWorkflowRun', 'rerunFailedWorkflowRun', 'repoGetCommitPullRequest', 'repoDeleteTeam',
+  'issueDelete', 'repoGetCommitPullRequest', 'repoDeleteTeam',
 ]);
 
 // Fixtures put back after a run changed them are built the same way; one that failed to come back

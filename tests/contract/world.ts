@@ -130,6 +130,10 @@ interface RepoData {
   runnerId?: number;
   jobId?: number;
   openRunId?: number;
+  /** A fork pull request's run waiting for approval (approveWorkflowRun's target). */
+  approvalRunId?: number;
+  /** An ended run with a failed job (rerunFailedWorkflowRun's target). */
+  failedRunId?: number;
   /** A finalized artifact of the ended run. */
   artifactId?: number;
   /** An open pull request with a merge scheduled for when its checks succeed (the merge operations' target). */
@@ -233,6 +237,8 @@ export class World {
   private runnerId?: number;
   /** Runners registered with each organisation's token, by lower-cased name. */
   private readonly orgRunners = new Map<string, number>();
+  /** A runner registered with the fixture user's own token (the user runner operations' target). */
+  private userRunnerId?: number;
   /** Fresh public keys the key-adding operations may use (each added one is removed again after the run). */
   readonly freshKeys = Array.from({ length: 3 }, () => keyPair().public);
   /** Issues of the organisations' repositories, for boards. */
@@ -295,6 +301,7 @@ export class World {
     await world.restoreActionSettings('/user', users.user.username);
     await world.restoreRunner();
     for (const o of [org, privateOrg]) await world.restoreScopedRunner(o.name);
+    await world.restoreUserRunner();
     await world.restoreGpgKey();
     for (let i = 0; i < 2; i++) world.freshGpgKeys.push((await gpgPair(users.user.email)).publicKey);
     for (const scope of [org.name, privateOrg.name, '']) await world.restoreHook(scope);
@@ -360,8 +367,9 @@ export class World {
       'gpg_keys/id': ['$gpg-key-id'],
       'oauth2/id': ['$oauth2-app-id', '$oauth2-app-id', '987654'],
       'runners/runner_id': [
-        specPath.startsWith('/repos/') ? '$repo-runner-id' : specPath.startsWith('/orgs/') ? '$org-runner-id' : '$runner-id', '$runner-id', '0', 'not-a-number',
-      ].concat(specPath.startsWith('/admin/') ? ['$runner-id'] : ['$repo-runner-id', '$org-runner-id']),
+        specPath.startsWith('/repos/') ? '$repo-runner-id' : specPath.startsWith('/orgs/') ? '$org-runner-id' : specPath.startsWith('/user/') ? '$user-runner-id' : '$runner-id',
+        '$runner-id', '0', 'not-a-number',
+      ].concat(specPath.startsWith('/admin/') ? ['$runner-id'] : specPath.startsWith('/user/') ? ['$user-runner-id', '$org-runner-id'] : ['$repo-runner-id', '$org-runner-id']),
       'runs/run': ['$run-id', '$open-run-id', '987654'],
       'jobs/job_id': ['$job-id', '$job-id', '987654'],
       'artifacts/artifact_id': ['$artifact-id', '$artifact-id', '987654'],
@@ -379,6 +387,9 @@ export class World {
       acceptRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       rejectRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       repoDelete: { repo: [victimRepo] },
+      // A run waiting for approval, one with a failed job; the others answer 409/400 and 404.
+      approveWorkflowRun: { run: ['$approval-run-id', '$approval-run-id', '$run-id', '987654'] },
+      rerunFailedWorkflowRun: { run: ['$failed-run-id', '$failed-run-id', '$run-id', '$open-run-id', '987654'] },
       // Owners has every repository (422 either way): devs keeps exactly the access the other fixtures count on.
       repoAddTeam: { team: ['spare', 'spare', 'Owners', 'nope'] },
       repoDeleteTeam: { team: ['spare', 'spare', 'Owners', 'nope'] },
@@ -582,9 +593,14 @@ export class World {
   private async restoreRuns(owner: string, name: string): Promise<void> {
     const repo = await this.api('GET', `/repos/${owner}/${name}`);
     if (repo.status !== 200) return;
-    const [ended, open] = await seedRuns(this.app, repo.json, this.users.admin.id, [{ status: 'success' }, { status: 'running', jobs: ['running'] }]);
+    const [ended, open, gated, failed] = await seedRuns(this.app, repo.json, this.users.admin.id, [
+      { status: 'success' }, { status: 'running', jobs: ['running'] },
+      { status: 'blocked', event: 'pull_request', needApproval: true }, { status: 'failure', jobs: ['success', 'failure'] },
+    ]);
     const artifact = await seedArtifact(this.app, ended!);
-    Object.assign(this.data(owner, name), { runId: ended!.run.id, jobId: ended!.jobs[0]!.id, openRunId: open!.run.id, artifactId: artifact.id });
+    Object.assign(this.data(owner, name), {
+      runId: ended!.run.id, jobId: ended!.jobs[0]!.id, openRunId: open!.run.id, artifactId: artifact.id, approvalRunId: gated!.run.id, failedRunId: failed!.run.id,
+    });
   }
 
   private async restoreDeployKey(owner: string, name: string): Promise<void> {
@@ -647,6 +663,14 @@ export class World {
     const { runner } = await runners.register({ token: await runners.registrationToken(scope), name: 'scoped-runner', version: 'v0', labels: ['x'], ephemeral: false });
     if (repo) this.data(owner, repo).runnerId = runner.id;
     else this.orgRunners.set(owner.toLowerCase(), runner.id);
+  }
+
+  /** A runner of the fixture user (registered with the user's own token). */
+  private async restoreUserRunner(): Promise<void> {
+    const { runners } = this.app.services;
+    const token = await runners.registrationToken({ ownerId: this.users.user.id, repoId: 0 });
+    const { runner } = await runners.register({ token, name: 'user-runner', version: 'v0', labels: ['x'], ephemeral: false });
+    this.userRunnerId = runner.id;
   }
 
   private async restoreRunner(): Promise<void> {
@@ -909,6 +933,7 @@ export class World {
         await this.restoreProject(path.org);
       }
       if (specPath === '/admin/actions/runners/{runner_id}' && method === 'delete') await this.restoreRunner();
+      if (specPath === '/user/actions/runners/{runner_id}' && method === 'delete') await this.restoreUserRunner();
       if (specPath.startsWith('/repos/{owner}/{repo}/contents') && this.isFixtureRepo(owner, repo)) await this.restoreContents(owner, repo);
       if (specPath === '/orgs/{org}/labels/{id}' && method === 'delete' && path.org) await this.restoreOrgLabel(path.org);
       if (specPath === '/orgs/{org}/actions/runners/{runner_id}' && method === 'delete' && path.org) await this.restoreScopedRunner(path.org);
@@ -1041,6 +1066,9 @@ export class World {
         'runner-id': this.runnerId,
         'repo-runner-id': d.runnerId,
         'org-runner-id': this.orgRunners.get((path.org ?? '').toLowerCase()),
+        'user-runner-id': this.userRunnerId,
+        'approval-run-id': d.approvalRunId,
+        'failed-run-id': d.failedRunId,
         'run-id': d.runId,
         'open-run-id': d.openRunId,
         'job-id': d.jobId,
