@@ -30,6 +30,8 @@ async function start() {
   // rotation (SECRET_KEY_PREVIOUS set) secrets still under the old key are re-encrypted under the new one.
   await services.actionSettings.keys();
   if (config.secretKeyPrevious) log.info(await services.actionSettings.reencryptSecrets(), 'Actions secrets re-encrypted under SECRET_KEY');
+  // TOTP secrets: after a rotation, and the plain ones written before they were encrypted.
+  log.info(await services.twoFactor.reencrypt(), 'TOTP secrets sealed under SECRET_KEY');
   // Half-done work of dead processes (pushes git performed but nobody recorded, repository folders of
   // interrupted creates and deletes), taken over now and every few seconds as leases lapse.
   const leftovers = new LeftoversWorker(services.deps, services.gitTransport, services.repos);

@@ -244,7 +244,7 @@ export class Services {
     this.oauthApps = new OAuthAppService(deps);
     this.oauth = new OAuthStore(deps);
     this.sessions = new SessionService(deps);
-    this.twoFactor = new TwoFactorService(deps);
+    this.twoFactor = new TwoFactorService(deps, () => this.actionSettings.keys());
     // Pull-request statistics follow their branches (pushes, diff patches, branch changes).
     this.branches.onChange((repoId, dir, actorId) => this.pulls.resyncRepo(repoId, dir, actorId));
   }

@@ -132,6 +132,10 @@ interface RepoData {
   runnerId?: number;
   jobId?: number;
   openRunId?: number;
+  /** A fork pull request's run waiting for approval (approveWorkflowRun's target). */
+  approvalRunId?: number;
+  /** An ended run with a failed job (rerunFailedWorkflowRun's target). */
+  failedRunId?: number;
   /** A finalized artifact of the ended run. */
   artifactId?: number;
   /** An open pull request with a merge scheduled for when its checks succeed (the merge operations' target). */
@@ -229,10 +233,14 @@ export class World {
   }
   /** The fixture user's SSH key. */
   private userKeyId?: number;
+  /** An OAuth2 application of the fixture user (made again after a run deleted it). */
+  private oauth2AppId?: number;
   /** A registered Actions runner (the admin runner operations read, change and delete it). */
   private runnerId?: number;
   /** Runners registered with each organisation's token, by lower-cased name. */
   private readonly orgRunners = new Map<string, number>();
+  /** A runner registered with the fixture user's own token (the user runner operations' target). */
+  private userRunnerId?: number;
   /** Fresh public keys the key-adding operations may use (each added one is removed again after the run). */
   readonly freshKeys = Array.from({ length: 3 }, () => keyPair().public);
   /** Issues of the organisations' repositories, for boards. */
@@ -296,8 +304,12 @@ export class World {
     await world.restoreTransfer();
     await world.restoreStopwatches();
     await world.restoreUserKey();
+    await world.restoreOAuth2App();
+    for (const o of [org, privateOrg]) await world.restoreActionSettings(`/orgs/${o.name}`);
+    await world.restoreActionSettings('/user', users.user.username);
     await world.restoreRunner();
     for (const o of [org, privateOrg]) await world.restoreScopedRunner(o.name);
+    await world.restoreUserRunner();
     await world.restoreGpgKey();
     for (let i = 0; i < 2; i++) world.freshGpgKeys.push((await gpgPair(users.user.email)).publicKey);
     for (const scope of [org.name, privateOrg.name, '', '@user']) await world.restoreHook(scope);
@@ -361,9 +373,11 @@ export class World {
       'times/id': ['$time-id'],
       'keys/id': [specPath.startsWith('/repos/') ? '$deploy-key-id' : '$user-key-id'],
       'gpg_keys/id': ['$gpg-key-id'],
+      'oauth2/id': ['$oauth2-app-id', '$oauth2-app-id', '987654'],
       'runners/runner_id': [
-        specPath.startsWith('/repos/') ? '$repo-runner-id' : specPath.startsWith('/orgs/') ? '$org-runner-id' : '$runner-id', '$runner-id', '0', 'not-a-number',
-      ].concat(specPath.startsWith('/admin/') ? ['$runner-id'] : ['$repo-runner-id', '$org-runner-id']),
+        specPath.startsWith('/repos/') ? '$repo-runner-id' : specPath.startsWith('/orgs/') ? '$org-runner-id' : specPath.startsWith('/user/') ? '$user-runner-id' : '$runner-id',
+        '$runner-id', '0', 'not-a-number',
+      ].concat(specPath.startsWith('/admin/') ? ['$runner-id'] : specPath.startsWith('/user/') ? ['$user-runner-id', '$org-runner-id'] : ['$repo-runner-id', '$org-runner-id']),
       'runs/run': ['$run-id', '$open-run-id', '987654'],
       'jobs/job_id': ['$job-id', '$job-id', '987654'],
       'artifacts/artifact_id': ['$artifact-id', '$artifact-id', '987654'],
@@ -381,6 +395,9 @@ export class World {
       acceptRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       rejectRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       repoDelete: { repo: [victimRepo] },
+      // A run waiting for approval, one with a failed job; the others answer 409/400 and 404.
+      approveWorkflowRun: { run: ['$approval-run-id', '$approval-run-id', '$run-id', '987654'] },
+      rerunFailedWorkflowRun: { run: ['$failed-run-id', '$failed-run-id', '$run-id', '$open-run-id', '987654'] },
       // Owners has every repository (422 either way): devs keeps exactly the access the other fixtures count on.
       repoAddTeam: { team: ['spare', 'spare', 'Owners', 'nope'] },
       repoDeleteTeam: { team: ['spare', 'spare', 'Owners', 'nope'] },
@@ -503,6 +520,7 @@ export class World {
     await this.step('add a workflow', 'POST', `${base}/diffpatch`, { content: workflowPatch, message: 'Add a workflow' });
     await this.restoreRuns(owner, name);
     await this.restoreScopedRunner(owner, name);
+    await this.restoreActionSettings(base);
     for (const title of ['first issue', 'second issue']) await this.step('create an issue', 'POST', `${base}/issues`, { title, body: 'fixture' });
     // Pull request #3 (topic → main); topic2 → main is left for repoCreatePullRequest.
     for (const branch of ['topic', 'topic2']) await this.step('create a pull request head', 'POST', `${base}/diffpatch`, { content: topicPatch, new_branch: branch });
@@ -588,9 +606,14 @@ export class World {
   private async restoreRuns(owner: string, name: string): Promise<void> {
     const repo = await this.api('GET', `/repos/${owner}/${name}`);
     if (repo.status !== 200) return;
-    const [ended, open] = await seedRuns(this.app, repo.json, this.users.admin.id, [{ status: 'success' }, { status: 'running', jobs: ['running'] }]);
+    const [ended, open, gated, failed] = await seedRuns(this.app, repo.json, this.users.admin.id, [
+      { status: 'success' }, { status: 'running', jobs: ['running'] },
+      { status: 'blocked', event: 'pull_request', needApproval: true }, { status: 'failure', jobs: ['success', 'failure'] },
+    ]);
     const artifact = await seedArtifact(this.app, ended!);
-    Object.assign(this.data(owner, name), { runId: ended!.run.id, jobId: ended!.jobs[0]!.id, openRunId: open!.run.id, artifactId: artifact.id });
+    Object.assign(this.data(owner, name), {
+      runId: ended!.run.id, jobId: ended!.jobs[0]!.id, openRunId: open!.run.id, artifactId: artifact.id, approvalRunId: gated!.run.id, failedRunId: failed!.run.id,
+    });
   }
 
   private async restoreDeployKey(owner: string, name: string): Promise<void> {
@@ -655,6 +678,14 @@ export class World {
     else this.orgRunners.set(owner.toLowerCase(), runner.id);
   }
 
+  /** A runner of the fixture user (registered with the user's own token). */
+  private async restoreUserRunner(): Promise<void> {
+    const { runners } = this.app.services;
+    const token = await runners.registrationToken({ ownerId: this.users.user.id, repoId: 0 });
+    const { runner } = await runners.register({ token, name: 'user-runner', version: 'v0', labels: ['x'], ephemeral: false });
+    this.userRunnerId = runner.id;
+  }
+
   private async restoreRunner(): Promise<void> {
     const { runners } = this.app.services;
     const { runner } = await runners.register({ token: await runners.registrationToken(), name: 'fixture-runner', version: 'v0', labels: ['ubuntu-latest'], ephemeral: false });
@@ -666,6 +697,21 @@ export class World {
     const { user, limited } = this.users;
     await this.step('follow the limited user', 'PUT', `/user/following/${limited.username}`, undefined, user.username);
     await this.step('follow the user back', 'PUT', `/user/following/${user.username}`, undefined, limited.username);
+  }
+
+  /** The secret DEPLOY_KEY and the variable REGION of a repository, organization or user (`base`: its API path). */
+  private async restoreActionSettings(base: string, sudo?: string): Promise<void> {
+    const secret = await this.api('PUT', `${base}/actions/secrets/DEPLOY_KEY`, { data: 'fixture-value' }, sudo);
+    if (secret.status !== 201 && secret.status !== 204) this.setupProblems.push(`secret of ${base}: ${secret.status}`);
+    const variable = await this.api('PUT', `${base}/actions/variables/REGION`, { name: 'REGION', value: 'eu-west' }, sudo);
+    if (variable.status === 204) return;
+    const made = await this.api('POST', `${base}/actions/variables/REGION`, { value: 'eu-west' }, sudo);
+    if (made.status !== 201 && made.status !== 204) this.setupProblems.push(`variable of ${base}: ${made.status}`);
+  }
+
+  private async restoreOAuth2App(): Promise<void> {
+    const a = await this.step('create an OAuth2 application', 'POST', '/user/applications/oauth2', { name: 'fixture-app', redirect_uris: ['https://ci.example.com/authorize'], confidential_client: true }, this.users.user.username);
+    if (a) this.oauth2AppId = a.json.id;
   }
 
   private async restoreUserKey(): Promise<void> {
@@ -890,6 +936,13 @@ export class World {
       if (specPath === '/user/keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/keys/${added.id}`, undefined, added.user?.login);
       if ((specPath === '/user/keys/{id}' || specPath === '/admin/users/{username}/keys/{id}') && method === 'delete') await this.restoreUserKey();
       if (specPath === '/user/following/{username}' && method === 'delete') await this.restoreFollows();
+      if (specPath === '/user/applications/oauth2/{id}' && method === 'delete') await this.restoreOAuth2App();
+      // A deleted or renamed fixture secret or variable comes back.
+      if (/\/actions\/(secrets|variables)\/\{/.test(specPath) && method !== 'get') {
+        if (specPath.startsWith('/repos/') && this.isFixtureRepo(owner, repo)) await this.restoreActionSettings(`/repos/${owner}/${repo}`);
+        if (specPath.startsWith('/orgs/') && path.org) await this.restoreActionSettings(`/orgs/${path.org}`);
+        if (specPath.startsWith('/user/')) await this.restoreActionSettings('/user', this.users.user.username);
+      }
       if (specPath.startsWith('/repos/{owner}/{repo}/tag_protections') && this.isFixtureRepo(owner, repo)) await this.restoreTagProtection(owner, repo);
       if (specPath === '/admin/users/{username}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/admin/users/${path.username}/keys/${added.id}`);
       if (specPath === '/user/gpg_keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/gpg_keys/${added.id}`, undefined, this.users.user.username);
@@ -902,6 +955,7 @@ export class World {
         await this.restoreProject(path.org);
       }
       if (specPath === '/admin/actions/runners/{runner_id}' && method === 'delete') await this.restoreRunner();
+      if (specPath === '/user/actions/runners/{runner_id}' && method === 'delete') await this.restoreUserRunner();
       if (specPath.startsWith('/repos/{owner}/{repo}/contents') && this.isFixtureRepo(owner, repo)) await this.restoreContents(owner, repo);
       if (specPath === '/orgs/{org}/labels/{id}' && method === 'delete' && path.org) await this.restoreOrgLabel(path.org);
       if (specPath === '/orgs/{org}/actions/runners/{runner_id}' && method === 'delete' && path.org) await this.restoreScopedRunner(path.org);
@@ -1031,9 +1085,13 @@ export class World {
         'time-id': d.timeId,
         'deploy-key-id': d.deployKeyId,
         'user-key-id': this.userKeyId,
+        'oauth2-app-id': this.oauth2AppId,
         'runner-id': this.runnerId,
         'repo-runner-id': d.runnerId,
         'org-runner-id': this.orgRunners.get((path.org ?? '').toLowerCase()),
+        'user-runner-id': this.userRunnerId,
+        'approval-run-id': d.approvalRunId,
+        'failed-run-id': d.failedRunId,
         'run-id': d.runId,
         'open-run-id': d.openRunId,
         'job-id': d.jobId,
@@ -1132,6 +1190,14 @@ const newFilePatch = fc.stringMatching(/^[a-z]{1,12}$/).map((name) =>
  * new owner), schema-valid bodies almost never succeed. These narrow the body schema (allOf: both
  * apply; the generators let the later part win). Each must stay a subset of the spec's schema.
  */
+const oauth2App: JsonSchema = {
+  properties: {
+    name: { pattern: plainName },
+    redirect_uris: { type: 'array', minItems: 1, maxItems: 1, items: { enum: ['https://ci.example.com/authorize', 'http://127.0.0.1/callback'] } },
+  },
+  required: ['redirect_uris'],
+};
+
 function narrowedBodies(world: World): Record<string, JsonSchema> {
   const { limited } = world.users;
   return {
@@ -1200,6 +1266,9 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     repoCreateBranchProtection: { properties: { rule_name: { pattern: '^rule-[a-z0-9]{1,8}$' }, branch_name: { const: null } }, required: ['rule_name'] },
     repoCreatePullReviewRequests: { properties: { reviewers: { type: 'array', maxItems: 1, items: { enum: [world.users.user.username] } }, team_reviewers: { const: null } } },
     repoDeletePullReviewRequests: { properties: { reviewers: { type: 'array', maxItems: 1, items: { enum: [world.users.user.username] } }, team_reviewers: { const: null } } },
+    // OAuth2 applications: a random string is almost never an absolute URI without a fragment.
+    userCreateOAuth2Application: oauth2App,
+    userUpdateOAuth2Application: oauth2App,
     // avatars: a random string is almost never base64 of a picture.
     userUpdateAvatar: { properties: { image: { const: samplePng.toString('base64') } } },
     orgUpdateAvatar: { properties: { image: { const: samplePng.toString('base64') } } },

@@ -165,7 +165,7 @@ export interface SeededRun { run: ActionRunRow; jobs: ActionRunJobRow[] }
  * Runs written straight into the tables (the push → run path has its own tests): for the lists' filters
  * and pages, which need many runs in known states.
  */
-export async function seedRuns(app: TestApp, repo: { id: number; owner: { id: number } }, actorId: number, specs: Array<{ status: ActionState; event?: string; ref?: string; sha?: string; jobs?: ActionState[] }>): Promise<SeededRun[]> {
+export async function seedRuns(app: TestApp, repo: { id: number; owner: { id: number } }, actorId: number, specs: Array<{ status: ActionState; event?: string; ref?: string; sha?: string; jobs?: ActionState[]; needApproval?: boolean }>): Promise<SeededRun[]> {
   const { db } = app.services.deps;
   const [{ max }] = (await db.select({ max: sql<string>`coalesce(max(${actionRuns.index}), 0)` }).from(actionRuns).where(eq(actionRuns.repoId, repo.id))) as [{ max: string }];
   let index = Number(max);
@@ -179,6 +179,7 @@ export async function seedRuns(app: TestApp, repo: { id: number; owner: { id: nu
         repoId: repo.id, ownerId: repo.owner.id, workflowId: 'seed.yml', workflowDir: '.gitea/workflows', workflowName: 'Seed', title: 'seeded run',
         index: ++index, triggerUserId: actorId, ref: s.ref ?? 'refs/heads/main', commitSha: sha,
         commit: { id: sha, tree: sha, parents: [], author: person, committer: person, message: 'seeded\n' }, event: s.event ?? 'push', status: s.status,
+        ...(s.needApproval ? { needApproval: true, isForkPullRequest: true } : {}),
       })
       .returning();
     const jobs = (s.jobs ?? [s.status]).length

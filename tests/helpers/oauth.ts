@@ -1,7 +1,7 @@
 // OAuth2 test clients: an application registered through the API, a callback server on 127.0.0.1 that
 // catches the redirect, the browser steps (sign-in, second factor, consent), the token exchange, TOTP codes.
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
@@ -90,4 +90,32 @@ export async function enrolTotp(app: TestApp, user: TestUser): Promise<string> {
   // A passcode of the previous period, so the sign-in's current one is not "already used".
   await app.services.twoFactor.enrol(user.id, user.username, secret, totpCode(secret, Date.now() - 30_000));
   return secret;
+}
+
+export interface PrefixProxy {
+  /** The proxy's root with the prefix, e.g. http://127.0.0.1:4321/git/ (ROOT_URL of the app behind it). */
+  rootUrl: string;
+  /** Points the proxy at the app's port (known only once the app started with the proxy's ROOT_URL). */
+  target(port: number): void;
+  close(): Promise<void>;
+}
+
+/** A reverse proxy on 127.0.0.1 serving an app under `/<prefix>/`, stripping the prefix as nginx's `proxy_pass …/` does. */
+export async function prefixProxy(prefix: string): Promise<PrefixProxy> {
+  let port = 0;
+  const server = createServer((req, res) => {
+    if (!req.url?.startsWith(`/${prefix}/`)) return void res.writeHead(404).end('outside the prefix');
+    const upstream = request({ host: '127.0.0.1', port, method: req.method, path: req.url.slice(prefix.length + 1), headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    rootUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/${prefix}/`,
+    target: (p) => { port = p; },
+    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
 }

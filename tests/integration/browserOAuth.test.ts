@@ -13,7 +13,7 @@ import * as assert from 'uvu/assert';
 import { browserTest, openBrowser, type BrowserSession } from '../helpers/browser.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import {
-  authorizeUrl, callbackServer, createApplication, enrolTotp, pkcePair, signInOnPage, tokenRequest, type Callback,
+  authorizeUrl, callbackServer, createApplication, enrolTotp, pkcePair, prefixProxy, signInOnPage, tokenRequest, type Callback,
 } from '../helpers/oauth.js';
 import { actor, userRepo, type Actor, type Repository } from '../helpers/repos.js';
 
@@ -200,6 +200,77 @@ it('pages show a signed-in user their private repository; signing out hides it a
   await page.goto(`${app.url}/user/settings/security`);
   await Promise.all([page.waitForLoadState('load'), page.click('button.logout')]);
   assert.is(await status(), 404);
+});
+
+it('one browser session: a second authorization, and one without a scope, as git-credential-oauth and tea send them', async () => {
+  const erin = await actor(app);
+  const client = await createApplication(app, erin, [callback.url]);
+  const page = await browser.page();
+  await page.goto(authorizeUrl(app, client.clientId, callback.url));
+  await signInOnPage(page, erin);
+  await page.waitForSelector('main.authorize');
+  const [q1] = await Promise.all([callback.next(), page.click('#authorize-app')]);
+  assert.ok(q1.get('code'), `code in ${q1}`);
+  const first = await tokenRequest(app, { grant_type: 'authorization_code', code: q1.get('code')!, redirect_uri: callback.url }, { basic: [client.clientId, client.clientSecret] });
+  assert.is(first.status, 200, JSON.stringify(first.body));
+  assert.is((await app.client(bearer(first.body.access_token)).GET('/user/repos')).response.status, 200);
+
+  // The same browser again: signed in and granted already, so straight back with a code.
+  const [q2] = await Promise.all([callback.next(), page.goto(authorizeUrl(app, client.clientId, callback.url))]);
+  assert.ok(q2.get('code'), `code in ${q2}`);
+  const second = await tokenRequest(app, { grant_type: 'authorization_code', code: q2.get('code')!, redirect_uri: callback.url }, { basic: [client.clientId, client.clientSecret] });
+  assert.is(second.status, 200, JSON.stringify(second.body));
+
+  // git-credential-oauth in the same session: Gitea's built-in public client, PKCE, no scope, a loopback
+  // redirect on any port; a public client is asked for consent every time (as Gitea, RFC 6749 10.2).
+  const gco = 'a4792ccc-144e-407e-86c9-5e7d8d9c3269';
+  const loopback = new URL(callback.url).origin;
+  const pair = pkcePair();
+  await page.goto(authorizeUrl(app, gco, loopback, { code_challenge: pair.challenge, code_challenge_method: 'S256' }));
+  await page.waitForSelector('main.authorize');
+  assert.ok((await page.textContent('main.authorize'))!.includes('full access'));
+  const [q3] = await Promise.all([callback.next(), page.click('#authorize-app')]);
+  const third = await tokenRequest(app, { grant_type: 'authorization_code', code: q3.get('code')!, redirect_uri: loopback, client_id: gco, code_verifier: pair.verifier });
+  assert.is(third.status, 200, JSON.stringify(third.body));
+  assert.is((await app.client(bearer(third.body.access_token)).GET('/user')).data!.login, erin.username);
+  const port = new URL(app.url).port;
+  const cloned = await clone(`http://oauth2:${String(third.body.access_token)}@127.0.0.1:${port}/${secretRepo.full_name}.git`, join(work, 'erin'));
+  assert.is.not(cloned.code, 0, 'erin may not read alice\'s private repository');
+  browser.assertStayedLocal();
+});
+
+it('behind a proxy under /git/ (ROOT_URL with a path): discovery, sign-in, consent and the exchange all carry the prefix', async () => {
+  const proxy = await prefixProxy('git');
+  const sub = await startApp({ ROOT_URL: proxy.rootUrl });
+  try {
+    proxy.target(Number(new URL(sub.url).port));
+    const root = proxy.rootUrl.replace(/\/$/, '');
+    const discovery = (await (await fetch(`${root}/.well-known/openid-configuration`)).json()) as Record<string, string>;
+    assert.is(discovery.issuer, root);
+    assert.is(discovery.authorization_endpoint, `${root}/login/oauth/authorize`);
+    assert.is(discovery.token_endpoint, `${root}/login/oauth/access_token`);
+    const gail = await actor(sub);
+    const client = await createApplication(sub, gail, [callback.url]);
+    const page = await browser.page();
+    await page.goto(authorizeUrl({ ...sub, url: root } as TestApp, client.clientId, callback.url));
+    assert.match(new URL(page.url()).pathname, /^\/git\/user\/login/);
+    await signInOnPage(page, gail);
+    await page.waitForSelector('main.authorize');
+    assert.match(new URL(page.url()).pathname, /^\/git\/login\/oauth\/interaction\//);
+    const [q] = await Promise.all([callback.next(), page.click('#authorize-app')]);
+    assert.is(q.get('iss'), root);
+    const r = await fetch(`${root}/login/oauth/access_token`, {
+      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: q.get('code')!, redirect_uri: callback.url, client_id: client.clientId, client_secret: client.clientSecret }).toString(),
+    });
+    const token = (await r.json()) as Record<string, string>;
+    assert.is(r.status, 200, JSON.stringify(token));
+    const me = await fetch(`${root}/api/v1/user`, { headers: { Authorization: bearer(token.access_token) } });
+    assert.is(((await me.json()) as { login: string }).login, gail.username);
+  } finally {
+    await sub.close();
+    await proxy.close();
+  }
 });
 
 test.run();

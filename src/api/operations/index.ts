@@ -91,6 +91,7 @@ import { getUserWorkflowRuns } from './user/getUserWorkflowRuns.js';
 import { getVerificationToken } from './user/getVerificationToken.js';
 import { getVersion } from './miscellaneous/getVersion.js';
 import { getWorkflowJob } from './repository/getWorkflowJob.js';
+import { getWorkflowRunLogs } from './repository/getWorkflowRunLogs.js';
 import { getWorkflowRuns } from './repository/getWorkflowRuns.js';
 import { issueAddLabel } from './issue/issueAddLabel.js';
 import { issueAddSubscription } from './issue/issueAddSubscription.js';
@@ -538,6 +539,7 @@ export const registry: Registry = {
   getVerificationToken,
   getVersion,
   getWorkflowJob,
+  getWorkflowRunLogs,
   getWorkflowRuns,
   issueAddLabel,
   issueAddSubscription,

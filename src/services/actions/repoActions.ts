@@ -1,8 +1,10 @@
 // A repository's Actions through the API: its runs, jobs and logs (readers of the Actions unit), and
 // re-running, cancelling, deleting and dispatching runs (its writers).
+import { createReadStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { createGunzip, gunzip } from 'node:zlib';
 import { and, eq, inArray } from 'drizzle-orm';
 import { actionDisabledWorkflows, actionRunJobs, actionRuns, actionTasks, users, type ActionRunJobRow, type ActionState, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
@@ -15,6 +17,7 @@ import { BadRequest, Conflict, Forbidden, Invalid, NotFound, RepoArchived } from
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { findTasks, type ActionQueries, type JobView, type RunView } from './queries.js';
 import { aggregateState, bumpTasksVersion, isDone, type ActionService, type WorkflowFile } from './runs.js';
+import { entryName, zipStream, type ZipEntry } from './logArchive.js';
 import { planJobs } from './workflow.js';
 
 const pgunzip = promisify(gunzip);
@@ -101,6 +104,33 @@ export class RepoActionService {
     const bytes = await readFile(task.logFile).catch(() => undefined);
     if (!bytes) return '';
     return (task.logCompressed ? await pgunzip(bytes) : bytes).toString('utf8');
+  }
+
+  /**
+   * The run's logs as one zip (its `logs_url`): a text file per job of its latest attempt, in job order,
+   * each as the job's own log reads (empty for a job that has not run), streamed from the log files.
+   */
+  async runLogs(loaded: LoadedRepo, runId: number): Promise<{ stream: Readable; name: string }> {
+    const run = await this.run(loaded, runId);
+    const jobs = await this.deps.db.select().from(actionRunJobs).where(eq(actionRunJobs.runId, run.run.id)).orderBy(actionRunJobs.id);
+    const taskIds = jobs.map((j) => j.taskId).filter((id): id is number => id !== null);
+    const tasks = taskIds.length ? await this.deps.db.select().from(actionTasks).where(inArray(actionTasks.id, taskIds)) : [];
+    const byId = new Map(tasks.map((t) => [t.id, t]));
+    const entries: ZipEntry[] = jobs.map((job, i) => ({
+      name: entryName(i + 1, job.name),
+      open: async () => {
+        const task = job.taskId === null ? undefined : byId.get(job.taskId);
+        if (!task?.logFile) return Readable.from([]);
+        const file = createReadStream(task.logFile);
+        const opened = await new Promise<boolean>((resolve) => {
+          file.once('open', () => resolve(true));
+          file.once('error', () => resolve(false));
+        });
+        if (!opened) return Readable.from([]);
+        return task.logCompressed ? file.pipe(createGunzip()) : file;
+      },
+    }));
+    return { stream: zipStream(entries), name: `${loaded.repo.name}-run-${run.run.index}-logs.zip` };
   }
 
   /** A new attempt of every job of an ended run. */

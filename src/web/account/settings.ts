@@ -19,7 +19,7 @@ export function buildSettings(services: Services, config: Config): Router {
     const hit = await sessionOf(ctx, services);
     if (hit && !hit.twoFactorPending) return hit.user;
     ctx.status = 303;
-    ctx.redirect(`${base}user/${hit ? 'two_factor' : 'login'}?redirect_to=${encodeURIComponent(ctx.path)}`);
+    ctx.redirect(`${base}user/${hit ? 'two_factor' : 'login'}?redirect_to=${encodeURIComponent(`${base}${ctx.path.slice(1)}`)}`);
     return undefined;
   };
 

@@ -11,13 +11,18 @@ import type { Services } from '../../services/index.js';
 import { html } from '../pages/html.js';
 import { csrfField, csrfToken, readForm, sendPage, sessionOf } from '../account/session.js';
 import { guarded } from '../account/signin.js';
-import { interactionPath } from './provider.js';
+import { interactionPath, mountPrefix } from './provider.js';
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 export function buildInteractions(provider: Provider, services: Services, config: Config): Router {
   const base = new URL(config.rootUrl).pathname;
   const router = new Router();
+  const mount = mountPrefix(config);
+  router.use((ctx, next) => {
+    mount(ctx.req);
+    return next();
+  });
 
   const finish = async (ctx: Context, result: Parameters<Provider['interactionResult']>[2]) => {
     const to = await provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: true });
@@ -55,7 +60,7 @@ export function buildInteractions(provider: Provider, services: Services, config
       if (details.prompt.name === 'login') {
         if (!user) {
           ctx.status = 303;
-          return ctx.redirect(`${base}user/login?redirect_to=${encodeURIComponent(ctx.path)}`);
+          return ctx.redirect(`${base}user/login?redirect_to=${encodeURIComponent(`${base}${ctx.path.slice(1)}`)}`);
         }
         return finish(ctx, { login: { accountId: String(user.id) } });
       }
@@ -66,7 +71,7 @@ export function buildInteractions(provider: Provider, services: Services, config
       const clientId = details.params.client_id as string;
       const app = await appName(clientId);
       if (app.skip) return grant(ctx, details, String(user.id));
-      const scope = String(details.params.scope ?? '').split(' ').filter(Boolean);
+      const scope = String(details.params.scope ?? '').split(' ').filter((s) => s && s !== 'all');
       const redirect = String(details.params.redirect_uri ?? '');
       const token = csrfToken(ctx, config);
       sendPage(ctx, base, 'Authorize application', html`<main class="authorize"><h1>Authorize application</h1>

@@ -39,6 +39,18 @@ const routes = {
   backchannel_authentication: '/login/oauth/backchannel',
 };
 
+/**
+ * Behind a proxy that serves anvil under a path (`ROOT_URL=https://example.com/git/`, the prefix stripped
+ * before anvil sees the request), the library must still name its URLs with the prefix: it takes the
+ * mount path from `req.originalUrl`, as under Express.
+ */
+export function mountPrefix(config: Config): (req: IncomingMessage) => void {
+  const prefix = new URL(config.rootUrl).pathname.replace(/\/$/, '');
+  return (req) => {
+    if (prefix) (req as IncomingMessage & { originalUrl?: string }).originalUrl = `${prefix}${req.url ?? '/'}`;
+  };
+}
+
 /** Loopback http addresses: a public client registered with one may use any port (RFC 8252). */
 const loopback = (uri: string) => /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(:\d+)?(\/|$)/.test(uri);
 
@@ -143,7 +155,7 @@ export async function buildProvider(services: Services, config: Config, log: Log
     expiresWithSession: async () => false,
     allowOmittingSingleRegisteredRedirectUri: true,
     clientBasedCORS: () => true,
-    interactions: { policy, url: (_ctx, interaction) => `${interactionPath}/${interaction.uid}` },
+    interactions: { policy, url: (_ctx, interaction) => `${new URL(config.rootUrl).pathname.replace(/\/$/, '')}${interactionPath}/${interaction.uid}` },
     findAccount: async (_ctx, sub) => {
       const user = /^\d{1,15}$/.test(sub) ? await services.users.byId(Number(sub)) : undefined;
       if (!user || user.type !== 'User' || !user.isActive || user.prohibitLogin) return undefined;
@@ -227,14 +239,31 @@ async function normaliseBody(ctx: Context): Promise<void> {
   ctx.req.headers['content-length'] = String(Buffer.byteLength(body));
 }
 
+/**
+ * An authorization without a `scope` (tea, git-credential-oauth and Woodpecker send none) asks, as in
+ * Gitea, for the user's full access: the library refuses a request that grants no scope, so it is given
+ * the `all` scope, which is what such a token acts with anyway (tokenScopesOf).
+ */
+function defaultScope(ctx: Context): void {
+  const url = new URL(ctx.req.url ?? '/', 'http://anvil.invalid');
+  if (url.searchParams.get('request') || url.searchParams.get('request_uri')) return;
+  const scope = url.searchParams.get('scope');
+  if (scope !== null && scope.trim() !== '') return;
+  url.searchParams.set('scope', 'all');
+  ctx.req.url = `${url.pathname}${url.search}`;
+}
+
 /** Hands the provider's paths to oidc-provider (its own Koa application), everything else on. */
 export function providerMiddleware(provider: Provider, config: Config): Middleware {
   const handle = provider.callback() as (req: IncomingMessage, res: ServerResponse) => void;
+  const mount = mountPrefix(config);
   return async (ctx, next) => {
     if (!isProviderPath(ctx.path)) return next();
     ctx.state.operationId = `oauth.${ctx.path.split('/').pop()}`;
     if (!config.oauth2.enabled) return next();
     if (ctx.path === routes.token || ctx.path === routes.introspection || ctx.path === routes.revocation) await normaliseBody(ctx);
+    if (ctx.path === routes.authorization && ctx.method === 'GET') defaultScope(ctx);
+    mount(ctx.req);
     ctx.respond = false;
     await new Promise<void>((resolve) => {
       ctx.res.once('finish', resolve);

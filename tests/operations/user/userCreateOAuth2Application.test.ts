@@ -1,10 +1,12 @@
 // POST /user/applications/oauth2 (#36): the secret once, hashed at rest; bad redirect URIs 400; anonymous 401;
 // a token without write:user 403; a TOTP user's password without X-Gitea-OTP 401, with it 201.
+import { eq } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import { enrolTotp, totpCode } from '../../helpers/oauth.js';
 import { actor } from '../../helpers/repos.js';
+import { twoFactors } from '../../../src/db/schema/index.js';
 
 let app: TestApp;
 test.before(async () => { app = await startApp(); });
@@ -56,6 +58,31 @@ test('X-Gitea-OTP: a TOTP user\'s password needs the current passcode; tokens do
   assert.is(right.status, 200);
   const token = await app.client(a.auth).GET('/user');
   assert.is(token.response.status, 200);
+});
+
+test('the TOTP secret is stored sealed under SECRET_KEY; a plain one from before still works and is sealed at start', async () => {
+  const a = await actor(app);
+  const secret = await enrolTotp(app, a);
+  const { db } = app.services.deps;
+  const stored = async () => (await db.select().from(twoFactors).where(eq(twoFactors.userId, a.id)))[0]!.secret;
+  const sealed = await stored();
+  assert.match(sealed, /^v1\.[0-9a-f]{8}\./);
+  assert.not.ok(sealed.includes(secret));
+  // Moved to another user, the sealed value opens for nobody: that user's passcodes are all refused.
+  const b = await actor(app);
+  const otherSecret = await enrolTotp(app, b);
+  await db.update(twoFactors).set({ secret: sealed }).where(eq(twoFactors.userId, b.id));
+  const moved = await fetch(`${app.url}/api/v1/user`, { headers: { Authorization: b.basic, 'X-Gitea-OTP': totpCode(secret) } });
+  assert.is(moved.status, 401);
+  // A row written before encryption (plain base32) is read as it is, then sealed by reencrypt.
+  await db.update(twoFactors).set({ secret: otherSecret }).where(eq(twoFactors.userId, b.id));
+  const plain = await fetch(`${app.url}/api/v1/user`, { headers: { Authorization: b.basic, 'X-Gitea-OTP': totpCode(otherSecret) } });
+  assert.is(plain.status, 200);
+  const done = await app.services.twoFactor.reencrypt();
+  assert.ok(done.moved >= 1 && done.unreadable >= 0, JSON.stringify(done));
+  assert.match(await (async () => (await db.select().from(twoFactors).where(eq(twoFactors.userId, b.id)))[0]!.secret)(), /^v1\./);
+  const after = await fetch(`${app.url}/api/v1/user`, { headers: { Authorization: b.basic, 'X-Gitea-OTP': totpCode(otherSecret) } });
+  assert.is(after.status, 200);
 });
 
 test.run();
