@@ -106,6 +106,8 @@ test('repoEdit sets a mirror\'s interval and pruning (422 for a bad interval, no
   assert.is(byName.get(mirror.name!)!.mirror_interval, '10m0s');
   assert.ok(byName.get(mirror.name!)!.mirror_updated);
   assert.equal([byName.get(plain.name!)!.mirror_interval, byName.get(plain.name!)!.mirror_updated], ['', null]);
+  const theirs = await app.client(reader.auth).GET('/users/{username}/repos', { params: { path: { username: me.username } } });
+  assert.is(theirs.data!.find((r) => r.id === mirror.id)!.mirror_interval, '10m0s');
   assert.is((await edit({ mirror_interval: 'soon', description: 'changed' })).response.status, 422);
   const [after] = await app.services.deps.db.select().from(pullMirrors).where(eq(pullMirrors.repoId, mirror.id!));
   assert.is(after!.intervalSeconds, 600);
