@@ -2,8 +2,9 @@ import type { components } from '../../generated/openapi.js';
 import type { Config } from '../config.js';
 import type { RepoRow, UserRow } from '../db/schema/index.js';
 import { canRead, canWrite, isRepoAdmin, type RepoPermission } from '../permissions/repo.js';
+import type { MirrorView } from '../services/repos/mirrors.js';
 import type { TransferView } from '../services/repos/transfers.js';
-import { iso, isoOrNull } from './time.js';
+import { goDuration, iso, isoOrNull } from './time.js';
 import { toRepoTransfer } from './transfer.js';
 import { toUser } from './user.js';
 
@@ -36,11 +37,14 @@ export interface ParentView {
  * The full Repository of the spec as `viewer` (whose permission is `perm`) sees it. `transfer` fills
  * `repo_transfer`; only single-repository answers look it up, lists leave it null (no per-item query).
  * `parent` fills `parent` for a fork whose parent the viewer may see (read for a whole list at once).
+ * `mirror` fills a pull mirror's `mirror_interval`, `mirror_updated` and `mirror_last_sync_at` (Gitea's
+ * `mirror_updated` is the last sync attempt, or the mirror's creation before any).
  */
 export function toRepository(
   repo: RepoRow, owner: UserRow, perm: RepoPermission, viewer: UserRow | null, config: Config, transfer?: TransferView | null,
-  parent?: ParentView | null,
+  parent?: ParentView | null, mirror?: MirrorView | null,
 ): ApiRepository {
+  const pull = repo.isMirror ? mirror : null;
   const urls = repoUrls(config, owner.name, repo.name);
   return {
     id: repo.id,
@@ -116,9 +120,9 @@ export function toRepository(
     default_allow_maintainer_edit: repo.defaultAllowMaintainerEdit,
     avatar_url: '',
     internal: false,
-    mirror_interval: '',
-    mirror_updated: null,
-    mirror_last_sync_at: null,
+    mirror_interval: pull ? goDuration(pull.intervalSeconds) : '',
+    mirror_updated: isoOrNull(pull?.lastSyncAt),
+    mirror_last_sync_at: isoOrNull(pull?.lastSyncAt),
     object_format_name: repo.objectFormat,
     repo_transfer: transfer ? toRepoTransfer(transfer, viewer, config) : null,
     topics: repo.topics,

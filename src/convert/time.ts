@@ -12,3 +12,10 @@ export const never = '1970-01-01T00:00:00Z';
 export function isoOrNull(d: Date | null | undefined): string | null {
   return d ? iso(d) : null;
 }
+
+/** Seconds as Go prints a time.Duration: `8h0m0s`, `10m0s`, `45s`, `0s`. */
+export function goDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+  if (h > 0) return `${h}h${m}m${s}s`;
+  return m > 0 ? `${m}m${s}s` : `${s}s`;
+}

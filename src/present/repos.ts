@@ -9,7 +9,8 @@ import type { Services } from '../services/index.js';
 export async function presentRepoList(
   req: { services: Services; auth: Auth; config: Config }, rows: RepoListRow[],
 ): Promise<Array<components['schemas']['Repository']>> {
-  const parents = await req.services.forks.parentsOf(rows.map((r) => r.repo), req.auth.actor);
+  const repos = rows.map((r) => r.repo);
+  const [parents, mirrors] = await Promise.all([req.services.forks.parentsOf(repos, req.auth.actor), req.services.mirrors.viewsOf(repos)]);
   return rows.map(({ repo, owner, perm }) =>
-    toRepository(repo, owner, perm, req.auth.actor, req.config, null, repo.forkId == null ? null : parents.get(repo.forkId)));
+    toRepository(repo, owner, perm, req.auth.actor, req.config, null, repo.forkId == null ? null : parents.get(repo.forkId), mirrors.get(repo.id)));
 }

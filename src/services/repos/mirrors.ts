@@ -3,7 +3,7 @@
 // however many processes ask, one syncs at a time; a sync whose process died is taken again once its
 // claim (MIRROR_LEASE_SECONDS) lapses. The refs a sync moved are recorded as pushes by the mirror's
 // owner, so webhooks, the feed and Actions react as for a push.
-import { and, asc, eq, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import { pullMirrors, repositories, users, type PullMirrorRow } from '../../db/schema/index.js';
 import { repoDir } from '../../git/paths.js';
 import type { RefChange } from '../../git/pushLog.js';
@@ -20,6 +20,12 @@ import { checkRemote, gitAccess, type RemoteCredentials } from './remoteAccess.j
 
 const zero = '0000000000000000000000000000000000000000';
 
+/** What a repository's JSON shows of its pull mirror: its interval and when it last synced. */
+export interface MirrorView {
+  intervalSeconds: number;
+  lastSyncAt: Date | null;
+}
+
 export class MirrorService {
   constructor(
     private readonly deps: ServiceDeps,
@@ -33,6 +39,19 @@ export class MirrorService {
     if (!loaded.repo.isMirror) throw new BadRequest('Repository is not a mirror');
     await this.deps.db.update(pullMirrors).set({ nextSyncAt: new Date() }).where(eq(pullMirrors.repoId, loaded.repo.id));
     void this.sync(loaded.repo.id).catch((err: Error) => this.deps.log.warn({ err: err.message, repoId: loaded.repo.id }, 'mirror sync failed'));
+  }
+
+  /** The mirror settings of those of `repos` that are pull mirrors, by repository id (one query for a whole list). */
+  async viewsOf(repos: Array<{ id: number; isMirror: boolean }>): Promise<Map<number, MirrorView>> {
+    const ids = repos.filter((r) => r.isMirror).map((r) => r.id);
+    if (ids.length === 0) return new Map();
+    const rows = await this.deps.db.select({ repoId: pullMirrors.repoId, intervalSeconds: pullMirrors.intervalSeconds, lastSyncAt: pullMirrors.lastSyncAt })
+      .from(pullMirrors).where(inArray(pullMirrors.repoId, ids));
+    return new Map(rows.map(({ repoId, ...view }) => [repoId, view]));
+  }
+
+  async viewOf(repo: { id: number; isMirror: boolean }): Promise<MirrorView | undefined> {
+    return (await this.viewsOf([repo])).get(repo.id);
   }
 
   /** The cron task: every mirror whose sync is due, one after the other. */

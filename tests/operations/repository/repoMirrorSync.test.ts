@@ -42,6 +42,10 @@ test('the mirror: flagged, credentials sealed at rest and never shown, pushes re
   assert.not.match(row!.credentials!, src.owner.auth.slice('token '.length));
   assert.not.match(row!.remoteUrl, /@/);
   assert.not.match(JSON.stringify(mirror), src.owner.auth.slice('token '.length));
+  // The mirror fields: the interval as a Go duration, the last sync (the migration's) as its update time.
+  assert.is(mirror.mirror_interval, '0s');
+  assert.is(mirror.mirror_updated, `${row!.lastSyncAt!.toISOString().slice(0, 19)}Z`);
+  assert.is(mirror.mirror_last_sync_at, mirror.mirror_updated);
 });
 
 test('200: a new commit at the source arrives, recorded as a push (webhook delivered); a deleted branch goes', async () => {
@@ -87,10 +91,23 @@ test('update_mirrors runs the due mirrors; a source that fails leaves its messag
 test('repoEdit sets a mirror\'s interval and pruning (422 for a bad interval, nothing changed)', async () => {
   const path = { owner: me.username, repo: mirror.name };
   const edit = (body: Record<string, unknown>) => app.client(me.auth).PATCH('/repos/{owner}/{repo}', { params: { path }, body: body as never });
-  assert.is((await edit({ mirror_interval: '10m', enable_prune: false })).response.status, 200);
+  const edited = await edit({ mirror_interval: '10m', enable_prune: false });
+  assert.is(edited.response.status, 200);
+  assert.is((edited.data as Repository).mirror_interval, '10m0s');
   const [row] = await app.services.deps.db.select().from(pullMirrors).where(eq(pullMirrors.repoId, mirror.id!));
   assert.equal([row!.intervalSeconds, row!.enablePrune], [600, false]);
   assert.ok(row!.nextSyncAt!.getTime() > Date.now());
+  // The repository's JSON shows it, alone, by id and in a list; a repository that is no mirror shows none.
+  const got = await app.client(reader.auth).GET('/repos/{owner}/{repo}', { params: { path } });
+  assert.equal([got.data!.mirror_interval, got.data!.mirror_updated], ['10m0s', `${row!.lastSyncAt!.toISOString().slice(0, 19)}Z`]);
+  assert.is((await app.client(me.auth).GET('/repositories/{id}', { params: { path: { id: mirror.id! } } })).data!.mirror_interval, '10m0s');
+  const list = await app.client(me.auth).GET('/user/repos', { params: { query: { limit: 50 } } });
+  const byName = new Map(list.data!.map((r) => [r.name, r]));
+  assert.is(byName.get(mirror.name!)!.mirror_interval, '10m0s');
+  assert.ok(byName.get(mirror.name!)!.mirror_updated);
+  assert.equal([byName.get(plain.name!)!.mirror_interval, byName.get(plain.name!)!.mirror_updated], ['', null]);
+  const theirs = await app.client(reader.auth).GET('/users/{username}/repos', { params: { path: { username: me.username } } });
+  assert.is(theirs.data!.find((r) => r.id === mirror.id)!.mirror_interval, '10m0s');
   assert.is((await edit({ mirror_interval: 'soon', description: 'changed' })).response.status, 422);
   const [after] = await app.services.deps.db.select().from(pullMirrors).where(eq(pullMirrors.repoId, mirror.id!));
   assert.is(after!.intervalSeconds, 600);

@@ -61,5 +61,6 @@ function editInput(b: Request<'repoEdit'>['body']): EditRepoInput {
 export const repoEdit: Handler<'repoEdit'> = async (req) => {
   const loaded = await loadRepo(req, req.path.owner, req.path.repo);
   const repo = await req.services.repos.edit(loaded, actorOf(req), editInput(req.body));
-  return { status: 200, body: toRepository(repo, loaded.owner, loaded.perm, req.auth.actor, req.config) };
+  const mirror = await req.services.mirrors.viewOf(repo);
+  return { status: 200, body: toRepository(repo, loaded.owner, loaded.perm, req.auth.actor, req.config, undefined, undefined, mirror) };
 };

@@ -15,5 +15,6 @@ export const repoMigrate: Handler<'repoMigrate'> = async (req) => {
     lfs: opt(b.lfs),
   });
   const perm = await req.services.access.repoPermission(repo, owner, actor);
-  return { status: 201, body: toRepository(repo, owner, perm, actor, req.config) };
+  const mirror = await req.services.mirrors.viewOf(repo);
+  return { status: 201, body: toRepository(repo, owner, perm, actor, req.config, undefined, undefined, mirror) };
 };

@@ -1,4 +1,4 @@
-import { toRepository } from '../../../convert/repo.js';
+import { presentRepoList } from '../../../present/repos.js';
 import { loadUser } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
 import type { Handler } from '../../types.js';
@@ -10,7 +10,7 @@ export const userListRepos: Handler<'userListRepos'> = async (req) => {
   const { rows, total } = await req.services.repos.search(req.auth.actor, { uid: user.id, exclusive: true, sort: 'id' }, page);
   return {
     status: 200,
-    body: rows.map(({ repo, owner, perm }) => toRepository(repo, owner, perm, req.auth.actor, req.config)),
+    body: await presentRepoList(req, rows),
     headers: pageHeaders(req.config, req.koa.url, page, total),
   };
 };
