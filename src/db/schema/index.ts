@@ -22,3 +22,4 @@ export * from './people.js';
 export * from './lfs.js';
 export * from './repoRules.js';
 export * from './oauth.js';
+export * from './codeSearch.js';

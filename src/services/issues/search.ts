@@ -8,8 +8,8 @@ import {
 } from '../../db/schema/index.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest } from '../errors.js';
-import { containsPattern } from '../like.js';
 import { visibleTo } from '../repos/repoQuery.js';
+import { issueTextMatch, keywordOf } from './textMatch.js';
 
 export interface IssueSearchInput {
   state?: 'open' | 'closed' | 'all';
@@ -75,12 +75,8 @@ export class IssueSearchService {
     conds.push(...(await this.ownerAndTeam(f)));
     if (f.state !== 'all') conds.push(eq(issues.isClosed, f.state === 'closed'));
     if (f.type) conds.push(eq(issues.isPull, f.type === 'pulls'));
-    const q = f.q?.replace(/\0/g, '').trim();
-    if (q) {
-      const like = containsPattern(q);
-      conds.push(or(ilike(issues.title, like), ilike(issues.body, like), sql`exists (select 1 from ${comments}
-        where ${comments.issueId} = ${issues.id} and ${comments.type} = 'comment' and ${comments.body} ilike ${like})`));
-    }
+    const q = keywordOf(f.q);
+    if (q) conds.push(issueTextMatch(q));
     if (f.since) conds.push(gte(issues.updatedAt, new Date(f.since)));
     if (f.before) conds.push(lte(issues.updatedAt, new Date(f.before)));
     const wantedLabels = [...new Set((f.labels ?? []).map((l) => l.toLowerCase()))];
