@@ -4006,6 +4006,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/search/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the code of a repository (anvil)
+         * @description anvil's own operation (Gitea's API has no code search). The text files (up to 1 MB, not binary) of the default branch that hold every term of `q` (case-insensitive substrings; a "quoted phrase" is one term), with up to five matching lines each (line number and a fragment of at most 240 characters). The index follows each push to the default branch in the background, within seconds; `indexed_commit` says which commit it reflects ('' before its first round). Anyone who can read the repository's code; 404 otherwise. Paginated with `X-Total-Count` and `Link`.
+         */
+        get: operations["repoSearchCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/stargazers": {
         parameters: {
             query?: never;
@@ -4475,6 +4495,26 @@ export interface paths {
          * @description Anyone who can read the wiki. The commits that touched the page's file, newest first, one page of them (`limit` per page, default 30), and `count`, how many there are in all. `pageName` is read as in `GET …/wiki/page/{pageName}`. 404 when the wiki or the page does not exist or cannot be seen.
          */
         get: operations["repoGetWikiPageRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/code/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the code of every repository the caller can read (anvil)
+         * @description anvil's own operation (Gitea's API has no code search): as `GET /repos/{owner}/{repo}/search/code`, over every repository the caller can see and whose code it may read (anonymous callers: public repositories of public owners). Each item names its repository.
+         */
+        get: operations["repoSearchCodeAcross"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6445,6 +6485,42 @@ export interface components {
             new_branch?: string | null;
             /** @description add a `Signed-off-by` trailer by the committer at the end of the message */
             signoff?: boolean | null;
+        };
+        /** @description a file that holds every term */
+        CodeSearchHit: {
+            /** @description the file on the default branch */
+            html_url: string;
+            /** @description from the file's name ('' when unknown) */
+            language: string;
+            matches: {
+                /** @description the line, or 240 characters of it around the first term it holds */
+                fragment: string;
+                /** @description 1-based line number */
+                line: number;
+            }[];
+            path: string;
+            repository: {
+                full_name: string;
+                html_url: string;
+                /** Format: int64 */
+                id: number;
+                name: string;
+                /** @description the owner's name */
+                owner: string;
+            };
+            /** @description the blob's object id */
+            sha: string;
+        };
+        /** @description a page of code search (anvil) */
+        CodeSearchResults: {
+            /** @description one repository's search only; the commit of the default branch the index reflects ('' before its first round) */
+            indexed_commit?: string;
+            items: components["schemas"]["CodeSearchHit"][];
+            /**
+             * Format: int64
+             * @description the files found in all
+             */
+            total_count: number;
         };
         /** @description the latest status of each context of a commit, and their combined state */
         CombinedStatus: {
@@ -18646,6 +18722,48 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoSearchCode: {
+        parameters: {
+            query: {
+                /** @description only files of this language (as `language` in the answer, case-insensitive), e.g. Go */
+                language?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only files whose path contains this (case-insensitive) */
+                path?: string;
+                /** @description the terms, each a case-insensitive substring every file found holds; a "quoted phrase" is one term */
+                q: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of files, in repository then path order */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeSearchResults"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoListStargazers: {
         parameters: {
             query?: {
@@ -19798,6 +19916,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoSearchCodeAcross: {
+        parameters: {
+            query: {
+                /** @description only files of this language (as `language` in the answer, case-insensitive), e.g. Go */
+                language?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only files whose path contains this (case-insensitive) */
+                path?: string;
+                /** @description the terms, each a case-insensitive substring every file found holds; a "quoted phrase" is one term */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of files, in repository then path order */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeSearchResults"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["Validation"];
         };
     };

@@ -35,8 +35,9 @@ export interface IssueSearchInput {
 const repoId = sql.raw('"repositories"."id"');
 const ownerId = sql.raw('"repositories"."owner_id"');
 
-/** The unit is switched on for the repository (enabledUnits in SQL). */
-function unitEnabled(unit: Unit): SQL {
+/** The unit is switched on for the repository (enabledUnits in SQL); code always is. */
+function unitEnabled(unit: 'repo.issues' | 'repo.pulls' | 'repo.code'): SQL {
+  if (unit === 'repo.code') return sql`true`;
   return unit === 'repo.issues'
     ? sql`(${repositories.hasIssues} and ${repositories.externalTracker} is null)`
     : sql`${repositories.hasPullRequests}`;
@@ -46,7 +47,7 @@ function unitEnabled(unit: Unit): SQL {
  * The caller reads `unit` of a repository it can see: site admins, public read (not for restricted
  * users), the owner, a collaborator, or a team of the owner that holds the repository and grants the unit.
  */
-function unitReadable(viewer: UserRow | null, unit: Unit): SQL {
+export function unitReadable(viewer: UserRow | null, unit: 'repo.issues' | 'repo.pulls' | 'repo.code'): SQL {
   if (viewer?.isAdmin) return unitEnabled(unit);
   const publicRead = viewer?.isRestricted ? undefined : not(repositories.isPrivate);
   const granted = viewer
