@@ -49,7 +49,17 @@ addFanOut(async (tx, e) => {
   if (!w) return;
   await markWanted(tx, w.repoId, w.ref);
   codeIndexQueued.emit('queued');
-}, { quiet: (list) => list.every((e) => !wants(e as RecordedEvent)) });
+}, {
+  // Quiet unless an event names a new repository or fork, or a push to a default branch (asked of the
+  // recording statement, so pushes to other branches keep the one-statement way).
+  quiet: (list) => {
+    const asked = list.map((e) => wants(e as RecordedEvent));
+    if (asked.every((w) => !w)) return true;
+    if (asked.some((w) => w && w.ref === undefined)) return false;
+    return sql`not exists (select 1 from ${repositories} r where ${sql.join(asked.filter((w) => w).map((w) =>
+      sql`(r.id = ${w!.repoId} and 'refs/heads/' || r.default_branch = ${w!.ref})`), sql` or `)})`;
+  },
+});
 
 export interface Claimed {
   repoId: number;
