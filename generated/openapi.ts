@@ -4361,6 +4361,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/search/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the code of a repository (anvil)
+         * @description anvil's own operation (Gitea's API has no code search). The text files (up to 1 MB, not binary) of the default branch that hold every term of `q` (case-insensitive substrings; a "quoted phrase" is one term), with up to five matching lines each (line number and a fragment of at most 240 characters). The index follows each push to the default branch in the background, within seconds; `indexed_commit` says which commit it reflects ('' before its first round). Anyone who can read the repository's code; 404 otherwise. Paginated with `X-Total-Count` and `Link`.
+         */
+        get: operations["repoSearchCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/stargazers": {
         parameters: {
             query?: never;
@@ -4838,6 +4858,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/code/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the code of every repository the caller can read (anvil)
+         * @description anvil's own operation (Gitea's API has no code search): as `GET /repos/{owner}/{repo}/search/code`, over every repository the caller can see and whose code it may read (anonymous callers: public repositories of public owners). Each item names its repository.
+         */
+        get: operations["repoSearchCodeAcross"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/issues/search": {
         parameters: {
             query?: never;
@@ -4847,7 +4887,7 @@ export interface paths {
         };
         /**
          * Search issues and pull requests across repositories
-         * @description Issues and pull requests of every repository the caller can see and whose issues (or pull requests) they can read: anonymous callers only public repositories of public owners. Paginated with `X-Total-Count` and `Link`; newest created first, with the issues of `priority_repo_id` before the others (Gitea now ignores that parameter). `state` defaults to `open`. `labels` is a comma-separated list of label names: items with any of them (case-insensitive). `milestones` a comma-separated list of milestone titles: items of any of them. `q` matches the title, the body and the comments (case-insensitive substring). `type` keeps issues or pull requests; `since` / `before` filter on the update time. For a signed-in caller, `assigned`, `created`, `mentioned`, `review_requested` and `reviewed` keep the items assigned to, created by, mentioning, requesting a review from or reviewed by the caller (ignored for anonymous callers, as in Gitea). `owner` keeps the repositories of that user or organization (400 when it does not exist); `team` (a team name of the `owner` organization) the repositories of that team (400 without `owner` or when the team does not exist). Each item is the complete Issue, as from GET issue.
+         * @description Issues and pull requests of every repository the caller can see and whose issues (or pull requests) they can read: anonymous callers only public repositories of public owners. Paginated with `X-Total-Count` and `Link`; newest created first, with the issues of `priority_repo_id` before the others (Gitea now ignores that parameter). `state` defaults to `open`. `labels` is a comma-separated list of label names: items with any of them (case-insensitive). `milestones` a comma-separated list of milestone titles: items of any of them. `q` matches the title, the body and the comments (case-insensitive substring); a number (`12` or `#12`) also the items of that number. `type` keeps issues or pull requests; `since` / `before` filter on the update time. For a signed-in caller, `assigned`, `created`, `mentioned`, `review_requested` and `reviewed` keep the items assigned to, created by, mentioning, requesting a review from or reviewed by the caller (ignored for anonymous callers, as in Gitea). `owner` keeps the repositories of that user or organization (400 when it does not exist); `team` (a team name of the `owner` organization) the repositories of that team (400 without `owner` or when the team does not exist). Each item is the complete Issue, as from GET issue.
          */
         get: operations["issueSearchIssues"];
         put?: never;
@@ -6940,6 +6980,42 @@ export interface components {
             new_branch?: string | null;
             /** @description add a `Signed-off-by` trailer by the committer at the end of the message */
             signoff?: boolean | null;
+        };
+        /** @description a file that holds every term */
+        CodeSearchHit: {
+            /** @description the file on the default branch */
+            html_url: string;
+            /** @description from the file's name ('' when unknown) */
+            language: string;
+            matches: {
+                /** @description the line, or 240 characters of it around the first term it holds */
+                fragment: string;
+                /** @description 1-based line number */
+                line: number;
+            }[];
+            path: string;
+            repository: {
+                full_name: string;
+                html_url: string;
+                /** Format: int64 */
+                id: number;
+                name: string;
+                /** @description the owner's name */
+                owner: string;
+            };
+            /** @description the blob's object id */
+            sha: string;
+        };
+        /** @description a page of code search (anvil) */
+        CodeSearchResults: {
+            /** @description one repository's search only; the commit of the default branch the index reflects ('' before its first round) */
+            indexed_commit?: string;
+            items: components["schemas"]["CodeSearchHit"][];
+            /**
+             * Format: int64
+             * @description the files found in all
+             */
+            total_count: number;
         };
         /** @description the latest status of each context of a commit, and their combined state */
         CombinedStatus: {
@@ -20197,6 +20273,48 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoSearchCode: {
+        parameters: {
+            query: {
+                /** @description only files of this language (as `language` in the answer, case-insensitive), e.g. Go */
+                language?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only files whose path contains this (case-insensitive) */
+                path?: string;
+                /** @description the terms, each a case-insensitive substring every file found holds; a "quoted phrase" is one term */
+                q: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of files, in repository then path order */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeSearchResults"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoListStargazers: {
         parameters: {
             query?: {
@@ -21349,6 +21467,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoSearchCodeAcross: {
+        parameters: {
+            query: {
+                /** @description only files of this language (as `language` in the answer, case-insensitive), e.g. Go */
+                language?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description only files whose path contains this (case-insensitive) */
+                path?: string;
+                /** @description the terms, each a case-insensitive substring every file found holds; a "quoted phrase" is one term */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of files, in repository then path order */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeSearchResults"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["Validation"];
         };
     };

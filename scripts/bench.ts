@@ -162,7 +162,8 @@ try {
       // In a child process: PGlite's memory would stay mapped in this one and make every process it starts
       // for the bare git plumbing below slower to fork (the comparison would flatter anvil).
       const script = `import { PGlite } from '@electric-sql/pglite';
-        const pg = await PGlite.create(process.argv[1]);
+        import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+        const pg = await PGlite.create(process.argv[1], { extensions: { pg_trgm } });
         await pg.exec(process.env.BENCH_SQL);
         await pg.exec('vacuum analyze');
         await pg.close();`;

@@ -10,6 +10,7 @@ import { HookDeliveryWorker } from './jobs/hookDelivery.js';
 import { ActionTriggerWorker } from './jobs/actionTriggers.js';
 import { AutoMergeWorker } from './jobs/autoMerge.js';
 import { LeftoversWorker } from './jobs/leftovers.js';
+import { CodeIndexWorker } from './jobs/codeIndex.js';
 import { CronScheduler } from './jobs/scheduler.js';
 import { Services } from './services/index.js';
 import { payloads } from './present/payloads.js';
@@ -42,6 +43,8 @@ async function start() {
   if (config.actions.enabled && config.actions.workerEnabled) actionTriggers.start();
   const autoMerge = new AutoMergeWorker(services.deps, services.pulls, services.merges, services.access);
   autoMerge.start();
+  const codeIndex = new CodeIndexWorker(services.deps, services.codeIndex);
+  codeIndex.start();
   const inFlight = new InFlight();
   const app = await buildApp({ config, services, log, inFlight });
   const server: Server = app.listen(config.port, config.host);
@@ -81,6 +84,7 @@ async function start() {
     await webhooks.stop();
     await actionTriggers.stop();
     await autoMerge.stop();
+    await codeIndex.stop();
     await leftovers.stop();
     await services.close();
     await database.close();

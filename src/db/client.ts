@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -141,9 +142,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${process.env.PGLITE_SHARED_BUFFERS || '32MB'}`];
   if (target.kind === 'pglite-dir') {
     mkdirSync(target.dir, { recursive: true });
-    pg = await PGlite.create(target.dir, { startParams });
+    pg = await PGlite.create(target.dir, { startParams, extensions: pgliteExtensions });
   } else {
-    pg = await PGlite.create({ loadDataDir: target.image, startParams });
+    pg = await PGlite.create({ loadDataDir: target.image, startParams, extensions: pgliteExtensions });
   }
   const db = drizzlePglite(PgliteStatementCache.client(pg), { schema, logger: !!process.env.ANVIL_SQL_LOG }) as unknown as Db;
   dbPoolMax.set({ engine: 'pglite' }, 1);
@@ -161,6 +162,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     close: () => pg.close(),
   };
 }
+
+/**
+ * The PostgreSQL extensions the migrations create (`pg_trgm`: the trigram indexes of issue and code
+ * search, #41). PGlite loads an extension's code only when told at start, so every PGlite that opens
+ * anvil's database (the server, the test template, the bench) passes these.
+ */
+export const pgliteExtensions = { pg_trgm };
 
 export function pgliteDir(dataDir: string): string {
   return join(dataDir, 'pg');

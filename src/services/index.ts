@@ -16,6 +16,8 @@ import { ReviewService } from './pulls/reviews.js';
 import { LabelService } from './issues/labels.js';
 import { IssueLabelService } from './issues/issueLabels.js';
 import { IssueSearchService } from './issues/search.js';
+import { CodeIndexService } from './search/codeIndex.js';
+import { CodeSearchService } from './search/codeSearch.js';
 import { MilestoneService } from './issues/milestones.js';
 import { BranchService } from './git/branches.js';
 import { ContentService } from './git/contents.js';
@@ -130,6 +132,8 @@ export class Services {
   readonly labels: LabelService;
   readonly issueLabels: IssueLabelService;
   readonly issueSearch: IssueSearchService;
+  readonly codeSearch: CodeSearchService;
+  readonly codeIndex: CodeIndexService;
   readonly attachments: AttachmentService;
   readonly feeds: FeedService;
   readonly hooks: HookService;
@@ -177,6 +181,8 @@ export class Services {
     this.labels = new LabelService(deps);
     this.issueLabels = new IssueLabelService(deps, this.issues);
     this.issueSearch = new IssueSearchService(deps);
+    this.codeSearch = new CodeSearchService(deps);
+    this.codeIndex = new CodeIndexService(deps);
     this.tokens = new TokenService(deps);
     this.emails = new EmailService(deps);
     this.access = new AccessService(deps);

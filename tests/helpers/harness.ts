@@ -16,6 +16,7 @@ import { Services } from '../../src/services/index.js';
 import { HookDeliveryWorker } from '../../src/jobs/hookDelivery.js';
 import { ActionTriggerWorker } from '../../src/jobs/actionTriggers.js';
 import { AutoMergeWorker } from '../../src/jobs/autoMerge.js';
+import { CodeIndexWorker } from '../../src/jobs/codeIndex.js';
 import { loadSpec } from '../../src/api/spec.js';
 import { createLogger } from '../../src/log.js';
 import { payloads } from '../../src/present/payloads.js';
@@ -126,11 +127,11 @@ export const basic = (username: string, password: string) =>
 /**
  * `workers`: also run the webhook delivery worker, as `make run` does; `actions`: also the Actions trigger
  * worker (pushes → runs), for the files that test Actions; `autoMerge`: the worker that carries out merges
- * scheduled for when the checks succeed; `logLines`: the app's log (the production logger, at `info`) is
+ * scheduled for when the checks succeed; `codeIndex`: the code index worker (#41); `logLines`: the app's log (the production logger, at `info`) is
  * appended there, one JSON line an entry, for tests of what reaches the log.
  */
 export async function startApp(
-  env: Record<string, string> = {}, opts: { workers?: boolean; actions?: boolean; autoMerge?: boolean; logLines?: string[] } = {},
+  env: Record<string, string> = {}, opts: { workers?: boolean; actions?: boolean; autoMerge?: boolean; codeIndex?: boolean; logLines?: string[] } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'anvil-test-'));
   // ANVIL_TEST_STORAGE=s3: every kind of blob in a local S3-compatible server started for this app.
@@ -167,6 +168,8 @@ export async function startApp(
   actionTriggers?.start();
   const autoMerge = opts.autoMerge ? new AutoMergeWorker(services.deps, services.pulls, services.merges, services.access) : undefined;
   autoMerge?.start();
+  const codeIndex = opts.codeIndex ? new CodeIndexWorker(services.deps, services.codeIndex) : undefined;
+  codeIndex?.start();
   server.on('request', app.callback());
   const url = `http://127.0.0.1:${port}`;
   const rootRow = (await services.users.byName(adminCredentials.username))!;
@@ -204,6 +207,7 @@ export async function startApp(
       await webhooks?.stop();
       await actionTriggers?.stop();
       await autoMerge?.stop();
+      await codeIndex?.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
       await services.close();

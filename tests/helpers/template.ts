@@ -14,7 +14,8 @@ import { openDatabase } from '../../src/db/client.js';
  */
 export async function writePgliteTemplate(file: string): Promise<void> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pg = await PGlite.create({ initDbStartParams: ['--wal-segsize=1'] });
+  const { pgliteExtensions } = await import('../../src/db/client.js');
+  const pg = await PGlite.create({ initDbStartParams: ['--wal-segsize=1'], extensions: pgliteExtensions });
   const db = await openDatabaseFromPglite(pg);
   await db.migrate();
   await pg.query(oauthKeysInsert, oauthKeysParams());

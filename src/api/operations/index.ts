@@ -359,6 +359,8 @@ import { repoMirrorSync } from './repository/repoMirrorSync.js';
 import { repoPullRequestIsMerged } from './repository/repoPullRequestIsMerged.js';
 import { repoRedeliverHook } from './repository/repoRedeliverHook.js';
 import { repoSearch } from './repository/repoSearch.js';
+import { repoSearchCode } from './repository/repoSearchCode.js';
+import { repoSearchCodeAcross } from './repository/repoSearchCodeAcross.js';
 import { repoSubmitPullReview } from './repository/repoSubmitPullReview.js';
 import { repoTestHook } from './repository/repoTestHook.js';
 import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
@@ -807,6 +809,8 @@ export const registry: Registry = {
   repoPullRequestIsMerged,
   repoRedeliverHook,
   repoSearch,
+  repoSearchCode,
+  repoSearchCodeAcross,
   repoSubmitPullReview,
   repoTestHook,
   repoTrackedTimes,

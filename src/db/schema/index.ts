@@ -24,3 +24,4 @@ export * from './repoRules.js';
 export * from './oauth.js';
 export * from './mirrors.js';
 export * from './packages.js';
+export * from './codeSearch.js';

@@ -73,6 +73,12 @@ export const issues = pgTable(
     index('issues_repo_all_idx').on(t.repoId, t.isPull, t.createdAt, t.id),
     index('issues_milestone_idx').on(t.milestoneId),
     index('issues_poster_idx').on(t.posterId),
+    // Search (#41): trigram indexes answer Gitea's case-insensitive substring match (`ILIKE '%word%'`)
+    // without reading every row, and PostgreSQL keeps them in step in the writing transaction.
+    index('issues_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+    index('issues_body_trgm_idx').using('gin', t.body.op('gin_trgm_ops')),
+    // `q=#12` across repositories: the number alone.
+    index('issues_number_idx').on(t.index),
   ],
 );
 
@@ -129,7 +135,11 @@ export const comments = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('comments_issue_idx').on(t.issueId, t.createdAt), index('comments_repo_idx').on(t.repoId)],
+  (t) => [
+    index('comments_issue_idx').on(t.issueId, t.createdAt), index('comments_repo_idx').on(t.repoId),
+    // Search (#41) matches the text of plain comments only (Gitea's CommentTypeComment).
+    index('comments_body_trgm_idx').using('gin', t.body.op('gin_trgm_ops')).where(sql`type = 'comment'`),
+  ],
 );
 
 /** Every version of an issue's or comment's text, the original first (Gitea's content history). */

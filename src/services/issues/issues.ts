@@ -16,7 +16,7 @@ import { recountLabels, recountMilestones, recountRepoIssues, repoIssuesShift } 
 import { endOfDay } from './dueDate.js';
 import { BadRequest, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RepoArchived } from '../errors.js';
 import { detailsFromColumns, prepareIssueDetailQueries, type IssueDetails } from './issueDetails.js';
-import { containsPattern } from '../like.js';
+import { issueTextMatch, keywordOf } from './textMatch.js';
 import { nextIssueIndexCte } from './issueIndex.js';
 import { dropDuplicateScopes, usableLabelsById, writeIssueLabels } from './labelRows.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
@@ -226,11 +226,8 @@ export class IssueService {
     if (wantPulls === true || !readIssues) conds.push(eq(issues.isPull, true));
     if (wantPulls === false || !readPulls) conds.push(eq(issues.isPull, false));
     if (f.state !== 'all') conds.push(eq(issues.isClosed, f.state === 'closed'));
-    if (f.q?.trim()) {
-      const like = containsPattern(f.q.trim());
-      conds.push(or(ilike(issues.title, like), ilike(issues.body, like), sql`exists (select 1 from ${comments}
-        where ${comments.issueId} = ${issues.id} and ${comments.type} = 'comment' and ${comments.body} ilike ${like})`));
-    }
+    const q = keywordOf(f.q);
+    if (q) conds.push(issueTextMatch(q, loaded.repo.id));
     if (f.since) conds.push(gte(issues.updatedAt, new Date(f.since)));
     if (f.before) conds.push(lte(issues.updatedAt, new Date(f.before)));
     if (f.createdBy) conds.push(eq(issues.posterId, f.createdBy));

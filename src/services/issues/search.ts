@@ -8,8 +8,8 @@ import {
 } from '../../db/schema/index.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest } from '../errors.js';
-import { containsPattern } from '../like.js';
 import { visibleTo } from '../repos/repoQuery.js';
+import { issueTextMatch, keywordOf } from './textMatch.js';
 
 export interface IssueSearchInput {
   state?: 'open' | 'closed' | 'all';
@@ -35,8 +35,9 @@ export interface IssueSearchInput {
 const repoId = sql.raw('"repositories"."id"');
 const ownerId = sql.raw('"repositories"."owner_id"');
 
-/** The unit is switched on for the repository (enabledUnits in SQL). */
-function unitEnabled(unit: Unit): SQL {
+/** The unit is switched on for the repository (enabledUnits in SQL); code always is. */
+function unitEnabled(unit: 'repo.issues' | 'repo.pulls' | 'repo.code'): SQL {
+  if (unit === 'repo.code') return sql`true`;
   return unit === 'repo.issues'
     ? sql`(${repositories.hasIssues} and ${repositories.externalTracker} is null)`
     : sql`${repositories.hasPullRequests}`;
@@ -46,7 +47,7 @@ function unitEnabled(unit: Unit): SQL {
  * The caller reads `unit` of a repository it can see: site admins, public read (not for restricted
  * users), the owner, a collaborator, or a team of the owner that holds the repository and grants the unit.
  */
-function unitReadable(viewer: UserRow | null, unit: Unit): SQL {
+export function unitReadable(viewer: UserRow | null, unit: 'repo.issues' | 'repo.pulls' | 'repo.code'): SQL {
   if (viewer?.isAdmin) return unitEnabled(unit);
   const publicRead = viewer?.isRestricted ? undefined : not(repositories.isPrivate);
   const granted = viewer
@@ -75,12 +76,8 @@ export class IssueSearchService {
     conds.push(...(await this.ownerAndTeam(f)));
     if (f.state !== 'all') conds.push(eq(issues.isClosed, f.state === 'closed'));
     if (f.type) conds.push(eq(issues.isPull, f.type === 'pulls'));
-    const q = f.q?.replace(/\0/g, '').trim();
-    if (q) {
-      const like = containsPattern(q);
-      conds.push(or(ilike(issues.title, like), ilike(issues.body, like), sql`exists (select 1 from ${comments}
-        where ${comments.issueId} = ${issues.id} and ${comments.type} = 'comment' and ${comments.body} ilike ${like})`));
-    }
+    const q = keywordOf(f.q);
+    if (q) conds.push(issueTextMatch(q));
     if (f.since) conds.push(gte(issues.updatedAt, new Date(f.since)));
     if (f.before) conds.push(lte(issues.updatedAt, new Date(f.before)));
     const wantedLabels = [...new Set((f.labels ?? []).map((l) => l.toLowerCase()))];

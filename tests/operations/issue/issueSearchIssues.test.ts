@@ -5,6 +5,11 @@ import { editIssue, editRepo, newComment, newIssue, newLabel, newMilestone, peop
 import { orgWithRepo } from '../../helpers/labels.js';
 import { actor, messageOf, rowOf, swaggerOf, type Actor } from '../../helpers/repos.js';
 import { assertSpec } from '../../helpers/spec-check.js';
+import { sql } from 'drizzle-orm';
+import { withTx } from '../../../src/db/tx.js';
+import { rowsOf } from '../../../src/db/raw.js';
+import { issues } from '../../../src/db/schema/index.js';
+import { issueTextMatch } from '../../../src/services/issues/textMatch.js';
 
 let app: TestApp;
 let p: People;
@@ -107,6 +112,51 @@ test('200: an organization\'s private repository through teams: a team without t
   assert.equal(await org({ team: 'creators' }, w.owner), [], 'a team that holds no repository');
   await assertBadRequest({ owner: w.name, team: 'nope' }, w.owner, `team does not exist [org_id: ${w.org.id}, name: nope]`);
   await assertBadRequest({ owner: undefined, team: 'readers' }, w.owner, 'Owner organisation is required for filtering on team');
+});
+
+test('200: q matches title, body and plain comments as a substring, the number (12 and #12), in step with every edit; never a private repository\'s issue for those who cannot read it', async () => {
+  const repo = await sharedRepo(app, p);
+  const hidden = await sharedRepo(app, p, { private: true });
+  const a = await newIssue(app, repo, p.owner, { title: 'Zebra crossing', body: 'plain' });
+  const b = await newIssue(app, repo, p.owner, { title: 'plain', body: 'the quagga, see #' + a.number });
+  await newIssue(app, hidden, p.owner, { title: 'Zebra in private', body: 'quagga too' });
+  const c = await newComment(app, repo, b.number, p.writer, 'an okapi was here');
+  const own = (q: string, as?: Actor) => titles({ owner: p.owner.username, state: 'all', q }, as);
+  assert.equal(await own('zebra'), ['Zebra crossing'], 'title, case-insensitive; the private one hidden from anonymous callers');
+  assert.equal(await own('zebra', p.outsider), ['Zebra crossing'], 'and from a signed-in outsider');
+  assert.equal(await own('zebra', p.reader), ['Zebra in private', 'Zebra crossing'], 'a reader of the private repository finds it');
+  assert.equal(await own('BRA CRO'), ['Zebra crossing'], 'a substring across words');
+  assert.equal(await own('quagga'), ['plain'], 'body');
+  assert.equal(await own('okapi'), ['plain'], 'a plain comment');
+  assert.equal(await own('Zebra', p.reader).then((t) => t.length), 2);
+  // Numbers: the issue of that number in every readable repository, and the text too ("see #N").
+  const numbered = (await search({ owner: p.owner.username, state: 'all', q: `#${a.number}` }, p.outsider.auth)).data!;
+  assert.ok(numbered.some((i) => i.title === 'Zebra crossing'), '#N names the issue');
+  assert.ok(numbered.some((i) => i.title === 'plain'), '#N in a body matches as text');
+  assert.ok(numbered.every((i) => i.number === a.number || i.body.includes(`#${a.number}`)), JSON.stringify(numbered.map((i) => i.title)));
+  assert.ok((await search({ owner: p.owner.username, state: 'all', q: String(a.number) })).data!.some((i) => i.title === 'Zebra crossing'), 'N alone');
+  assert.ok(!numbered.some((i) => i.title === 'Zebra in private'), 'not the private repository\'s issue of that number');
+  // Edits count at once: the indexes are written in the editing transaction.
+  await editIssue(app, repo, a.number, p.owner, { title: 'Tapir crossing' });
+  assert.equal(await own('zebra'), []);
+  assert.equal(await own('tapir'), ['Tapir crossing']);
+  await app.client(p.writer.auth).PATCH('/repos/{owner}/{repo}/issues/comments/{id}', { params: { path: { ...repo.path, id: c.id } }, body: { body: 'a wombat now' } });
+  assert.equal(await own('okapi'), []);
+  assert.equal(await own('wombat'), ['plain']);
+  await app.client(p.writer.auth).DELETE('/repos/{owner}/{repo}/issues/comments/{id}', { params: { path: { ...repo.path, id: c.id } } });
+  assert.equal(await own('wombat'), []);
+  // Event comments are not searched (Gitea matches plain comments only): the title change above left one.
+  assert.equal(await own('Zebra crossing'), []);
+  assert.equal(await own('100%'), [], 'LIKE wildcards are literal');
+});
+
+test('the keyword is answered by the trigram indexes (a plan without sequential scans)', async () => {
+  const plan = await withTx(app.services.deps.db, async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`);
+    return rowsOf<Record<string, string>>(await tx.execute(sql`explain select id from ${issues} where ${issueTextMatch('needle')}`))
+      .map((r) => Object.values(r)[0]).join('\n');
+  });
+  for (const name of ['issues_title_trgm_idx', 'issues_body_trgm_idx', 'comments_body_trgm_idx']) assert.match(plan, name, plan);
 });
 
 async function assertBadRequest(query: Query, as: Actor | undefined, message: string) {
