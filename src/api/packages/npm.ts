@@ -1,5 +1,5 @@
 // Gitea's npm registry at `/api/packages/{owner}/npm/`, driven by the npm client:
-//   GET|PUT  {name}                          the package document; `npm publish`
+//   GET|PUT  {name}                          the package document; `npm publish` (`npm deprecate` without a tarball)
 //   GET      {name}/-/{version}/{file}       the tarball (and `{name}/-/{file}`)
 //   DELETE   {name}/-/{version}/{file}/-rev/{rev}   `npm unpublish name@version`
 //   PUT      {name}/-rev/{rev}                `npm unpublish` first sends the changed document: accepted
@@ -102,8 +102,15 @@ export function npmRoutes(router: Router, services: Services): void {
       const limit = services.packages.sizeLimit('npm');
       // The tarball comes base64-encoded inside the JSON document.
       const body = await readJsonBody(ctx, limit >= 0 ? Math.ceil(limit * 4 / 3) + 1024 * 1024 : 512 * 1024 * 1024);
-      await npm.publish(pc.owner, pc.actor!, name, body);
-      ctx.status = 201;
+      const attachments = (body as { _attachments?: unknown } | undefined)?._attachments;
+      if (attachments && typeof attachments === 'object' && Object.keys(attachments).length) {
+        await npm.publish(pc.owner, pc.actor!, name, body);
+        ctx.status = 201;
+      } else {
+        // No tarball: `npm deprecate` sending the document back.
+        await npm.deprecate(pc.owner.id, name, body);
+        ctx.status = 200;
+      }
       ctx.body = { ok: true };
       return;
     }

@@ -85,6 +85,23 @@ export class NpmPackages {
     return { pkg, versions };
   }
 
+  /**
+   * `npm deprecate`: the package document comes back (no attachment) with `deprecated` set on the versions
+   * meant; a version without it (or with "") is not deprecated any more.
+   */
+  async deprecate(ownerId: number, pathName: string, body: unknown): Promise<void> {
+    if (!isObject(body) || !isObject(body.versions)) throw new BadRequest('invalid package document');
+    if (body.name !== pathName) throw new BadRequest('package name invalid');
+    const sent = body.versions;
+    const { versions } = await this.document(ownerId, pathName);
+    for (const v of versions) {
+      const s = sent[v.version];
+      if (!isObject(s)) continue;
+      const message = typeof s.deprecated === 'string' && s.deprecated !== '' ? s.deprecated.slice(0, 4096) : undefined;
+      if (message !== v.metadata.deprecated) await this.packages.setMetadataField(v.id, 'deprecated', message);
+    }
+  }
+
   /** `npm dist-tag add`: the version must exist. */
   async addTag(ownerId: number, name: string, tag: string, version: string): Promise<void> {
     checkTag(tag);

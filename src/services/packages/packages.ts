@@ -344,6 +344,13 @@ export class PackageService {
       .orderBy(asc(packageVersions.createdAt), asc(packageVersions.id));
   }
 
+  /** Sets (or, with undefined, removes) one key of a version's metadata, leaving the others as they are. */
+  async setMetadataField(versionId: number, key: string, value: unknown): Promise<void> {
+    await this.deps.db.update(packageVersions)
+      .set({ metadata: value === undefined ? sql`${packageVersions.metadata} - ${key}::text` : sql`jsonb_set(${packageVersions.metadata}, ${`{${key}}`}::text[], ${JSON.stringify(value)}::jsonb)` })
+      .where(eq(packageVersions.id, versionId));
+  }
+
   // ------------------------------------------------------------------ tags
 
   /**

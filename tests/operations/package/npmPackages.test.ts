@@ -129,7 +129,7 @@ test('a tarball that does not match its integrity, a name not the path, a bad ve
   assert.is((await put(body())).status, 409);
 });
 
-test('npm dist-tag add, ls, rm; install by tag; latest cannot be removed', async () => {
+test('npm dist-tag add, ls, rm; install by tag; latest cannot be removed; deprecate; unpublish', async () => {
   const owner = w.user.username;
   const name = fresh('tagged');
   await npm(w.user, owner, project(name, '1.0.0'), ['publish']);
@@ -155,6 +155,15 @@ test('npm dist-tag add, ls, rm; install by tag; latest cannot be removed', async
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '0.0.0', private: true }));
   await npm(undefined, owner, consumer, ['install', `${name}@stable`]);
   assert.is(JSON.parse(readFileSync(join(consumer, 'node_modules', name, 'package.json'), 'utf8')).version, '2.0.0-beta.1');
+
+  // npm deprecate marks the versions meant; "" takes it back.
+  await npm(w.user, owner, cwd, ['deprecate', `${name}@1.0.0`, 'use 2 instead']);
+  let vs = (await (await doc(owner, name)).json() as { versions: Record<string, { deprecated?: string }> }).versions;
+  assert.is(vs['1.0.0']!.deprecated, 'use 2 instead');
+  assert.is(vs['2.0.0-beta.1']!.deprecated, undefined);
+  await npm(w.user, owner, cwd, ['deprecate', `${name}@1.0.0`, '']);
+  vs = (await (await doc(owner, name)).json() as { versions: Record<string, { deprecated?: string }> }).versions;
+  assert.is(vs['1.0.0']!.deprecated, undefined);
 
   // npm unpublish of one version, then of the whole package.
   await npm(w.user, owner, cwd, ['unpublish', `${name}@2.0.0-beta.1`]);
