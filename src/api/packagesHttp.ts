@@ -6,6 +6,7 @@ import type { Context, Next } from 'koa';
 import type { Services } from '../services/index.js';
 import { errorAnswer } from './errors.js';
 import { genericRoutes } from './packages/generic.js';
+import { npmRoutes } from './packages/npm.js';
 
 async function packageErrors(ctx: Context, next: Next): Promise<void> {
   try {
@@ -25,5 +26,6 @@ export function buildPackageRouter(services: Services): Router {
   const router = new Router();
   router.use('/api/packages', packageErrors);
   genericRoutes(router, services);
+  npmRoutes(router, services);
   return router;
 }

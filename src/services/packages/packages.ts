@@ -338,6 +338,44 @@ export class PackageService {
     return v;
   }
 
+  /** Every version of a package, oldest first. */
+  async versionsOf(packageId: number): Promise<PackageVersionRow[]> {
+    return this.deps.db.select().from(packageVersions).where(eq(packageVersions.packageId, packageId))
+      .orderBy(asc(packageVersions.createdAt), asc(packageVersions.id));
+  }
+
+  /** Sets (or, with undefined, removes) one key of a version's metadata, leaving the others as they are. */
+  async setMetadataField(versionId: number, key: string, value: unknown): Promise<void> {
+    await this.deps.db.update(packageVersions)
+      .set({ metadata: value === undefined ? sql`${packageVersions.metadata} - ${key}::text` : sql`jsonb_set(${packageVersions.metadata}, ${`{${key}}`}::text[], ${JSON.stringify(value)}::jsonb)` })
+      .where(eq(packageVersions.id, versionId));
+  }
+
+  // ------------------------------------------------------------------ tags
+
+  /**
+   * Points a package's tag (npm's dist-tags) at one of its versions: a tag names one version at a time,
+   * kept in the versions' metadata under `dist-tags`.
+   */
+  async setTag(packageId: number, tag: string, versionId: number): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      await this.untag(tx, packageId, tag);
+      await tx.update(packageVersions)
+        .set({ metadata: sql`jsonb_set(${packageVersions.metadata}, '{dist-tags}', coalesce(${packageVersions.metadata}->'dist-tags', '[]'::jsonb) || to_jsonb(${tag}::text))` })
+        .where(eq(packageVersions.id, versionId));
+    });
+  }
+
+  async removeTag(packageId: number, tag: string): Promise<void> {
+    await this.untag(this.deps.db, packageId, tag);
+  }
+
+  private async untag(db: Db, packageId: number, tag: string): Promise<void> {
+    await db.update(packageVersions)
+      .set({ metadata: sql`jsonb_set(${packageVersions.metadata}, '{dist-tags}', coalesce(${packageVersions.metadata}->'dist-tags', '[]'::jsonb) - ${tag}::text)` })
+      .where(and(eq(packageVersions.packageId, packageId), sql`coalesce(${packageVersions.metadata}->'dist-tags', '[]'::jsonb) @> jsonb_build_array(${tag}::text)`));
+  }
+
   // ------------------------------------------------------------------ changes
 
   /** Removes a version and its files; the package goes with its last version. Blobs wait for the cleanup. */
