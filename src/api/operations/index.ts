@@ -161,6 +161,7 @@ import { listLabelTemplates } from './miscellaneous/listLabelTemplates.js';
 import { listLicenseTemplates } from './miscellaneous/listLicenseTemplates.js';
 import { listWorkflowJobs } from './repository/listWorkflowJobs.js';
 import { listWorkflowRunJobs } from './repository/listWorkflowRunJobs.js';
+import { moveIssuePin } from './issue/moveIssuePin.js';
 import { notifyGetList } from './notification/notifyGetList.js';
 import { notifyGetRepoList } from './notification/notifyGetRepoList.js';
 import { notifyGetThread } from './notification/notifyGetThread.js';
@@ -226,6 +227,7 @@ import { orgRedeliverHook } from './organization/orgRedeliverHook.js';
 import { orgRemoveTeamMember } from './organization/orgRemoveTeamMember.js';
 import { orgRemoveTeamRepository } from './organization/orgRemoveTeamRepository.js';
 import { orgUpdateAvatar } from './organization/orgUpdateAvatar.js';
+import { pinIssue } from './issue/pinIssue.js';
 import { rejectRepoTransfer } from './repository/rejectRepoTransfer.js';
 import { renderMarkdown } from './miscellaneous/renderMarkdown.js';
 import { renderMarkdownRaw } from './miscellaneous/renderMarkdownRaw.js';
@@ -329,6 +331,8 @@ import { repoListGitRefs } from './repository/repoListGitRefs.js';
 import { repoListHookDeliveries } from './repository/repoListHookDeliveries.js';
 import { repoListHooks } from './repository/repoListHooks.js';
 import { repoListKeys } from './repository/repoListKeys.js';
+import { repoListPinnedIssues } from './repository/repoListPinnedIssues.js';
+import { repoListPinnedPullRequests } from './repository/repoListPinnedPullRequests.js';
 import { repoListPullRequests } from './repository/repoListPullRequests.js';
 import { repoListPullReviews } from './repository/repoListPullReviews.js';
 import { repoListReleaseAttachments } from './repository/repoListReleaseAttachments.js';
@@ -342,6 +346,7 @@ import { repoListTags } from './repository/repoListTags.js';
 import { repoListTeams } from './repository/repoListTeams.js';
 import { repoListTopics } from './repository/repoListTopics.js';
 import { repoMergePullRequest } from './repository/repoMergePullRequest.js';
+import { repoNewPinAllowed } from './repository/repoNewPinAllowed.js';
 import { repoPullRequestIsMerged } from './repository/repoPullRequestIsMerged.js';
 import { repoRedeliverHook } from './repository/repoRedeliverHook.js';
 import { repoSearch } from './repository/repoSearch.js';
@@ -356,6 +361,7 @@ import { rerunFailedWorkflowRun } from './repository/rerunFailedWorkflowRun.js';
 import { rerunWorkflowJob } from './repository/rerunWorkflowJob.js';
 import { rerunWorkflowRun } from './repository/rerunWorkflowRun.js';
 import { topicSearch } from './repository/topicSearch.js';
+import { unpinIssue } from './issue/unpinIssue.js';
 import { updateAdminRunner } from './admin/updateAdminRunner.js';
 import { updateOrgRunner } from './organization/updateOrgRunner.js';
 import { updateOrgSecret } from './organization/updateOrgSecret.js';
@@ -584,6 +590,7 @@ export const registry: Registry = {
   listLicenseTemplates,
   listWorkflowJobs,
   listWorkflowRunJobs,
+  moveIssuePin,
   notifyGetList,
   notifyGetRepoList,
   notifyGetThread,
@@ -649,6 +656,7 @@ export const registry: Registry = {
   orgRemoveTeamMember,
   orgRemoveTeamRepository,
   orgUpdateAvatar,
+  pinIssue,
   rejectRepoTransfer,
   renderMarkdown,
   renderMarkdownRaw,
@@ -752,6 +760,8 @@ export const registry: Registry = {
   repoListHookDeliveries,
   repoListHooks,
   repoListKeys,
+  repoListPinnedIssues,
+  repoListPinnedPullRequests,
   repoListPullRequests,
   repoListPullReviews,
   repoListReleaseAttachments,
@@ -765,6 +775,7 @@ export const registry: Registry = {
   repoListTeams,
   repoListTopics,
   repoMergePullRequest,
+  repoNewPinAllowed,
   repoPullRequestIsMerged,
   repoRedeliverHook,
   repoSearch,
@@ -779,6 +790,7 @@ export const registry: Registry = {
   rerunWorkflowJob,
   rerunWorkflowRun,
   topicSearch,
+  unpinIssue,
   updateAdminRunner,
   updateOrgRunner,
   updateOrgSecret,
