@@ -2594,6 +2594,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/git/commits/{sha}.{diffType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a commit's diff or patch
+         * @description Anyone who can read the repository's code. `diff`: what the commit changed against its first parent (everything, for a root commit), as `git diff` with renames detected; `patch`: the commit as a `git format-patch` mail. `sha` is a full or abbreviated commit id (4 to 64 hexadecimal digits). Plain text; 404 when no such commit exists or the repository cannot be read.
+         */
+        get: operations["repoDownloadCommitDiffOrPatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/git/refs": {
         parameters: {
             query?: never;
@@ -15114,6 +15134,39 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Commit"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDownloadCommitDiffOrPatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description whether the output is a diff or a patch */
+                diffType: "diff" | "patch";
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description a full or abbreviated commit id */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the diff or patch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
             401: components["responses"]["Unauthorized"];

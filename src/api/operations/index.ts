@@ -275,6 +275,7 @@ import { repoDeleteTeam } from './repository/repoDeleteTeam.js';
 import { repoDeleteTopic } from './repository/repoDeleteTopic.js';
 import { repoDeleteWikiPage } from './repository/repoDeleteWikiPage.js';
 import { repoDismissPullReview } from './repository/repoDismissPullReview.js';
+import { repoDownloadCommitDiffOrPatch } from './repository/repoDownloadCommitDiffOrPatch.js';
 import { repoDownloadPullDiffOrPatch } from './repository/repoDownloadPullDiffOrPatch.js';
 import { repoEdit } from './repository/repoEdit.js';
 import { repoEditBranchProtection } from './repository/repoEditBranchProtection.js';
@@ -704,6 +705,7 @@ export const registry: Registry = {
   repoDeleteTopic,
   repoDeleteWikiPage,
   repoDismissPullReview,
+  repoDownloadCommitDiffOrPatch,
   repoDownloadPullDiffOrPatch,
   repoEdit,
   repoEditBranchProtection,
