@@ -2797,6 +2797,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/git/commits/{sha}.{diffType}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a commit's diff or patch
+         * @description Anyone who can read the repository's code. `diff`: what the commit changed against its first parent (everything, for a root commit), as `git diff` with renames detected; `patch`: the commit as a `git format-patch` mail. `sha` is a full or abbreviated commit id (4 to 64 hexadecimal digits). Plain text; 404 when no such commit exists or the repository cannot be read.
+         */
+        get: operations["repoDownloadCommitDiffOrPatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/git/refs": {
         parameters: {
             query?: never;
@@ -3337,6 +3357,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/{index}/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pin an issue
+         * @description Pins the issue or pull request at the end of the repository's pinned issues (or pinned pull requests) and records a `pin` event; a pinned one is left as it is. Repository administrators only (403 otherwise). 400 when as many as allowed (3, Gitea's `MAX_PINNED`) are pinned already; 404 when the issue cannot be read; 423 when the repository is archived.
+         */
+        post: operations["pinIssue"];
+        /**
+         * Unpin an issue
+         * @description Unpins the issue or pull request, moves the ones pinned after it one place up and records an `unpin` event; an unpinned one is left as it is. Repository administrators only (403 otherwise). 404 when the issue cannot be read; 423 when the repository is archived.
+         */
+        delete: operations["unpinIssue"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/pin/{position}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move a pinned issue
+         * @description Moves the pinned issue or pull request to `position` (1 is the first; a position past the last pinned one means the last) and shifts the others; an issue that is not pinned is left as it is. Repository administrators only (403 otherwise). 404 when the issue cannot be read; 422 for a position below 1; 423 when the repository is archived.
+         */
+        patch: operations["moveIssuePin"];
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/{index}/reactions": {
         parameters: {
             query?: never;
@@ -3685,6 +3749,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/pinned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's pinned issues
+         * @description The pinned issues (not pull requests), first pinned position first. Anyone who can read the repository's issues, anonymous callers included on public repositories (404 otherwise).
+         */
+        get: operations["repoListPinnedIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/keys": {
         parameters: {
             query?: never;
@@ -3851,6 +3935,26 @@ export interface paths {
          * @description Writers of the repository's code. Asks for the pull mirror to fetch from its remote now; the sync runs in the background (one at a time across processes) and every ref it moves is recorded as a push (webhooks and Actions fire as for a push). 200 with no body. 400 when the repository is not a mirror (Gitea's answer); 403 for a caller who cannot write; 404 for one who cannot see the repository.
          */
         post: operations["repoMirrorSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/new_pin_allowed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether another issue or pull request may be pinned
+         * @description `issues` / `pull_requests`: whether fewer than the allowed number (3) of each are pinned. Anyone who can read the repository (404 otherwise).
+         */
+        get: operations["repoNewPinAllowed"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4167,6 +4271,26 @@ export interface paths {
          * @description Brings the base branch's new commits into the head branch: `style=merge` (default) commits a merge of the base into the head (`Merge branch '<base>' into <head>`), `style=rebase` replays the head's commits on the base and moves the head there (allowed by the repository's `allow_rebase_update`). Like a push to the head branch, it is built without a work tree and moved with a compare-and-swap (409 when the head moved meanwhile), and the pull request is synchronized (webhook `pull_request` action `synchronized`). Callers who can write the repository's code; the poster too when the pull request allows maintainer edits does not matter here (one repository). Nothing to bring: 200 and nothing written. Errors: 403 when the caller may not push to the head branch or rebase updates are off; 404 as for the pull request; 409 when the branches conflict or the head moved; 422 when the pull request is merged or closed; 423 when the repository is archived.
          */
         post: operations["repoUpdatePullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/pulls/pinned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a repository's pinned pull requests
+         * @description The pinned pull requests, first pinned position first. Anyone who can read the repository's code and pull requests, anonymous callers included on public repositories (404 otherwise).
+         */
+        get: operations["repoListPinnedPullRequests"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -8733,6 +8857,11 @@ export interface components {
             title: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description whether another issue / pull request may be pinned in the repository, as Gitea's NewIssuePinsAllowed */
+        NewIssuePinsAllowed: {
+            issues: boolean;
+            pull_requests: boolean;
         };
         /** @description the number of unread notification threads */
         NotificationCount: {
@@ -15932,6 +16061,39 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoDownloadCommitDiffOrPatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description whether the output is a diff or a patch */
+                diffType: "diff" | "patch";
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description a full or abbreviated commit id */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the diff or patch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoListAllGitRefs: {
         parameters: {
             query?: never;
@@ -17436,6 +17598,99 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    pinIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description pinned */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    unpinIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description unpinned */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    moveIssuePin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description index of the issue or pull request */
+                index: components["parameters"]["IssueIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description the new position, 1 for the first */
+                position: number;
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description moved */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueGetIssueReactions: {
         parameters: {
             query?: {
@@ -18408,6 +18663,35 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    repoListPinnedIssues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the pinned issues */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Issue"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoListKeys: {
         parameters: {
             query?: {
@@ -18899,6 +19183,35 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoNewPinAllowed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description whether new pins are allowed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewIssuePinsAllowed"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19763,6 +20076,35 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoListPinnedPullRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the pinned pull requests */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullRequest"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     repoGetRawFile: {

@@ -52,6 +52,11 @@ export async function commitDiffText(dir: string, id: string): Promise<string> {
   return (await git(dir, ['diff-tree', '-p', '-M', '-r', '--root', '--diff-merges=first-parent', '--no-commit-id', '--no-ext-diff', '--no-textconv', id, '--'])).stdout;
 }
 
+/** Commit `id` alone as a `git format-patch` mail (a root commit too). */
+export async function commitPatchText(dir: string, id: string): Promise<string> {
+  return (await git(dir, ['format-patch', '--no-signature', '--stdout', '--no-binary', '-1', id, '--'])).stdout;
+}
+
 /** The commits of `from`..`to` as `git format-patch` mails, oldest first. */
 export async function patchText(dir: string, from: string, to: string, binary: boolean): Promise<string> {
   return (await git(dir, ['format-patch', '--no-signature', '--stdout', ...(binary ? ['--binary'] : ['--no-binary']), `${from}..${to}`])).stdout;

@@ -83,6 +83,7 @@ import { MarkupService } from './markup/markup.js';
 import { IssueThreadService } from './issues/issueThreads.js';
 import { ReactionService } from './issues/reactions.js';
 import { DependencyService } from './issues/dependencies.js';
+import { PinService } from './issues/pins.js';
 // OAuth2 provider, sign-in sessions, two-factor authentication
 import { OAuthAppService } from './oauth/applications.js';
 import { OAuthStore } from './oauth/store.js';
@@ -160,6 +161,7 @@ export class Services {
   readonly issueThreads: IssueThreadService;
   readonly reactions: ReactionService;
   readonly dependencies: DependencyService;
+  readonly pins: PinService;
   readonly follows: FollowService;
   readonly blocks: BlockService;
   readonly orgLookups: OrgLookupService;
@@ -210,6 +212,7 @@ export class Services {
     this.issueThreads = new IssueThreadService(deps, this.access, this.issues, this.attachments);
     this.reactions = new ReactionService(deps, this.issues, this.comments);
     this.dependencies = new DependencyService(deps, this.access, this.issues);
+    this.pins = new PinService(deps, this.issues);
     this.pulls = new PullService(deps, this.issues, this.access);
     this.merges = new MergeService(this.pulls, this.branches, this.protections);
     this.pullChanges = new PullChangeService(this.pulls, this.branches);

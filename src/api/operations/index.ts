@@ -169,6 +169,7 @@ import { listPackageVersions } from './package/listPackageVersions.js';
 import { listPackages } from './package/listPackages.js';
 import { listWorkflowJobs } from './repository/listWorkflowJobs.js';
 import { listWorkflowRunJobs } from './repository/listWorkflowRunJobs.js';
+import { moveIssuePin } from './issue/moveIssuePin.js';
 import { notifyGetList } from './notification/notifyGetList.js';
 import { notifyGetRepoList } from './notification/notifyGetRepoList.js';
 import { notifyGetThread } from './notification/notifyGetThread.js';
@@ -238,6 +239,7 @@ import { organizationBlockUser } from './organization/organizationBlockUser.js';
 import { organizationCheckUserBlock } from './organization/organizationCheckUserBlock.js';
 import { organizationListBlocks } from './organization/organizationListBlocks.js';
 import { organizationUnblockUser } from './organization/organizationUnblockUser.js';
+import { pinIssue } from './issue/pinIssue.js';
 import { rejectRepoTransfer } from './repository/rejectRepoTransfer.js';
 import { renderMarkdown } from './miscellaneous/renderMarkdown.js';
 import { renderMarkdownRaw } from './miscellaneous/renderMarkdownRaw.js';
@@ -285,6 +287,7 @@ import { repoDeleteTeam } from './repository/repoDeleteTeam.js';
 import { repoDeleteTopic } from './repository/repoDeleteTopic.js';
 import { repoDeleteWikiPage } from './repository/repoDeleteWikiPage.js';
 import { repoDismissPullReview } from './repository/repoDismissPullReview.js';
+import { repoDownloadCommitDiffOrPatch } from './repository/repoDownloadCommitDiffOrPatch.js';
 import { repoDownloadPullDiffOrPatch } from './repository/repoDownloadPullDiffOrPatch.js';
 import { repoEdit } from './repository/repoEdit.js';
 import { repoEditBranchProtection } from './repository/repoEditBranchProtection.js';
@@ -341,6 +344,8 @@ import { repoListGitRefs } from './repository/repoListGitRefs.js';
 import { repoListHookDeliveries } from './repository/repoListHookDeliveries.js';
 import { repoListHooks } from './repository/repoListHooks.js';
 import { repoListKeys } from './repository/repoListKeys.js';
+import { repoListPinnedIssues } from './repository/repoListPinnedIssues.js';
+import { repoListPinnedPullRequests } from './repository/repoListPinnedPullRequests.js';
 import { repoListPullRequests } from './repository/repoListPullRequests.js';
 import { repoListPullReviews } from './repository/repoListPullReviews.js';
 import { repoListReleaseAttachments } from './repository/repoListReleaseAttachments.js';
@@ -356,6 +361,7 @@ import { repoListTopics } from './repository/repoListTopics.js';
 import { repoMergePullRequest } from './repository/repoMergePullRequest.js';
 import { repoMigrate } from './repository/repoMigrate.js';
 import { repoMirrorSync } from './repository/repoMirrorSync.js';
+import { repoNewPinAllowed } from './repository/repoNewPinAllowed.js';
 import { repoPullRequestIsMerged } from './repository/repoPullRequestIsMerged.js';
 import { repoRedeliverHook } from './repository/repoRedeliverHook.js';
 import { repoSearch } from './repository/repoSearch.js';
@@ -373,6 +379,7 @@ import { rerunWorkflowJob } from './repository/rerunWorkflowJob.js';
 import { rerunWorkflowRun } from './repository/rerunWorkflowRun.js';
 import { topicSearch } from './repository/topicSearch.js';
 import { unlinkPackage } from './package/unlinkPackage.js';
+import { unpinIssue } from './issue/unpinIssue.js';
 import { updateAdminRunner } from './admin/updateAdminRunner.js';
 import { updateOrgRunner } from './organization/updateOrgRunner.js';
 import { updateOrgSecret } from './organization/updateOrgSecret.js';
@@ -619,6 +626,7 @@ export const registry: Registry = {
   listPackages,
   listWorkflowJobs,
   listWorkflowRunJobs,
+  moveIssuePin,
   notifyGetList,
   notifyGetRepoList,
   notifyGetThread,
@@ -688,6 +696,7 @@ export const registry: Registry = {
   organizationCheckUserBlock,
   organizationListBlocks,
   organizationUnblockUser,
+  pinIssue,
   rejectRepoTransfer,
   renderMarkdown,
   renderMarkdownRaw,
@@ -735,6 +744,7 @@ export const registry: Registry = {
   repoDeleteTopic,
   repoDeleteWikiPage,
   repoDismissPullReview,
+  repoDownloadCommitDiffOrPatch,
   repoDownloadPullDiffOrPatch,
   repoEdit,
   repoEditBranchProtection,
@@ -791,6 +801,8 @@ export const registry: Registry = {
   repoListHookDeliveries,
   repoListHooks,
   repoListKeys,
+  repoListPinnedIssues,
+  repoListPinnedPullRequests,
   repoListPullRequests,
   repoListPullReviews,
   repoListReleaseAttachments,
@@ -806,6 +818,7 @@ export const registry: Registry = {
   repoMergePullRequest,
   repoMigrate,
   repoMirrorSync,
+  repoNewPinAllowed,
   repoPullRequestIsMerged,
   repoRedeliverHook,
   repoSearch,
@@ -823,6 +836,7 @@ export const registry: Registry = {
   rerunWorkflowRun,
   topicSearch,
   unlinkPackage,
+  unpinIssue,
   updateAdminRunner,
   updateOrgRunner,
   updateOrgSecret,

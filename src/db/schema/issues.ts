@@ -113,7 +113,7 @@ export const issueLabels = pgTable(
 export const commentTypes = [
   'comment', 'close', 'reopen', 'change_title', 'change_target_branch', 'assignees', 'label', 'milestone', 'deadline',
   'merge_pull', 'delete_branch', 'pull_scheduled_merge', 'pull_cancel_scheduled_merge', 'review_request', 'dismiss_review',
-  'lock', 'unlock',
+  'lock', 'unlock', 'pin', 'unpin',
 ] as const;
 export type CommentType = (typeof commentTypes)[number];
 

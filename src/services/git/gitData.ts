@@ -2,7 +2,7 @@
 // refs, trees, blobs and archives. Everything comes from git; nothing is written.
 import type { Readable } from 'node:stream';
 import { archiveStream, type ArchiveFormat } from '../../git/archive.js';
-import { changedFiles, commitDiffText, commitLineStats, commitsBetween, type ChangedPath } from '../../git/compare.js';
+import { changedFiles, commitDiffText, commitPatchText, commitLineStats, commitsBetween, type ChangedPath } from '../../git/compare.js';
 import { git } from '../../git/core.js';
 import { describeCommits } from '../../git/describe.js';
 import { allRefs, treeEntries, treeOf, type RefObject } from '../../git/gitData.js';
@@ -70,6 +70,14 @@ export class GitDataService {
   async commitWithDiff(loaded: LoadedRepo, sha: string): Promise<{ row: PullCommit; diff: string }> {
     const row = await this.commit(loaded, sha, { files: false, stat: true });
     return { row, diff: await commitDiffText(this.dir(loaded), row.commit.id) };
+  }
+
+  /** `GET …/git/commits/{sha}.diff|.patch`: the commit against its first parent, as `git diff` or a format-patch mail. */
+  async commitDiffOrPatch(loaded: LoadedRepo, sha: string, kind: 'diff' | 'patch'): Promise<string> {
+    if (!/^[0-9a-f]{4,64}$/.test(sha)) throw new NotFound();
+    const row = await this.commit(loaded, sha, { files: false, stat: false });
+    const dir = this.dir(loaded);
+    return kind === 'diff' ? commitDiffText(dir, row.commit.id) : commitPatchText(dir, row.commit.id);
   }
 
   async compare(loaded: LoadedRepo, basehead: string): Promise<{ total: number; rows: PullCommit[]; files: ChangedPath[]; head: string }> {

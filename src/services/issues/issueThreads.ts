@@ -14,6 +14,7 @@ import type { LoadedRepo } from '../repos/loadedRepo.js';
 import type { AttachmentService } from './attachments.js';
 import { recountLabels, recountMilestones, recountRepoIssues } from './counters.js';
 import { canWriteIssue, type IssueService } from './issues.js';
+import { PinService } from './pins.js';
 
 type Page = { limit: number; offset: number };
 
@@ -36,6 +37,7 @@ export class IssueThreadService {
     if (!isRepoAdmin(loaded.perm) && !actor.isAdmin) throw new Forbidden('must be a repository administrator');
     if (loaded.repo.isArchived) throw new RepoArchived();
     const files = await withTx(this.deps.db, async (tx) => {
+      await PinService.lockRepo(tx, issue.repoId);
       const [current] = await tx.select().from(issues).where(eq(issues.id, issue.id)).for('update');
       if (!current) throw new NotFound();
       const labelIds = (await tx.select({ id: issueLabels.labelId }).from(issueLabels).where(eq(issueLabels.issueId, current.id))).map((r) => r.id);
@@ -44,6 +46,7 @@ export class IssueThreadService {
       await tx.delete(notifications).where(eq(notifications.issueId, current.id));
       await tx.delete(activities).where(and(eq(activities.repoId, current.repoId), eq(activities.issueId, current.id)));
       await tx.delete(issues).where(eq(issues.id, current.id));
+      await PinService.closeGap(tx, current);
       await recountRepoIssues(tx, current.repoId);
       await recountMilestones(tx, [current.milestoneId]);
       await recountLabels(tx, labelIds);
