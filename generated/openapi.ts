@@ -431,6 +431,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/users/{username}/rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename a user (site administrators only)
+         * @description The new name follows Gitea's user-name rules (422 otherwise); a name another user or organization has is 422 (`user already exists [name: X]`); an organization is 422 (`X is an organization not a user`); the same name is a no-op (204), a change of case only is allowed. The user's repositories move with them. The old name is not kept as a redirect.
+         */
+        post: operations["adminRenameUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users/{username}/repos": {
         parameters: {
             query?: never;
@@ -1464,6 +1484,26 @@ export interface paths {
          * @description Members of the organization and site administrators (others who can see it get 403 `Must be an organization member`). A member may conceal their own membership; another member's only an owner of the organization or a site administrator (403 `Cannot conceal another member`). 404 when the user is not a member (Gitea answers 204 and changes nothing).
          */
         delete: operations["orgConcealMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename an organization
+         * @description Owners of the organization and site administrators; other callers who can see it get 403 (`Must be an organization owner`). The new name follows the rules of user names (422 otherwise); a name another user or organization has is 422 (`user already exists [name: X]`); the same name is a no-op (204), a change of case only is allowed. The organization's repositories move with it: their URLs and full names use the new name at once. The old name is not kept as a redirect.
+         */
+        post: operations["renameOrg"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -8816,6 +8856,16 @@ export interface components {
              */
             zipball_url: string;
         };
+        /** @description the new name of an organization */
+        RenameOrgOption: {
+            /** @description the new name */
+            new_name: string;
+        };
+        /** @description the new name of a user */
+        RenameUserOption: {
+            /** @description the new username */
+            new_username: string;
+        };
         /** @description a user's access to a repository */
         RepoCollaboratorPermission: {
             /** @enum {string} */
@@ -10322,6 +10372,30 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminRenameUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameUserOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12541,6 +12615,30 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    renameOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameOrgOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
         };
     };

@@ -32,6 +32,7 @@ import { adminGetHookDelivery } from './admin/adminGetHookDelivery.js';
 import { adminListHookDeliveries } from './admin/adminListHookDeliveries.js';
 import { adminListHooks } from './admin/adminListHooks.js';
 import { adminRedeliverHook } from './admin/adminRedeliverHook.js';
+import { adminRenameUser } from './admin/adminRenameUser.js';
 import { adminSearchEmails } from './admin/adminSearchEmails.js';
 import { adminSearchUsers } from './admin/adminSearchUsers.js';
 import { approveWorkflowRun } from './repository/approveWorkflowRun.js';
@@ -218,6 +219,7 @@ import { organizationCheckUserBlock } from './organization/organizationCheckUser
 import { organizationListBlocks } from './organization/organizationListBlocks.js';
 import { organizationUnblockUser } from './organization/organizationUnblockUser.js';
 import { rejectRepoTransfer } from './repository/rejectRepoTransfer.js';
+import { renameOrg } from './organization/renameOrg.js';
 import { renderMarkdown } from './miscellaneous/renderMarkdown.js';
 import { renderMarkdownRaw } from './miscellaneous/renderMarkdownRaw.js';
 import { renderMarkup } from './miscellaneous/renderMarkup.js';
@@ -456,6 +458,7 @@ export const registry: Registry = {
   adminListHookDeliveries,
   adminListHooks,
   adminRedeliverHook,
+  adminRenameUser,
   adminSearchEmails,
   adminSearchUsers,
   approveWorkflowRun,
@@ -642,6 +645,7 @@ export const registry: Registry = {
   organizationListBlocks,
   organizationUnblockUser,
   rejectRepoTransfer,
+  renameOrg,
   renderMarkdown,
   renderMarkdownRaw,
   renderMarkup,
