@@ -5541,6 +5541,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's settings
+         * @description The caller's profile fields and preferences (Gitea's UserSettings; Gitea's document calls it a list, but one object is answered, as here).
+         */
+        get: operations["getUserSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the signed-in user's settings
+         * @description Only the fields given change. `hide_email` keeps the e-mail out of the user's public profile; `hide_activity` hides the activity heatmap from everyone but the user and site administrators. `theme`, `diff_view_style` and `language` are stored and answered for the web interface of the client.
+         */
+        patch: operations["updateUserSettings"];
+        trace?: never;
+    };
     "/user/starred": {
         parameters: {
             query?: never;
@@ -9298,6 +9322,30 @@ export interface components {
         UserSearchResults: {
             data: components["schemas"]["User"][];
             ok: boolean;
+        };
+        /** @description a user's settings */
+        UserSettings: {
+            description: string;
+            diff_view_style: string;
+            full_name: string;
+            hide_activity: boolean;
+            hide_email: boolean;
+            language: string;
+            location: string;
+            theme: string;
+            website: string;
+        };
+        /** @description the settings to change; only the fields given change */
+        UserSettingsOptions: {
+            description?: string;
+            diff_view_style?: string;
+            full_name?: string;
+            hide_activity?: boolean;
+            hide_email?: boolean;
+            language?: string;
+            location?: string;
+            theme?: string;
+            website?: string;
         };
         /** @description a signature proving possession of a GPG key */
         VerifyGPGKeyOption: {
@@ -22213,6 +22261,57 @@ export interface operations {
             422: components["responses"]["Validation"];
             503: components["responses"]["StorageUnavailable"];
             507: components["responses"]["StorageFull"];
+        };
+    };
+    getUserSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the caller's settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    updateUserSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserSettingsOptions"];
+            };
+        };
+        responses: {
+            /** @description the caller's settings as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSettings"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
         };
     };
     userCurrentListStarred: {

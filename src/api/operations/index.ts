@@ -82,6 +82,7 @@ import { getRepoVariable } from './repository/getRepoVariable.js';
 import { getRepoVariablesList } from './repository/getRepoVariablesList.js';
 import { getUserRunner } from './user/getUserRunner.js';
 import { getUserRunners } from './user/getUserRunners.js';
+import { getUserSettings } from './user/getUserSettings.js';
 import { getUserVariable } from './user/getUserVariable.js';
 import { getUserVariablesList } from './user/getUserVariablesList.js';
 import { getUserWorkflowJobs } from './user/getUserWorkflowJobs.js';
@@ -358,6 +359,7 @@ import { updateRepoSecret } from './repository/updateRepoSecret.js';
 import { updateRepoVariable } from './repository/updateRepoVariable.js';
 import { updateUserRunner } from './user/updateUserRunner.js';
 import { updateUserSecret } from './user/updateUserSecret.js';
+import { updateUserSettings } from './user/updateUserSettings.js';
 import { updateUserVariable } from './user/updateUserVariable.js';
 import { userAddEmail } from './user/userAddEmail.js';
 import { userBlockUser } from './user/userBlockUser.js';
@@ -508,6 +510,7 @@ export const registry: Registry = {
   getRepoVariablesList,
   getUserRunner,
   getUserRunners,
+  getUserSettings,
   getUserVariable,
   getUserVariablesList,
   getUserWorkflowJobs,
@@ -784,6 +787,7 @@ export const registry: Registry = {
   updateRepoVariable,
   updateUserRunner,
   updateUserSecret,
+  updateUserSettings,
   updateUserVariable,
   userAddEmail,
   userBlockUser,
