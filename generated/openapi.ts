@@ -1557,6 +1557,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/teams/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search an organization's teams
+         * @description The teams of `GET /orgs/{org}/teams` (the same visibility rules and statuses) whose name contains `q` (case-insensitively), or whose description does when `include_desc` is true; all of them without `q`. Ordered by name. Answered as Gitea does, in `{ok, data}`, with `X-Total-Count` and `Link`.
+         */
+        get: operations["teamSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}": {
         parameters: {
             query?: never;
@@ -9171,6 +9191,11 @@ export interface components {
              */
             visibility: "public" | "limited" | "private";
         };
+        /** @description the teams a search found */
+        TeamSearchResults: {
+            data: components["schemas"]["Team"][];
+            ok: boolean;
+        };
         /** @enum {string} */
         TokenScope: "all" | "read:admin" | "write:admin" | "read:organization" | "write:organization" | "read:repository" | "write:repository" | "read:issue" | "write:issue" | "read:user" | "write:user" | "read:notification" | "write:notification" | "read:misc" | "write:misc" | "read:activitypub" | "write:activitypub" | "read:package" | "write:package";
         /** @description topics found by a search */
@@ -12829,6 +12854,44 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description the body breaks a binding rule (e.g. `[Name]: AlphaDashDot`); the organization already has a team of that name (case-insensitive) or the name is reserved (`new`); or a team below admin has neither `units` nor `units_map` (Gitea answers 500 there; anvil answers 422) */
+            422: components["responses"]["Validation"];
+        };
+    };
+    teamSearch: {
+        parameters: {
+            query?: {
+                /** @description search the descriptions too (default false) */
+                include_desc?: boolean;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description the text the name (or description) contains */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of the matching teams the caller may see */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamSearchResults"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
         };
     };

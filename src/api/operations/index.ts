@@ -349,6 +349,7 @@ import { repoUpdateTopics } from './repository/repoUpdateTopics.js';
 import { rerunFailedWorkflowRun } from './repository/rerunFailedWorkflowRun.js';
 import { rerunWorkflowJob } from './repository/rerunWorkflowJob.js';
 import { rerunWorkflowRun } from './repository/rerunWorkflowRun.js';
+import { teamSearch } from './organization/teamSearch.js';
 import { topicSearch } from './repository/topicSearch.js';
 import { updateAdminRunner } from './admin/updateAdminRunner.js';
 import { updateOrgRunner } from './organization/updateOrgRunner.js';
@@ -777,6 +778,7 @@ export const registry: Registry = {
   rerunFailedWorkflowRun,
   rerunWorkflowJob,
   rerunWorkflowRun,
+  teamSearch,
   topicSearch,
   updateAdminRunner,
   updateOrgRunner,
