@@ -431,6 +431,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/users/{username}/rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename a user (site administrators only)
+         * @description The new name follows Gitea's user-name rules (422 otherwise); a name another user or organization has is 422 (`user already exists [name: X]`); an organization is 422 (`X is an organization not a user`); the same name is a no-op (204), a change of case only is allowed. The user's repositories move with them. The old name is not kept as a redirect.
+         */
+        post: operations["adminRenameUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users/{username}/repos": {
         parameters: {
             query?: never;
@@ -1469,6 +1489,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{org}/rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename an organization
+         * @description Owners of the organization and site administrators; other callers who can see it get 403 (`Must be an organization owner`). The new name follows the rules of user names (422 otherwise); a name another user or organization has is 422 (`user already exists [name: X]`); the same name is a no-op (204), a change of case only is allowed. The organization's repositories move with it: their URLs and full names use the new name at once. The old name is not kept as a redirect.
+         */
+        post: operations["renameOrg"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{org}/repos": {
         parameters: {
             query?: never;
@@ -1511,6 +1551,26 @@ export interface paths {
          * @description Organization owners and site administrators only. With `permission` `admin` every repository unit gets admin (external issues and external wiki get read) and `units`/`units_map` are ignored. Below admin, `units_map` gives each unit its own level, else each of `units` gets the team-level permission; at least one of them must be given. `includes_all_repositories` adds every repository of the organization to the team. The creator is not added as a member. `visibility` defaults to `private`.
          */
         post: operations["orgCreateTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{org}/teams/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search an organization's teams
+         * @description The teams of `GET /orgs/{org}/teams` (the same visibility rules and statuses) whose name contains `q` (case-insensitively), or whose description does when `include_desc` is true; all of them without `q`. Ordered by name. Answered as Gitea does, in `{ok, data}`, with `X-Total-Count` and `Link`.
+         */
+        get: operations["teamSearch"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5992,6 +6052,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's settings
+         * @description The caller's profile fields and preferences (Gitea's UserSettings; Gitea's document calls it a list, but one object is answered, as here).
+         */
+        get: operations["getUserSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the signed-in user's settings
+         * @description Only the fields given change. `hide_email` keeps the e-mail out of the user's public profile; `hide_activity` hides the activity heatmap from everyone but the user and site administrators. `theme`, `diff_view_style` and `language` are stored and answered for the web interface of the client.
+         */
+        patch: operations["updateUserSettings"];
+        trace?: never;
+    };
     "/user/starred": {
         parameters: {
             query?: never;
@@ -9431,6 +9515,16 @@ export interface components {
              */
             zipball_url: string;
         };
+        /** @description the new name of an organization */
+        RenameOrgOption: {
+            /** @description the new name */
+            new_name: string;
+        };
+        /** @description the new name of a user */
+        RenameUserOption: {
+            /** @description the new username */
+            new_username: string;
+        };
         /** @description a user's access to a repository */
         RepoCollaboratorPermission: {
             /** @enum {string} */
@@ -9712,6 +9806,11 @@ export interface components {
              */
             visibility: "public" | "limited" | "private";
         };
+        /** @description the teams a search found */
+        TeamSearchResults: {
+            data: components["schemas"]["Team"][];
+            ok: boolean;
+        };
         /** @description one entry of an issue's timeline (a text comment or a recorded event), as Gitea's TimelineComment */
         TimelineComment: {
             /** @description the user asked to review by a `review_request` event */
@@ -9903,6 +10002,30 @@ export interface components {
         UserSearchResults: {
             data: components["schemas"]["User"][];
             ok: boolean;
+        };
+        /** @description a user's settings */
+        UserSettings: {
+            description: string;
+            diff_view_style: string;
+            full_name: string;
+            hide_activity: boolean;
+            hide_email: boolean;
+            language: string;
+            location: string;
+            theme: string;
+            website: string;
+        };
+        /** @description the settings to change; only the fields given change */
+        UserSettingsOptions: {
+            description?: string;
+            diff_view_style?: string;
+            full_name?: string;
+            hide_activity?: boolean;
+            hide_email?: boolean;
+            language?: string;
+            location?: string;
+            theme?: string;
+            website?: string;
         };
         /** @description a signature proving possession of a GPG key */
         VerifyGPGKeyOption: {
@@ -10985,6 +11108,30 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminRenameUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameUserOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13207,6 +13354,30 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    renameOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameOrgOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
     orgListRepos: {
         parameters: {
             query?: {
@@ -13346,6 +13517,44 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description the body breaks a binding rule (e.g. `[Name]: AlphaDashDot`); the organization already has a team of that name (case-insensitive) or the name is reserved (`new`); or a team below admin has neither `units` nor `units_map` (Gitea answers 500 there; anvil answers 422) */
+            422: components["responses"]["Validation"];
+        };
+    };
+    teamSearch: {
+        parameters: {
+            query?: {
+                /** @description search the descriptions too (default false) */
+                include_desc?: boolean;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description the text the name (or description) contains */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                /** @description name of the organization */
+                org: components["parameters"]["Org"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of the matching teams the caller may see */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamSearchResults"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
         };
     };
@@ -23912,6 +24121,57 @@ export interface operations {
             422: components["responses"]["Validation"];
             503: components["responses"]["StorageUnavailable"];
             507: components["responses"]["StorageFull"];
+        };
+    };
+    getUserSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the caller's settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    updateUserSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserSettingsOptions"];
+            };
+        };
+        responses: {
+            /** @description the caller's settings as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSettings"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
         };
     };
     userCurrentListStarred: {

@@ -39,3 +39,18 @@ export function toUser(user: UserRow, viewer: UserRow | null, config: Config): A
     starred_repos_count: user.numStars,
   };
 }
+
+/** A user's settings as /user/settings answers them (to the user themself only). */
+export function toUserSettings(user: UserRow): components['schemas']['UserSettings'] {
+  return {
+    full_name: user.fullName,
+    website: user.website,
+    description: user.description,
+    location: user.location,
+    language: user.language,
+    theme: user.theme,
+    diff_view_style: user.diffViewStyle,
+    hide_email: user.keepEmailPrivate,
+    hide_activity: user.keepActivityPrivate,
+  };
+}

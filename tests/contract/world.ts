@@ -405,6 +405,9 @@ export class World {
       orgEdit: { org: [victimOrg, org.name, privateOrg.name] },
       adminEditUser: { username: ['edit-victim', 'EDIT-VICTIM', 'nobody-here', org.name] },
       adminDeleteUser: { username: ['delete-victim-1', 'delete-victim-2', 'nobody-here', org.name] },
+      // A rename would take a fixture's name from every other operation: only names it refuses (404, 422).
+      renameOrg: { org: ['nobody-here', 'NOBODY-HERE'] },
+      adminRenameUser: { username: ['nobody-here', org.name] },
       ...Object.fromEntries(['userBlockUser', 'userUnblockUser', 'userCheckUserBlock', 'organizationBlockUser', 'organizationUnblockUser', 'organizationCheckUserBlock']
         .map((op) => [op, { username: ['block-victim', 'BLOCK-VICTIM', 'nobody-here', org.name] }])),
       repoEdit: { repo: [victimRepo] },

@@ -56,3 +56,19 @@ export async function expect401(op: OperationId, call: (auth: string) => Promise
 
 export const names = (xs: Array<{ name: string }>) => xs.map((x) => x.name);
 export type { Actor };
+
+/**
+ * After renaming `from` to `to`: the repository `repo` (created with auto_init) answers under the new
+ * name with its git content readable (its folder moved), and the old name is gone.
+ */
+export async function assertRenamedWithRepo(app: TestApp, auth: string, from: string, to: string, repo: string): Promise<void> {
+  const c = app.client(auth);
+  const now = await c.GET('/repos/{owner}/{repo}', { params: { path: { owner: to, repo } } });
+  assert.is(now.response.status, 200, 'the repository under the new name');
+  assert.is(now.data!.full_name, `${to}/${repo}`);
+  const readme = await c.GET('/repos/{owner}/{repo}/contents/{filepath}', { params: { path: { owner: to, repo, filepath: 'README.md' } } });
+  assert.is(readme.response.status, 200, 'the git content moved with it');
+  if (from.toLowerCase() !== to.toLowerCase()) {
+    assert.is((await c.GET('/repos/{owner}/{repo}', { params: { path: { owner: from, repo } } })).response.status, 404, 'the old name is gone');
+  }
+}

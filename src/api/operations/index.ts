@@ -32,6 +32,7 @@ import { adminGetHookDelivery } from './admin/adminGetHookDelivery.js';
 import { adminListHookDeliveries } from './admin/adminListHookDeliveries.js';
 import { adminListHooks } from './admin/adminListHooks.js';
 import { adminRedeliverHook } from './admin/adminRedeliverHook.js';
+import { adminRenameUser } from './admin/adminRenameUser.js';
 import { adminSearchEmails } from './admin/adminSearchEmails.js';
 import { adminSearchUsers } from './admin/adminSearchUsers.js';
 import { approveWorkflowRun } from './repository/approveWorkflowRun.js';
@@ -84,6 +85,7 @@ import { getRepoVariable } from './repository/getRepoVariable.js';
 import { getRepoVariablesList } from './repository/getRepoVariablesList.js';
 import { getUserRunner } from './user/getUserRunner.js';
 import { getUserRunners } from './user/getUserRunners.js';
+import { getUserSettings } from './user/getUserSettings.js';
 import { getUserVariable } from './user/getUserVariable.js';
 import { getUserVariablesList } from './user/getUserVariablesList.js';
 import { getUserWorkflowJobs } from './user/getUserWorkflowJobs.js';
@@ -241,6 +243,7 @@ import { organizationListBlocks } from './organization/organizationListBlocks.js
 import { organizationUnblockUser } from './organization/organizationUnblockUser.js';
 import { pinIssue } from './issue/pinIssue.js';
 import { rejectRepoTransfer } from './repository/rejectRepoTransfer.js';
+import { renameOrg } from './organization/renameOrg.js';
 import { renderMarkdown } from './miscellaneous/renderMarkdown.js';
 import { renderMarkdownRaw } from './miscellaneous/renderMarkdownRaw.js';
 import { renderMarkup } from './miscellaneous/renderMarkup.js';
@@ -377,6 +380,7 @@ import { repoUpdateTopics } from './repository/repoUpdateTopics.js';
 import { rerunFailedWorkflowRun } from './repository/rerunFailedWorkflowRun.js';
 import { rerunWorkflowJob } from './repository/rerunWorkflowJob.js';
 import { rerunWorkflowRun } from './repository/rerunWorkflowRun.js';
+import { teamSearch } from './organization/teamSearch.js';
 import { topicSearch } from './repository/topicSearch.js';
 import { unlinkPackage } from './package/unlinkPackage.js';
 import { unpinIssue } from './issue/unpinIssue.js';
@@ -389,6 +393,7 @@ import { updateRepoSecret } from './repository/updateRepoSecret.js';
 import { updateRepoVariable } from './repository/updateRepoVariable.js';
 import { updateUserRunner } from './user/updateUserRunner.js';
 import { updateUserSecret } from './user/updateUserSecret.js';
+import { updateUserSettings } from './user/updateUserSettings.js';
 import { updateUserVariable } from './user/updateUserVariable.js';
 import { userAddEmail } from './user/userAddEmail.js';
 import { userBlockUser } from './user/userBlockUser.js';
@@ -489,6 +494,7 @@ export const registry: Registry = {
   adminListHookDeliveries,
   adminListHooks,
   adminRedeliverHook,
+  adminRenameUser,
   adminSearchEmails,
   adminSearchUsers,
   approveWorkflowRun,
@@ -541,6 +547,7 @@ export const registry: Registry = {
   getRepoVariablesList,
   getUserRunner,
   getUserRunners,
+  getUserSettings,
   getUserVariable,
   getUserVariablesList,
   getUserWorkflowJobs,
@@ -698,6 +705,7 @@ export const registry: Registry = {
   organizationUnblockUser,
   pinIssue,
   rejectRepoTransfer,
+  renameOrg,
   renderMarkdown,
   renderMarkdownRaw,
   renderMarkup,
@@ -834,6 +842,7 @@ export const registry: Registry = {
   rerunFailedWorkflowRun,
   rerunWorkflowJob,
   rerunWorkflowRun,
+  teamSearch,
   topicSearch,
   unlinkPackage,
   unpinIssue,
@@ -846,6 +855,7 @@ export const registry: Registry = {
   updateRepoVariable,
   updateUserRunner,
   updateUserSecret,
+  updateUserSettings,
   updateUserVariable,
   userAddEmail,
   userBlockUser,

@@ -29,6 +29,11 @@ export const users = pgTable(
     website: text('website').notNull().default(''),
     description: text('description').notNull().default(''),
     language: text('language').notNull().default(''),
+    /** The web theme and diff layout a user chose (Gitea's user settings; only stored and answered here). */
+    theme: text('theme').notNull().default('gitea-auto'),
+    diffViewStyle: text('diff_view_style').notNull().default(''),
+    /** Hides the user's activity (heatmap) from everyone but themself and site administrators. */
+    keepActivityPrivate: boolean('keep_activity_private').notNull().default(false),
     visibility: text('visibility').$type<Visibility>().notNull().default('public'),
     isActive: boolean('is_active').notNull().default(true),
     isAdmin: boolean('is_admin').notNull().default(false),

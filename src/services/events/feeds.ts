@@ -128,6 +128,8 @@ export class FeedService {
    * in repositories `viewer` may see (one range of the actor index).
    */
   async heatmap(user: UserRow, viewer: UserRow | null): Promise<Array<{ timestamp: number; contributions: number }>> {
+    // As in Gitea, a user who hides their activity shows an empty heatmap to everyone but themself and admins.
+    if (user.keepActivityPrivate && !(viewer && (viewer.isAdmin || viewer.id === user.id))) return [];
     const since = new Date(Date.now() - 366 * 86_400_000);
     const quarter = sql<string>`(floor(extract(epoch from ${activities.createdAt}) / 900) * 900)::bigint`;
     const rows = await this.deps.db

@@ -167,6 +167,8 @@ export class IssueService {
       // Someone the repository's owner blocked opens nothing there (403 `user is blocked`).
       await refuseBlocked(tx, actor.id, [loaded.owner.id]);
       const assignees = writer ? await this.assignable(tx, loaded, input.assignees ?? []) : [];
+      // As in Gitea, no one is assigned by someone they blocked (403 `user is blocked`).
+      await refuseBlocked(tx, actor.id, assignees);
       const labelIds = writer ? await this.knownLabels(tx, loaded, input.labelIds ?? []) : [];
       const milestoneId = writer && input.milestoneId ? await this.milestoneOf(tx, loaded.repo.id, input.milestoneId) : null;
       const now = new Date();
@@ -339,6 +341,7 @@ export class IssueService {
         const before = (await tx.select({ id: issueAssignees.userId }).from(issueAssignees).where(eq(issueAssignees.issueId, current.id))).map((r) => r.id);
         for (const id of new Set(ids)) if (!before.includes(id)) assigneeChanges.push({ id, added: true });
         for (const id of before) if (!ids.includes(id)) assigneeChanges.push({ id, added: false });
+        await refuseBlocked(tx, actor.id, assigneeChanges.filter((c) => c.added).map((c) => c.id));
         await tx.delete(issueAssignees).where(eq(issueAssignees.issueId, current.id));
         if (ids.length) await tx.insert(issueAssignees).values([...new Set(ids)].map((userId) => ({ issueId: current.id, userId })));
       }

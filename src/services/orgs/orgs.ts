@@ -7,6 +7,7 @@ import type { OrgViewer } from '../../permissions/org.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, Invalid, isUniqueViolation } from '../errors.js';
 import { checkOwnerName } from '../names.js';
+import { renameAccount } from '../users/rename.js';
 import { deleteOrganization, editOrganization, type EditOrgInput } from './orgEdit.js';
 
 export type { EditOrgInput };
@@ -109,6 +110,12 @@ export class OrgService {
 
   edit(org: UserRow, viewer: OrgViewer, input: EditOrgInput): Promise<UserRow> {
     return editOrganization(this.deps, org, viewer, input);
+  }
+
+  /** Owners and site administrators. */
+  async rename(org: UserRow, viewer: OrgViewer, newName: string): Promise<void> {
+    if (!viewer.user?.isAdmin && !viewer.isOwner) throw new Forbidden('Must be an organization owner');
+    await renameAccount(this.deps, org, newName, 'new_name');
   }
 
   delete(org: UserRow, viewer: OrgViewer): Promise<void> {

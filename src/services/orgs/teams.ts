@@ -1,6 +1,6 @@
 // Teams of an organization: creation with Gitea's permission/units rules, visibility-aware listing,
 // membership, and the repositories a team reaches.
-import { and, asc, count, eq, inArray, or, sql, exists, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, or, sql, exists, type SQL } from 'drizzle-orm';
 import {
   orgMembers, repositories, teamMembers, teamRepos, teams, teamUnits, users,
   type AccessMode, type RepoRow, type TeamRow, type Unit, type UserRow,
@@ -10,6 +10,7 @@ import { canSeeTeam, type OrgViewer } from '../../permissions/org.js';
 import { leastGrantedMode, teamUnitModes } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { Forbidden, Invalid, isUniqueViolation } from '../errors.js';
+import { containsPattern } from '../like.js';
 import { addOrgMember } from './orgs.js';
 import { visibleTo } from '../repos/repoQuery.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
@@ -97,9 +98,13 @@ export class TeamService implements TeamLookups {
   }
 
   /** The org's teams the viewer may see, by name. */
-  async list(org: UserRow, viewer: OrgViewer, page: { limit: number; offset: number }): Promise<{ rows: TeamRow[]; total: number }> {
+  /** With `search`, only teams whose name (or, with `includeDesc`, description) contains `q`. */
+  async list(org: UserRow, viewer: OrgViewer, page: { limit: number; offset: number }, search?: { q?: string; includeDesc?: boolean }): Promise<{ rows: TeamRow[]; total: number }> {
     const { db } = this.deps;
-    const where = and(eq(teams.orgId, org.id), this.visibleCond(viewer) ?? sql`true`);
+    const q = search?.q?.trim().toLowerCase();
+    const p = q ? containsPattern(q) : undefined;
+    const match = p === undefined ? undefined : search?.includeDesc ? or(ilike(teams.lowerName, p), ilike(teams.description, p)) : ilike(teams.lowerName, p);
+    const where = and(eq(teams.orgId, org.id), this.visibleCond(viewer) ?? sql`true`, match);
     const [rows, [total]] = await Promise.all([
       db.select().from(teams).where(where).orderBy(asc(teams.lowerName)).limit(page.limit).offset(page.offset),
       db.select({ n: count() }).from(teams).where(where),

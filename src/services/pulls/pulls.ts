@@ -18,6 +18,7 @@ import { fetchLocal } from '../../git/fetch.js';
 import { branchTipsOf, refTarget, setRef } from '../../git/refs.js';
 import { canRead, canWrite } from '../../permissions/repo.js';
 import type { AccessService } from '../repos/access.js';
+import { refuseBlocked } from '../users/blocks.js';
 import type { ServiceDeps } from '../context.js';
 import { recountLabels, recountMilestones } from '../issues/counters.js';
 import { BadRequest, Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
@@ -178,6 +179,7 @@ export class PullService implements PullHost {
       let issue = await this.issues.create(loaded, actor, { title: input.title, body: input.body, dueDate: input.dueDate }, { tx });
       await this.requireNoOpenPull(tx, repo.id, headRepoId, head, base);
       if (milestoneId) issue = (await tx.update(issues).set({ milestoneId }).where(eq(issues.id, issue.id)).returning())[0]!;
+      await refuseBlocked(tx, actor.id, assignees);
       if (assignees.length) await tx.insert(issueAssignees).values(assignees.map((userId) => ({ issueId: issue.id, userId })));
       if (labelIds.length) await tx.insert(issueLabels).values(labelIds.map((labelId) => ({ issueId: issue.id, labelId })));
       const [pull] = await tx

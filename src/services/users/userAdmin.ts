@@ -10,6 +10,7 @@ import { checkEmail } from '../names.js';
 import type { RepoService } from '../repos/repos.js';
 import { discardAvatar } from './avatars.js';
 import { hashPassword } from './passwords.js';
+import { renameAccount } from './rename.js';
 
 export interface EditUserInput {
   sourceId?: number;
@@ -138,6 +139,12 @@ export class UserAdminService {
    * Deletes the account. Without `purge` it must own no repository and belong to no organization; with it,
    * its repositories go, it leaves its organizations, and those it is the last owner of go too.
    */
+  /** An individual user only (422 for an organization, as in Gitea). */
+  async rename(target: UserRow, newName: string): Promise<void> {
+    if (target.type === 'Organization') throw new Invalid(`${target.name} is an organization not a user`);
+    await renameAccount(this.deps, target, newName, 'new_username');
+  }
+
   async delete(target: UserRow, actor: UserRow, purge: boolean): Promise<void> {
     const { db } = this.deps;
     if (target.type === 'Organization') throw new Invalid(`${target.name} is an organization, not a user`);

@@ -4,6 +4,7 @@ import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import { readAlone, type JsonRead } from '../../db/together.js';
 import { emailAddresses, users, type UserRow, type Visibility } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
+import { updateUserSettings, type UserSettingsInput } from './settings.js';
 import type { ServiceDeps } from '../context.js';
 import { BadRequest, Invalid, isUniqueViolation } from '../errors.js';
 import { checkEmail, checkOwnerName } from '../names.js';
@@ -32,6 +33,11 @@ export class UserService {
 
   constructor(private readonly deps: ServiceDeps) {
     this.throttle = new LoginThrottle(deps);
+  }
+
+  /** The caller's own settings; only the fields given change. */
+  updateSettings(user: UserRow, input: UserSettingsInput): Promise<UserRow> {
+    return updateUserSettings(this.deps, user, input);
   }
 
   async create(input: CreateUserInput): Promise<UserRow> {

@@ -6,6 +6,7 @@ import { allRefused, allTies, blockUser, noTies, refusals, repoCounts, ties, tie
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import { actor, createOrg, messageOf, type Actor } from '../../helpers/orgs.js';
 import { expect401, expectStatus } from '../../helpers/people.js';
+import { addCollaborator, pathOf, userRepo } from '../../helpers/repos.js';
 
 let app: TestApp;
 let a: Actor;
@@ -37,6 +38,36 @@ test('403 afterwards: the blocked user cannot follow, star, watch, open issues, 
   const repo = await userRepo(app, x);
   await expectStatus('userBlockUser', await blockUser(app, x, y.username), 204, 'block');
   assert.equal(await refusals(app, y, repo, x), allRefused);
+});
+
+test('403: no one is assigned to an issue or pull request by someone they blocked; one assigned before stays', async () => {
+  const [host, doer, blocker] = await Promise.all([actor(app), actor(app), actor(app)]);
+  const repo = await userRepo(app, host, { auto_init: true });
+  await addCollaborator(app, repo, doer, 'write');
+  await addCollaborator(app, repo, blocker, 'write');
+  const c = app.client(doer.auth);
+  const path = pathOf(repo);
+  const early = await c.POST('/repos/{owner}/{repo}/issues', { params: { path }, body: { title: 'assigned before', assignees: [blocker.username] } });
+  assert.is(early.response.status, 201);
+  const plain = await c.POST('/repos/{owner}/{repo}/issues', { params: { path }, body: { title: 'plain' } });
+  assert.is((await blockUser(app, blocker, doer.username)).response.status, 204);
+
+  const created = await c.POST('/repos/{owner}/{repo}/issues', { params: { path }, body: { title: 'refused', assignees: [blocker.username] } });
+  await expectStatus('issueCreateIssue', created, 403, 'create with the blocker assigned');
+  assert.is(messageOf(created.error), 'user is blocked');
+  const edited = await c.PATCH('/repos/{owner}/{repo}/issues/{index}', { params: { path: { ...path, index: plain.data!.number } }, body: { assignees: [blocker.username] } });
+  await expectStatus('issueEditIssue', edited, 403, 'edit adding the blocker');
+  const file = await c.POST('/repos/{owner}/{repo}/contents/{filepath}', { params: { path: { ...path, filepath: 'topic.txt' } }, body: { content: 'dG9waWM=', new_branch: 'topic' } });
+  assert.is(file.response.status, 201);
+  const pull = await c.POST('/repos/{owner}/{repo}/pulls', { params: { path }, body: { title: 'refused', head: 'topic', base: 'main', assignees: [blocker.username] } });
+  await expectStatus('repoCreatePullRequest', pull, 403, 'pull request with the blocker assigned');
+  assert.is(messageOf(pull.error), 'user is blocked');
+  // Already assigned: an edit that keeps them is no new assignment.
+  const kept = await c.PATCH('/repos/{owner}/{repo}/issues/{index}', { params: { path: { ...path, index: early.data!.number } }, body: { assignees: [blocker.username], title: 'renamed' } });
+  assert.is(kept.response.status, 201);
+  // Others may still assign them.
+  const byHost = await app.client(host.auth).POST('/repos/{owner}/{repo}/issues', { params: { path }, body: { title: 'by the owner', assignees: [blocker.username] } });
+  assert.is(byHost.response.status, 201);
 });
 
 test('400: oneself, an organization, a user already blocked', async () => {
