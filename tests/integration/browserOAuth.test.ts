@@ -110,6 +110,29 @@ it('a confidential client: sign in, grant, exchange, API, private clone, refresh
   assert.is(second.status, 200, JSON.stringify(second.body));
   assert.is((await app.client(bearer(second.body.access_token)).GET('/user')).response.status, 200);
 
+  // Introspection (RFC 7662, client authentication required): the live token is active to its own client
+  // and inactive to another one, the one whose grant the reused code revoked is not active, and a call
+  // without client credentials is refused.
+  const introspect = (token: unknown, basic?: [string, string]) =>
+    fetch(`${app.url}/login/oauth/introspect`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        ...(basic ? { Authorization: `Basic ${Buffer.from(`${basic[0]}:${basic[1]}`).toString('base64')}` } : {}),
+      },
+      body: new URLSearchParams({ token: String(token) }).toString(),
+    });
+  const live = await introspect(second.body.access_token, [other.clientId, other.clientSecret]);
+  assert.is(live.status, 200);
+  const liveBody = (await live.json()) as Record<string, unknown>;
+  assert.is(liveBody.active, true, JSON.stringify(liveBody));
+  assert.is(liveBody.client_id, other.clientId);
+  const revoked = await introspect(refreshed.body.access_token, [client.clientId, client.clientSecret]);
+  assert.is(((await revoked.json()) as Record<string, unknown>).active, false);
+  const foreign = await introspect(second.body.access_token, [client.clientId, client.clientSecret]);
+  assert.is(((await foreign.json()) as Record<string, unknown>).active, false);
+  assert.is((await introspect(second.body.access_token)).status, 400);
+
   // Deleting the application ends its tokens at once.
   const del = await app.client(alice.auth).DELETE('/user/applications/oauth2/{id}', { params: { path: { id: other.id } } });
   assert.is(del.response.status, 204);

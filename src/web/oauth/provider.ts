@@ -135,7 +135,9 @@ export async function buildProvider(services: Services, config: Config, log: Log
     pkce: { methods: ['S256'], required: (_ctx, client) => client.clientAuthMethod === 'none' },
     features: {
       devInteractions: { enabled: false },
-      introspection: { enabled: true },
+      // A client learns about its own tokens only: another client's token introspects as inactive (the
+      // library's default answers any authenticated client about any token).
+      introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       revocation: { enabled: true },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: false },
