@@ -1232,6 +1232,15 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
       },
     },
     repoCreateTag: { properties: { tag_name: { pattern: plainName }, target: { enum: [null, 'main', 'feature'] } } },
+    // A rule needs an allow-list of existing users (random names are 422); its pattern matches no tag the fixtures use.
+    repoCreateTagProtection: {
+      properties: {
+        name_pattern: { pattern: '^tp-[a-z0-9]{1,8}$' },
+        whitelist_usernames: { type: 'array', minItems: 1, maxItems: 2, items: { enum: [world.users.admin.username, world.users.user.username] } },
+        whitelist_teams: { const: null },
+      },
+      required: ['whitelist_usernames'],
+    },
     repoApplyDiffPatch: { properties: { branch: { enum: [null, 'main', 'feature'] }, new_branch: { enum: [null] } } },
     repoCreateFile: { properties: { content: { const: b64('hello\n') }, branch: { enum: [null, 'main', 'feature'] }, new_branch: { const: null } } },
     repoUpdateFile: {
