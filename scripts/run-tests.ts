@@ -83,6 +83,22 @@ const fileTimeoutMs = (Number(process.env.TEST_FILE_TIMEOUT) || 600) * 1000;
 
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 let jobCounter = 0;
+/** The running files' process groups: an interrupted run (Ctrl-C) ends them too, as a terminal would have. */
+const running = new Set<number>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const pid of running) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    if (bundled) rmSync(buildDir, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
 
 /** One file, or a batch of small ones run in one process (scripts/test-batch.ts). */
 function runFile(job: string[]): Promise<Result> {
@@ -96,6 +112,7 @@ function runFile(job: string[]): Promise<Result> {
     const cpuFile = timeBin ? join(tmp, `cpu-${++jobCounter}`) : undefined;
     const command = timeBin ? [timeBin, '-q', '-f', '%U %S', '-o', cpuFile!, process.execPath] : [process.execPath];
     const child = spawn(command[0]!, [...command.slice(1), ...nodeArgs, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (child.pid) running.add(child.pid);
     let output = '';
     let hung = false;
     const timer = setTimeout(() => {
@@ -110,6 +127,7 @@ function runFile(job: string[]): Promise<Result> {
     child.stderr.on('data', (d) => (output += d));
     child.on('close', (code) => {
       clearTimeout(timer);
+      if (child.pid) running.delete(child.pid);
       const num = (label: string) => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(output)?.[1] ?? 0);
       const total = num('Total');
       const passed = num('Passed');
