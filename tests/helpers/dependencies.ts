@@ -4,7 +4,7 @@ import type { TestApp } from './harness.js';
 import type { Repo } from './issues.js';
 
 type Meta = { index: number; owner?: string; repo?: string };
-type Side = 'dependencies' | 'blocks';
+export type Side = 'dependencies' | 'blocks';
 
 export const listLinks = (app: TestApp, side: Side, repo: Repo, index: number, auth?: string, query: { page?: number; limit?: number } = {}) =>
   app.client(auth).GET(`/repos/{owner}/{repo}/issues/{index}/${side}`, { params: { path: { ...repo.path, index }, query } });
