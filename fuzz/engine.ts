@@ -482,9 +482,11 @@ export class Fuzzer {
       this.steps = [];
     }
     this.o.log(`fuzz: ${op.operationId} (${op.method.toUpperCase()} ${op.path})`);
-    const arb = fc.tuple(this.callers(), anyRequest(op.shape, fixtures), validRequest(requiredOnly(op.shape), fixtures));
+    // Plain requests: valid, on known path values, with the required members only or with any of the optional ones.
+    const plainArb = fc.oneof(validRequest(requiredOnly(op.shape), fixtures), validRequest(op.shape, fixtures, true));
+    const arb = fc.tuple(this.callers(), anyRequest(op.shape, fixtures), plainArb);
     await this.runProperty(op.operationId, seed, fc.tuple(arb, fc.boolean()), async ([[caller, any, plain], pickPlain]) => {
-      // Half the runs are plain requests (required members only, known path values): they reach the success paths.
+      // Half the runs are plain requests: they reach the success paths (and the answers only valid input gets).
       const req = pickPlain ? plain : any;
       const answer = await this.exchange(a, op, req.path, req, caller);
       this.check(op, answer, req);

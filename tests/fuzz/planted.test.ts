@@ -244,10 +244,10 @@ test('an update that is lost: found (update, then read), replayed', async () => 
 });
 
 // The planted defects found on any seed, not only on the one above: the invalid-request sweep tries
-// every kind of break of every operation, and every chain's update names a member. Seeds 1 to 4 and
+// every kind of break of every operation, and every chain's update names a member. Seeds 1 to 3 and
 // one drawn now (printed on failure, FUZZ_PLANTED_SEED replays it), in-process for speed.
 const drawn = Number(process.env.FUZZ_PLANTED_SEED ?? Math.floor(Math.random() * 2 ** 31));
-test(`every planted defect is found on every seed (1, 2, 3, 4 and ${drawn})`, async () => {
+test(`every planted defect is found on every seed (1, 2, 3 and ${drawn})`, async () => {
   const groups: Array<{ defects: Defect[]; expect: RegExp[]; skip?: RegExp }> = [
     {
       defects: ['crash', 'undeclared-status', 'missing-field', 'accepts-invalid'],
@@ -263,7 +263,7 @@ test(`every planted defect is found on every seed (1, 2, 3, 4 and ${drawn})`, as
   const model = buildModel(brokenSpec);
   const credential = (token: string, shown: string) => ({ header: 'Authorization', value: `token ${token}`, shown });
   const missed: string[] = [];
-  await Promise.all([1, 2, 3, 4, drawn].flatMap((seed) => groups.map(async ({ defects, expect }) => {
+  await Promise.all([1, 2, 3, drawn].flatMap((seed) => groups.map(async ({ defects, expect }) => {
     const server = await startBrokenServer(defects);
     servers.push(server);
     const fuzzer = new Fuzzer({
