@@ -36,11 +36,16 @@ const groups = {
     tests: ['tests/unit/branchRules.test.ts', 'tests/integration/branchProtection.test.ts'],
   },
   // Branch protection, who may push, force-push and merge (the whitelists): the unit file with a fake
-  // team-membership read, then the HTTP and git tests (about half a minute a mutant). The pre-receive rules (pushRules) and what blocks a merge
-  // (mergeBlocker), lines 244-293, are not in a group yet: see docs/mutation.md.
+  // team-membership read, then the HTTP and git tests (about half a minute a mutant).
   'branch-access': {
-    mutate: ['src/services/git/branchProtections.ts:207-242'],
+    mutate: ['src/services/git/branchProtections.ts:199-224'],
     tests: ['tests/unit/branchAccess.test.ts', 'tests/integration/branchProtection.test.ts'],
+  },
+  // Branch protection, the pre-receive rules of a push (pushRules) and what blocks a merge (mergeBlocker):
+  // a unit file with the rules and the membership read faked, no git (milliseconds a mutant).
+  'branch-push-merge': {
+    mutate: ['src/services/git/branchProtections.ts:230-277'],
+    tests: ['tests/unit/branchPushMerge.test.ts'],
   },
 };
 

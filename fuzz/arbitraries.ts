@@ -245,13 +245,14 @@ function urlSized(s: JsonSchema): JsonSchema {
   return { ...s, maxLength: Math.min(num(s.maxLength) ?? MAX_URL_STRING, MAX_URL_STRING) };
 }
 
-function pathParamArb(p: Param, fixtures: Fixtures): fc.Arbitrary<string> {
+function pathParamArb(p: Param, fixtures: Fixtures, knownOnly = false): fc.Arbitrary<string> {
   const s = urlSized(withoutNull(flatten(p.schema)));
   // An empty, '.' or '..' segment would be dropped or resolved by the URL and hit another route.
   const random = schemaArbitrary({ ...s, minLength: Math.max(1, num(s.minLength) ?? 0) })
     .map(toParam).filter((v) => v !== '' && v !== '.' && v !== '..');
   const known = fixtures[p.name];
   if (!known?.length) return random;
+  if (knownOnly) return fc.constantFrom(...known.map(String));
   return fc.oneof({ weight: 7, arbitrary: fc.constantFrom(...known.map(String)) }, { weight: 3, arbitrary: random });
 }
 
@@ -301,8 +302,8 @@ function bodyArb(op: OperationShape, force: boolean): fc.Arbitrary<BodyPart> {
   return op.requestBody?.required || force ? present : fc.oneof({ weight: 4, arbitrary: present }, { weight: 1, arbitrary: none });
 }
 
-function requestArb(op: OperationShape, fixtures: Fixtures, body: fc.Arbitrary<BodyPart>): fc.Arbitrary<GeneratedRequest> {
-  const pathModel = Object.fromEntries(paramsIn(op, 'path').map((p) => [p.name, pathParamArb(p, fixtures)]));
+function requestArb(op: OperationShape, fixtures: Fixtures, body: fc.Arbitrary<BodyPart>, knownOnly = false): fc.Arbitrary<GeneratedRequest> {
+  const pathModel = Object.fromEntries(paramsIn(op, 'path').map((p) => [p.name, pathParamArb(p, fixtures, knownOnly)]));
   const query = paramsIn(op, 'query');
   const queryModel = Object.fromEntries(query.map((p) => [p.name, queryParamArb(p)]));
   const requiredKeys = query.filter((p) => p.required).map((p) => p.name);
@@ -311,8 +312,9 @@ function requestArb(op: OperationShape, fixtures: Fixtures, body: fc.Arbitrary<B
     .map(({ path, query, b }) => ({ path, query, ...b, valid: true }));
 }
 
-export function validRequest(op: OperationShape, fixtures: Fixtures = {}): fc.Arbitrary<GeneratedRequest> {
-  return requestArb(op, fixtures, bodyArb(op, false));
+/** `knownOnly`: path parameters only from `fixtures` where it has values for them (what exists is addressed). */
+export function validRequest(op: OperationShape, fixtures: Fixtures = {}, knownOnly = false): fc.Arbitrary<GeneratedRequest> {
+  return requestArb(op, fixtures, bodyArb(op, false), knownOnly);
 }
 
 // ---------------------------------------------------------------- breaking one thing
@@ -423,9 +425,19 @@ function paramBreaks(raw: JsonSchema, withValues: boolean): Break[] {
 
 const spoil = (r: GeneratedRequest, broken: string): GeneratedRequest => ({ ...r, valid: false, broken });
 
-function breakers(op: OperationShape, fixtures: Fixtures): Array<fc.Arbitrary<GeneratedRequest>> {
+/**
+ * One arbitrary per way of breaking the request (each path or query parameter, each body member, and
+ * each of their keywords: wrong type, missing, out of range, outside the enum, too long, bad pattern or
+ * format, an extra member, hostile text and numbers); every request it makes has exactly that one thing
+ * broken. `make fuzz` runs each of them (its invalid-request sweep), so no kind of break is left to chance.
+ */
+export function invalidRequestKinds(op: OperationShape, fixtures: Fixtures = {}, knownOnly = false): Array<fc.Arbitrary<GeneratedRequest>> {
+  return breakers(op, fixtures, knownOnly);
+}
+
+function breakers(op: OperationShape, fixtures: Fixtures, knownOnly = false): Array<fc.Arbitrary<GeneratedRequest>> {
   const out: Array<fc.Arbitrary<GeneratedRequest>> = [];
-  const plain = validRequest(op, fixtures);
+  const plain = validRequest(op, fixtures, knownOnly);
   /** Generates a valid request from `base`, then applies `apply` with one bad value. */
   const add = (base: fc.Arbitrary<GeneratedRequest>, bad: Arb, broken: string, apply: (r: GeneratedRequest, v: unknown) => GeneratedRequest) =>
     out.push(fc.tuple(base, bad).map(([r, v]) => spoil(apply(r, v), broken)));
@@ -455,12 +467,12 @@ function breakers(op: OperationShape, fixtures: Fixtures): Array<fc.Arbitrary<Ge
   const picked = pickBody(op);
   if (picked?.kind === 'json') {
     for (const [what, bad] of typeBreaks(picked.schema))
-      add(requestArb(op, fixtures, bodyArb(op, true)), bad, `body: ${what}`, (r, v) => ({ ...r, body: v }));
+      add(requestArb(op, fixtures, bodyArb(op, true), knownOnly), bad, `body: ${what}`, (r, v) => ({ ...r, body: v }));
     // Field-level breaks need an object body whose members are listed directly (after allOf); oneOf bodies are skipped.
     const flat = flatten(picked.schema);
     const props = propsOf(flat), required = requiredOf(flat);
     if (!Object.keys(props).length && !required.length) return out;
-    const base = requestArb(op, fixtures, schemaArbitrary({ ...flat, type: 'object' }).map((body): BodyPart => ({ bodyKind: 'json', body })));
+    const base = requestArb(op, fixtures, schemaArbitrary({ ...flat, type: 'object' }).map((body): BodyPart => ({ bodyKind: 'json', body })), knownOnly);
     const setField = (r: GeneratedRequest, k: string, v: unknown) => ({ ...r, body: { ...(r.body as object), [k]: v } });
     // A member the schema does not list, where it forbids others.
     if (flat.additionalProperties === false)
@@ -486,7 +498,7 @@ function breakers(op: OperationShape, fixtures: Fixtures): Array<fc.Arbitrary<Ge
   } else if (picked?.kind === 'multipart') {
     const flat = flatten(picked.schema);
     for (const k of requiredOf(flat))
-      add(requestArb(op, fixtures, bodyArb(op, true)), fc.constant(0), `multipart.${k}: missing required part`, (r) => {
+      add(requestArb(op, fixtures, bodyArb(op, true), knownOnly), fc.constant(0), `multipart.${k}: missing required part`, (r) => {
         const { [k]: _, ...body } = r.body as Record<string, unknown>;
         return { ...r, body };
       });

@@ -4,7 +4,7 @@
 // delete → read, with their laws. A failure is shrunk (within a time limit) and kept as the exact
 // requests that show it. With a second target every request goes to both and the answers are compared.
 import fc from 'fast-check';
-import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from './arbitraries.js';
+import { anyRequest, invalidRequestKinds, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from './arbitraries.js';
 import { contentProblem, statusProblem } from './check.js';
 import { diffAnswers, isExpected, type ExpectedDifference } from './compare.js';
 import { NoAnswer, send, toCurl, type Answer, type HttpRequest } from './http.js';
@@ -94,6 +94,8 @@ export interface FuzzOptions {
   log: (line: string) => void;
 }
 
+interface ChainInput { create: GeneratedRequest; update?: GeneratedRequest; makePrivate: boolean }
+
 class Failure extends Error {
   constructor(readonly kind: Finding['kind'], message: string) {
     super(message);
@@ -135,12 +137,51 @@ function requiredOnly(shape: OperationShape): OperationShape {
   return { ...shape, requestBody: { ...shape.requestBody, content: { [json]: { schema: slim } } } };
 }
 
-/** The same scalar members of two objects, for `keys`: the ones that differ. */
-function unequalMembers(keys: string[], a: Obj, b: Obj): string[] {
-  const scalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
-  return keys.filter((k) => Object.hasOwn(a, k) && Object.hasOwn(b, k) && scalar(a[k]) && scalar(b[k]) && a[k] !== b[k])
-    .map((k) => `${k}: ${JSON.stringify(a[k])} then ${JSON.stringify(b[k])}`);
+/**
+ * Valid requests whose body always names at least one of its members (an update that names nothing
+ * changes nothing, so the update law would have nothing to check): one member picked, made required.
+ */
+function namingOneMember(shape: OperationShape, fixtures: Record<string, string[]>): fc.Arbitrary<GeneratedRequest> {
+  const content = shape.requestBody?.content;
+  const json = content && Object.keys(content).find((ct) => /json/i.test(ct));
+  const schema = json ? content[json]!.schema : undefined;
+  if (!json || !schema || !isObj(schema.properties) || schema.allOf || schema.oneOf || schema.anyOf) return validRequest(shape, fixtures);
+  const keys = Object.keys(schema.properties);
+  if (!keys.length) return validRequest(shape, fixtures);
+  const required = (schema.required as string[] | undefined) ?? [];
+  return fc.constantFrom(...keys).chain((k) => validRequest({
+    ...shape, requestBody: { ...shape.requestBody, required: true, content: { [json]: { schema: { ...schema, required: [...new Set([...required, k])] } } } },
+  }, fixtures));
 }
+
+const scalarValue = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+/**
+ * The same scalar members of two objects, for `keys`: the ones that differ. `missing`: a member `a`
+ * has and `b` lacks differs too (an update's answer showing a member a read afterwards no longer has).
+ */
+function unequalMembers(keys: string[], a: Obj, b: Obj, missing = false): string[] {
+  return keys.filter((k) => Object.hasOwn(a, k) && scalarValue(a[k]) && (Object.hasOwn(b, k) ? scalarValue(b[k]) && a[k] !== b[k] : missing && a[k] !== null))
+    .map((k) => `${k}: ${JSON.stringify(a[k])} then ${Object.hasOwn(b, k) ? JSON.stringify(b[k]) : 'missing'}`);
+}
+
+/**
+ * Where in a created object a path value came from (a JSON path for jq's getpath), so that a printed
+ * replay takes the value from its own create's answer: the member named like the parameter, the usual
+ * keys (number, id, name, login), then any scalar member one level down.
+ */
+function pointerTo(object: Obj, param: string, value: string): string[] | undefined {
+  const same = (v: unknown) => (typeof v === 'string' || typeof v === 'number') && String(v) === value;
+  const nested = isObj(object[param]) ? object[param] : undefined;
+  for (const k of [param, 'number', 'index', 'id', 'name', 'login', 'username']) if (same(object[k])) return [k];
+  if (nested) for (const k of ['login', 'username', 'name', 'id']) if (same(nested[k])) return [param, k];
+  for (const [k, v] of Object.entries(object)) {
+    if (same(v)) return [k];
+    if (isObj(v)) for (const [kk, vv] of Object.entries(v)) if (same(vv)) return [k, kk];
+  }
+  return undefined;
+}
+
+const quoteShell = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export class Fuzzer {
   /** Path parameter values known to exist on the (first) server, most recent last. */
@@ -150,6 +191,11 @@ export class Fuzzer {
   private readonly chainStats: ChainStats[] = [];
   /** The requests of the run being tried, per target. */
   private steps: Step[] = [];
+  /**
+   * In a chain: the path values its create (or update) answered, by parameter, with the shell variable
+   * a printed replay captures them in from that answer; the curl commands after it use the variable.
+   */
+  private placeholders = new Map<string, { value: string; variable: string }>();
 
   constructor(private readonly o: FuzzOptions) {}
 
@@ -161,6 +207,11 @@ export class Fuzzer {
 
   private build(target: Target, op: FuzzOperation, path: Record<string, string>, req: GeneratedRequest, caller: CallerKind): HttpRequest {
     const filled = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodePathValue(name, wellFormed(path[name] ?? '')));
+    // The URL as printed: a value a chain's create answered is its shell variable (marked here, expanded by toCurl).
+    const shownPath = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      const held = this.placeholders.get(name);
+      return held && held.value === path[name] ? `\u0001${held.variable}\u0001` : encodePathValue(name, wellFormed(path[name] ?? ''));
+    });
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(req.query)) for (const item of [v].flat()) query.append(k, wellFormed(item));
     const qs = query.toString();
@@ -168,6 +219,7 @@ export class Fuzzer {
     const cred = this.credential(target, caller);
     if (cred) headers[cred.header] = cred.value;
     const sent: HttpRequest = { method: op.method.toUpperCase(), url: `${target.base}${filled}${qs ? `?${qs}` : ''}`, headers };
+    if (shownPath !== filled) sent.shownUrl = `${target.base}${shownPath}${qs ? `?${qs}` : ''}`;
     if (req.bodyKind === 'json') {
       headers['Content-Type'] = 'application/json';
       sent.body = JSON.stringify(req.body);
@@ -187,7 +239,30 @@ export class Fuzzer {
   }
 
   private secrets(target: Target) {
-    return [target.admin, target.outsider].filter((c): c is Credential => !!c).map((c) => ({ value: c.value, shell: c.shown }));
+    return [
+      ...[target.admin, target.outsider].filter((c): c is Credential => !!c).map((c) => ({ value: c.value, shell: c.shown })),
+      ...[...this.placeholders.values()].map((p) => ({ value: `\u0001${p.variable}\u0001`, shell: `\${${p.variable}}` })),
+    ];
+  }
+
+  /**
+   * After a chain's create (or an update that renames): the path values `ids` the answer `object` gave
+   * become shell variables, captured by the printed command of the step that answered (with jq), so a
+   * replay addresses what its own create made, not what this run's create made.
+   */
+  private capture(target: Target, object: Obj, ids: Record<string, string>, context: Record<string, string>) {
+    const step = this.steps.at(-1);
+    if (!step) return;
+    const captures: string[] = [];
+    for (const [param, value] of Object.entries(ids)) {
+      if (context[param] === value && !this.placeholders.has(param)) continue; // the create's own path: the same on a replay
+      const pointer = pointerTo(object, param, value);
+      if (!pointer) continue;
+      const variable = `${target.label}_${param.replace(/\W/g, '_')}`;
+      this.placeholders.set(param, { value, variable });
+      captures.push(`${variable}=$(printf '%s\\n' "$${target.label}_ANSWER" | sed '$d' | jq -r ${quoteShell(`getpath(${JSON.stringify(pointer)}) | tostring | @uri`)})`);
+    }
+    if (captures.length) step.curl = `${target.label}_ANSWER=$(${step.curl}); printf '%s\\n' "$${target.label}_ANSWER"; ${captures.join('; ')}`;
   }
 
   /** Sends one request, records it as a step (and in the statistics, for the first target). */
@@ -214,8 +289,10 @@ export class Fuzzer {
   }
 
   /** The checks of check.ts, as a thrown Failure. */
-  private check(op: FuzzOperation, answer: Answer, valid: boolean) {
-    const problem = statusProblem(op.responses, answer, valid) ?? contentProblem(declaredFor(op.responses, answer.status)!, answer);
+  private check(op: FuzzOperation, answer: Answer, req: GeneratedRequest) {
+    const status = statusProblem(op.responses, answer, req.valid);
+    // An invalid request accepted: say what was broken in it.
+    const problem = status && !req.valid && answer.status < 300 && req.broken ? `${status} (${req.broken})` : status ?? contentProblem(declaredFor(op.responses, answer.status)!, answer);
     if (problem) throw new Failure('check', `${op.operationId}: ${problem}`);
   }
 
@@ -338,6 +415,9 @@ export class Fuzzer {
   }
 
   private record(kind: Finding['kind'], operationId: string, problem: string, steps: Step[]) {
+    // The same problem found again (by the sweep after the random runs) is not a second finding.
+    const gist = (p: string) => p.split('\n')[0]!.replace(/ \(.*\)$/, '');
+    if (this.findings.some((f) => f.kind === kind && f.operationId === operationId && gist(f.problem) === gist(problem))) return;
     this.findings.push({ kind, operationId, problem, steps, seed: this.o.seed, replay: this.o.replay(operationId, this.o.seed) });
   }
 
@@ -345,12 +425,12 @@ export class Fuzzer {
    * Runs `property` under fast-check until `deadline`; the first failure is shrunk for at most
    * shrinkMs, and the last failing case (the smallest found) becomes the finding.
    */
-  private async runProperty<T>(operationId: string, seed: number, arb: fc.Arbitrary<T>, body: (value: T) => Promise<void>, deadline: number) {
+  private async runProperty<T>(operationId: string, seed: number, arb: fc.Arbitrary<T>, body: (value: T) => Promise<void>, deadline: number, numRuns = this.o.runs): Promise<boolean> {
     let failedAt: number | undefined;
     let last: { kind: Finding['kind']; problem: string; steps: Step[] } | undefined;
     // The budget is shared out, but every operation gets a few runs however slow the server is.
     let tried = 0;
-    const minimum = Math.min(this.o.runs, 10);
+    const minimum = Math.min(numRuns, 10);
     const property = fc.asyncProperty(arb, async (value) => {
       if (failedAt === undefined ? tried >= minimum && Date.now() > deadline : Date.now() - failedAt > this.o.shrinkMs) return;
       tried++;
@@ -368,8 +448,9 @@ export class Fuzzer {
         this.steps = [];
       }
     });
-    await fc.check(property, { numRuns: this.o.runs, seed });
+    await fc.check(property, { numRuns, seed });
     if (last) this.record(last.kind, operationId, last.problem, last.steps);
+    return last !== undefined;
   }
 
   private callers(): fc.Arbitrary<CallerKind> {
@@ -401,17 +482,41 @@ export class Fuzzer {
       this.steps = [];
     }
     this.o.log(`fuzz: ${op.operationId} (${op.method.toUpperCase()} ${op.path})`);
-    const arb = fc.tuple(this.callers(), anyRequest(op.shape, fixtures), validRequest(requiredOnly(op.shape), fixtures));
+    // Plain requests: valid, on known path values, with the required members only or with any of the optional ones.
+    const plainArb = fc.oneof(validRequest(requiredOnly(op.shape), fixtures), validRequest(op.shape, fixtures, true));
+    const arb = fc.tuple(this.callers(), anyRequest(op.shape, fixtures), plainArb);
     await this.runProperty(op.operationId, seed, fc.tuple(arb, fc.boolean()), async ([[caller, any, plain], pickPlain]) => {
-      // Half the runs are plain requests (required members only, known path values): they reach the success paths.
+      // Half the runs are plain requests: they reach the success paths (and the answers only valid input gets).
       const req = pickPlain ? plain : any;
       const answer = await this.exchange(a, op, req.path, req, caller);
-      this.check(op, answer, req.valid);
+      this.check(op, answer, req);
       if (b) {
         const other = await this.exchange(b, op, req.path, req, caller);
         this.compare(op, answer, other);
       }
     }, deadline);
+    await this.sweepInvalid(op);
+  }
+
+  /**
+   * Every way of breaking this operation's request (arbitraries.ts's invalidRequestKinds), one request
+   * each, as the most privileged caller and on path values that exist, so that an invalid request
+   * accepted is found whatever the seed: the random runs draw from the same kinds but may miss one.
+   * The first break accepted (or answered wrongly) is shrunk and reported; the sweep then stops.
+   */
+  private async sweepInvalid(op: FuzzOperation) {
+    const [a, b] = this.o.targets;
+    const caller: CallerKind = a.admin ? 'admin' : 'anonymous';
+    const kinds = invalidRequestKinds(op.shape, this.fixtures(), true);
+    const seed = hashSeed(this.o.seed, `${op.operationId} invalid`);
+    for (const [i, arb] of kinds.entries()) {
+      const found = await this.runProperty(op.operationId, seed + i, arb, async (req) => {
+        const answer = await this.exchange(a, op, req.path, req, caller);
+        this.check(op, answer, req);
+        if (b) this.compare(op, answer, await this.exchange(b, op, req.path, req, caller));
+      }, Infinity, 1);
+      if (found) return;
+    }
   }
 
   private compare(op: FuzzOperation, a: Answer, b: Answer) {
@@ -432,7 +537,8 @@ export class Fuzzer {
     const fixtures = this.fixtures();
     const arb = fc.record({
       create: fc.oneof(validRequest(requiredOnly(producer.shape), fixtures), validRequest(producer.shape, fixtures)),
-      update: update ? validRequest(update.shape, fixtures) : fc.constant(undefined),
+      // The update always names a member, so the law that a read shows it is checked on every chain run.
+      update: update ? namingOneMember(update.shape, fixtures) : fc.constant(undefined),
       makePrivate: fc.boolean(),
     });
     const seed = hashSeed(this.o.seed, name);
@@ -452,14 +558,23 @@ export class Fuzzer {
   }
 
   /** One create → ... → delete sequence on one target; the answers in order (for comparing targets). */
-  private async chainOnce(chain: Chain, target: Target, input: { create: GeneratedRequest; update?: GeneratedRequest; makePrivate: boolean }, stats?: ChainStats) {
+  private async chainOnce(chain: Chain, target: Target, input: ChainInput, stats?: ChainStats) {
+    this.placeholders = new Map();
+    try {
+      return await this.chainSteps(chain, target, input, stats);
+    } finally {
+      this.placeholders = new Map();
+    }
+  }
+
+  private async chainSteps(chain: Chain, target: Target, input: ChainInput, stats?: ChainStats) {
     const { producer, read, update, remove, list } = chain;
     const out: Array<{ op: FuzzOperation; answer: Answer }> = [];
     const call = async (op: FuzzOperation, path: Record<string, string>, req: GeneratedRequest, caller: CallerKind) => {
       const answer = await this.exchange(target, op, path, req, caller);
       out.push({ op, answer });
       // The second server of differential mode is compared with the first, not with the spec.
-      if (target === this.o.targets[0]) this.check(op, answer, req.valid);
+      if (target === this.o.targets[0]) this.check(op, answer, req);
       return answer;
     };
     const law = (ok: boolean, problem: string) => {
@@ -476,6 +591,7 @@ export class Fuzzer {
     const object = created.json;
     let ids = chain.derive(object, context);
     if (!ids) return out;
+    this.capture(target, object, ids, context);
     const sent = isObj(create.body) ? Object.keys(create.body) : [];
     const lastParam = read.pathParams.at(-1)!;
 
@@ -521,11 +637,19 @@ export class Fuzzer {
       const req = { ...input.update, path: ids };
       const answer = await call(update, ids, req, 'admin');
       if (is2xx(answer.status)) {
-        if (isObj(answer.json)) ids = chain.derive(answer.json, context) ?? ids;
+        if (isObj(answer.json)) {
+          const renamed = chain.derive(answer.json, context);
+          if (renamed) {
+            // A rename: the update's answer holds the value later requests address.
+            const changedIds = Object.fromEntries(Object.entries(renamed).filter(([k, v]) => ids![k] !== v));
+            this.capture(target, answer.json, changedIds, {});
+            ids = renamed;
+          }
+        }
         const after = await call(read, ids, none(ids), 'admin');
         law(is2xx(after.status), `after ${update.operationId} answered ${answer.status}, ${read.operationId} answered ${after.status}`);
         if (isObj(answer.json) && isObj(after.json) && isObj(req.body)) {
-          const changed = unequalMembers(Object.keys(req.body), answer.json, after.json);
+          const changed = unequalMembers(Object.keys(req.body), answer.json, after.json, true);
           law(!changed.length, `${update.operationId} answered ${answer.status}, but a read afterwards shows otherwise: ${changed.join('; ')}`);
         }
       }

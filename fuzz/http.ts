@@ -7,6 +7,8 @@ export interface HttpRequest {
   url: string;
   headers: Record<string, string>;
   body?: string | FormData;
+  /** The URL as a printed command shows it, when it differs (values marked for shell variables). */
+  shownUrl?: string;
   /** The body as generated, for messages. */
   shown?: unknown;
 }
@@ -78,7 +80,7 @@ export function toCurl(req: HttpRequest, secrets: Array<{ value: string; shell: 
     // Even pieces are plain text (single-quoted), odd ones shell expressions (double-quoted, so they expand).
     return rest.split('\u0000').map((piece, i) => (i % 2 ? `"${piece}"` : piece ? quote(piece) : '')).join('') || "''";
   };
-  const args = ['curl', '-sS', '--globoff', '--path-as-is', '-X', req.method, mask(req.url)];
+  const args = ['curl', '-sS', '--globoff', '--path-as-is', '-X', req.method, mask(req.shownUrl ?? req.url)];
   for (const [k, v] of Object.entries(req.headers)) args.push('-H', mask(`${k}: ${v}`));
   if (typeof req.body === 'string') args.push('--data-binary', quote(req.body));
   else if (req.body instanceof FormData) {

@@ -21,18 +21,24 @@ test.after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function fuzz(args: string[]): Promise<{ report: Report; stderr: string }> {
+/** Runs the fuzz CLI against the test's anvil, or (`own`) without BASE_URL: against an anvil the CLI starts itself. */
+async function fuzz(args: string[], own = false): Promise<{ report: Report; stderr: string; code: number }> {
   const out = join(dir, `report-${Date.now()}.json`);
-  const outsider = (await app.token(await app.user(), ['all'])).replace(/^token /, '');
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (own) {
+    for (const k of ['BASE_URL', 'FUZZ_TOKEN', 'FUZZ_USER', 'FUZZ_PASSWORD', 'FUZZ_OUTSIDER_TOKEN']) delete env[k];
+  } else {
+    const outsider = (await app.token(await app.user(), ['all'])).replace(/^token /, '');
+    Object.assign(env, { BASE_URL: app.url, FUZZ_USER: adminCredentials.username, FUZZ_PASSWORD: adminCredentials.password, FUZZ_OUTSIDER_TOKEN: outsider });
+  }
   const child = spawn(process.execPath, ['--import', 'tsx', fromRoot('fuzz', 'cli.ts'), '--format', 'json', '--out', out, '--shrink-seconds', '10', ...args], {
-    env: { ...process.env, BASE_URL: app.url, FUZZ_USER: adminCredentials.username, FUZZ_PASSWORD: adminCredentials.password, FUZZ_OUTSIDER_TOKEN: outsider },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    env, stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise<number>((r) => child.once('exit', (c) => r(c ?? -1)));
   try {
-    return { report: JSON.parse(readFileSync(out, 'utf8')) as Report, stderr };
+    return { report: JSON.parse(readFileSync(out, 'utf8')) as Report, stderr, code };
   } catch {
     throw new Error(`the fuzz CLI wrote no report (exit ${code}):\n${stderr}`);
   }
@@ -49,6 +55,19 @@ test('make fuzz against anvil: repositories, organizations and labels, with thei
     const chain = report.chains.find((c) => c.producer === producer);
     assert.ok(chain && chain.created > 0, `${producer}: chain not exercised: ${JSON.stringify(report.chains)}`);
   }
+});
+
+test('make fuzz without BASE_URL: it starts an anvil of its own on a temporary DATA_DIR, signs in as its administrator, and stops it', async () => {
+  const { report, stderr, code } = await fuzz(['--ops', '^(getVersion|getGeneralAPISettings|orgGetAll)$', '--read-only', '--runs', '5', '--budget', '10'], true);
+  assert.equal(report.findings.length, 0, `${describe(report)}\n${stderr}`);
+  assert.is(code, 0, stderr);
+  assert.match(stderr, /BASE_URL is not set: starting an anvil on a temporary DATA_DIR/);
+  const [target] = report.targets;
+  assert.match(target!, /^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+  assert.not.ok(target!.startsWith(app.url), 'the test\'s own anvil was used');
+  for (const op of report.operations) assert.ok(op.runs > 0 && Object.keys(op.statuses).some((s) => s.startsWith('2')), JSON.stringify(op));
+  // Stopped afterwards: its port answers no more.
+  assert.not.ok(await fetch(`${target}/version`).then(() => true, () => false), 'the anvil it started still answers');
 });
 
 test.run();

@@ -12,6 +12,9 @@ export type Defect =
   | 'unreadable' // POST /things answers 201 but keeps nothing
   | 'undead' // DELETE /things/{id} answers 204 but keeps the thing
   | 'leaky' // private things are readable by anyone
+  | 'leaky-to-users' // private things are readable by any signed-in user (not anonymously)
+  | 'no-total-count' // GET /things leaves out the X-Total-Count header the spec requires
+  | 'bad-link' // GET /things answers a Link header that is not RFC 8288
   | 'lost-update' // PATCH /things/{id} answers the change but keeps nothing
   | 'id-as-string'; // things carry their id as a string (for comparing two servers)
 
@@ -113,10 +116,11 @@ interface Thing { id: number; name: string; private: boolean; color?: string; ow
 const hostile = (s: string) => /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 const length = (s: string) => [...s].length;
 
-export async function startBrokenServer(defects: Defect[] = []): Promise<{ url: string; close: () => Promise<void> }> {
+/** `firstId`: the id the first thing gets (a replay against a server whose ids differ from the run's). */
+export async function startBrokenServer(defects: Defect[] = [], { firstId = 1 } = {}): Promise<{ url: string; close: () => Promise<void> }> {
   const has = (d: Defect) => defects.includes(d);
   const things = new Map<number, Thing>();
-  let nextId = 1;
+  let nextId = firstId;
   const show = (t: Thing) => ({ id: has('id-as-string') ? String(t.id) : t.id, name: t.name, private: t.private, ...(t.color ? { color: t.color } : {}) });
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
@@ -160,7 +164,7 @@ export async function startBrokenServer(defects: Defect[] = []): Promise<{ url: 
       if (o.color !== undefined && !['red', 'green', 'blue'].includes(o.color as string)) return 'color must be red, green or blue';
       return undefined;
     };
-    const visible = (t: Thing) => !t.private || t.owner === caller || has('leaky');
+    const visible = (t: Thing) => !t.private || t.owner === caller || has('leaky') || (has('leaky-to-users') && caller !== undefined);
 
     const path = url.pathname;
     if (path === '/api/status' && req.method === 'GET') return json(200, has('missing-field') ? { ok: true } : { ok: true, version: '1.0' });
@@ -178,8 +182,9 @@ export async function startBrokenServer(defects: Defect[] = []): Promise<{ url: 
         if (length(text) >= 3 && has('undeclared-status')) return refuse(418, "I'm a teapot");
         const all = [...things.values()].filter(visible).filter((t) => t.name.includes(text)).reverse();
         const shown = all.slice((page - 1) * limit, page * limit);
-        const headers: Record<string, string> = { 'X-Total-Count': String(all.length) };
+        const headers: Record<string, string> = has('no-total-count') ? {} : { 'X-Total-Count': String(all.length) };
         if (page * limit < all.length) headers.Link = `<http://127.0.0.1/api/things?page=${page + 1}&limit=${limit}>; rel="next"`;
+        if (has('bad-link')) headers.Link = `http://127.0.0.1/api/things?page=${page + 1}; rel=next`;
         return json(200, shown.map(show), headers);
       }
       if (req.method === 'POST') {
