@@ -237,7 +237,7 @@ export class Services {
     this.orgLookups = new OrgLookupService(deps);
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.actions = new ActionService(deps);
-    this.artifacts = new ArtifactService(deps);
+    this.artifacts = new ArtifactService(deps, () => this.actionSettings.keys());
     this.pipelineArtifacts = new PipelineArtifacts(deps, this.artifacts);
     this.actionQueries = new ActionQueries(deps);
     this.actionSettings = new ActionSettingsService(deps);

@@ -16,6 +16,8 @@ import { ArtifactStorage } from '../../storage/artifacts.js';
 import type { ServiceDeps } from '../context.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { zipStream, type ZipEntry } from './logArchive.js';
+import { readRuntimeToken, verifyRuntimeToken } from './runtimeToken.js';
+import type { SecretKey } from './secretBox.js';
 import { requireReader, requireWriter } from './repoActions.js';
 import { BadRequest, Conflict, NotFound, Unauthorized } from '../errors.js';
 
@@ -49,7 +51,11 @@ export function checkArtifactName(name: unknown): string {
 export class ArtifactService {
   readonly storage: ArtifactStorage;
 
-  constructor(private readonly deps: ServiceDeps) {
+  constructor(
+    private readonly deps: ServiceDeps,
+    /** The secrets keyring, which runtime tokens are signed under. */
+    private readonly keys: () => Promise<SecretKey[]>,
+  ) {
     this.storage = new ArtifactStorage(deps.config.dataDir);
   }
 
@@ -63,17 +69,30 @@ export class ArtifactService {
     return `${this.deps.config.rootUrl}${artifactService}/${method}?sig=${sig}&expires=${expires}&artifactID=${artifactId}&taskID=${caller.taskId}`;
   }
 
-  /** The task a runtime token (Bearer) names; it must be running. */
+  /**
+   * The task a runtime token (Bearer) names; it must be running. The token is the JWT the task got as
+   * `gitea_runtime_token` (src/services/actions/runtimeToken.ts) or, as older runners send, the task token.
+   */
   async caller(authorization: string | undefined): Promise<TaskCaller> {
-    const token = /^Bearer\s+([0-9a-f]{40})$/i.exec(authorization?.trim() ?? '')?.[1]?.toLowerCase();
-    if (!token) throw new Unauthorized('Bad authorization');
-    const [row] = await this.deps.db
-      .select({ taskId: actionTasks.id, tokenHash: actionTasks.tokenHash, jobId: actionTasks.jobId, run: actionRuns })
-      .from(actionTasks)
-      .innerJoin(actionRunJobs, eq(actionRunJobs.id, actionTasks.jobId))
-      .innerJoin(actionRuns, eq(actionRuns.id, actionRunJobs.runId))
-      .where(and(eq(actionTasks.tokenHash, hash(token)), eq(actionTasks.status, 'running')));
-    if (!row) throw new Unauthorized('Bad authorization: the task is not running');
+    const bearer = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+    if (!bearer) throw new Unauthorized('Bad authorization header');
+    const select = () =>
+      this.deps.db
+        .select({ taskId: actionTasks.id, tokenHash: actionTasks.tokenHash, jobId: actionTasks.jobId, run: actionRuns })
+        .from(actionTasks)
+        .innerJoin(actionRunJobs, eq(actionRunJobs.id, actionTasks.jobId))
+        .innerJoin(actionRuns, eq(actionRuns.id, actionRunJobs.runId));
+    if (/^[0-9a-f]{40}$/i.test(bearer)) {
+      const [row] = await select().where(and(eq(actionTasks.tokenHash, hash(bearer.toLowerCase())), eq(actionTasks.status, 'running')));
+      if (!row) throw new Unauthorized('Bad authorization: the task is not running');
+      return row;
+    }
+    const claims = readRuntimeToken(bearer);
+    if (!claims) throw new Unauthorized('Bad authorization: not a runtime token');
+    const [row] = await select().where(and(eq(actionTasks.id, claims.taskId), eq(actionTasks.status, 'running')));
+    if (!row || row.run.id !== claims.runId || row.jobId !== claims.jobId || !verifyRuntimeToken(await this.keys(), row.tokenHash, bearer)) {
+      throw new Unauthorized('Bad authorization: the token is not valid or its task is not running');
+    }
     return row;
   }
 
