@@ -177,6 +177,7 @@ export class ArtifactStorage {
     if (next !== storedSize) return undefined;
     const relative = join(this.folderPath(runId, artifactId), String(fileId));
     await mkdir(this.absolute(this.folderPath(runId, artifactId)), { recursive: true });
+    await mkdir(this.uploadDir(artifactId), { recursive: true });
     const part = join(this.uploadDir(artifactId), `merged-${fileId}.part`);
     const out = createWriteStream(part);
     try {

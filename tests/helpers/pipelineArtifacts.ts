@@ -43,6 +43,11 @@ export async function uploadFile(c: PipelineClient, containerUrl: string, itemPa
   const data = opts.gzip ? gzipSync(content) : content;
   const size = opts.chunkSize ?? 4 * 1024 * 1024;
   const statuses: number[] = [];
+  if (data.length === 0) {
+    // An empty file: one empty chunk whose range is `bytes 0--1/0`, as the toolkit sends it.
+    const headers = { 'content-type': 'application/octet-stream', 'content-length': '0', 'content-range': 'bytes 0--1/0', 'x-actions-results-md5': createHash('md5').digest('base64') };
+    return [(await send(`${containerUrl}?itemPath=${encodeURIComponent(itemPath)}`, 'PUT', c.token, headers, Buffer.alloc(0))).status];
+  }
   for (let start = 0; start < data.length; start += size) {
     const chunk = data.subarray(start, Math.min(start + size, data.length));
     const headers: Record<string, string> = {

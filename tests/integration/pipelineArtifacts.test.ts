@@ -48,7 +48,7 @@ test.after(async () => {
   await app.close();
 });
 
-test('a multi-chunk plain file and a gzip\'ed file go up, are confirmed and come back whole; the API lists the artifact and zips it', async () => {
+test('a multi-chunk plain file, a gzip\'ed file and an empty one go up, are confirmed and come back whole; the API lists the artifact and zips it', async () => {
   const big = body(300_000, 1);
   const small = Buffer.from('hello artifact\n'.repeat(1000));
   const created = await createContainer(a, 'dist', 3);
@@ -57,12 +57,14 @@ test('a multi-chunk plain file and a gzip\'ed file go up, are confirmed and come
   assert.ok(url.startsWith(`${artifactsUrl(a)}/`), url);
   assert.equal(await uploadFile(a, url, 'dist/bin/app.bin', big, { chunkSize: 64 * 1024 }), [200, 200, 200, 200, 200]);
   assert.equal(await uploadFile(a, url, 'dist/notes.txt', small, { gzip: true, chunkSize: 100 }).then((s) => [...new Set(s)]), [200]);
+  assert.equal(await uploadFile(a, url, 'dist/empty', Buffer.alloc(0)), [200]);
   // Not listed before its confirmation.
   assert.equal(json<{ count: number }>(await send(artifactsUrl(a), 'GET', a.token)).count, 0);
   assert.is((await confirm(a, 'dist', big.length + small.length)).status, 200);
 
   const files = await downloadArtifact(a, 'dist');
-  assert.equal(Object.keys(files).sort(), ['bin/app.bin', 'notes.txt']);
+  assert.equal(Object.keys(files).sort(), ['bin/app.bin', 'empty', 'notes.txt']);
+  assert.is(files.empty!.length, 0);
   assert.ok(files['bin/app.bin']!.equals(big));
   assert.ok(files['notes.txt']!.equals(small));
   // The gzip'ed file is stored and served gzip'ed.
@@ -85,6 +87,7 @@ test('a multi-chunk plain file and a gzip\'ed file go up, are confirmed and come
   const { readFileSync } = await import('node:fs');
   assert.ok(readFileSync(join(dir, 'bin/app.bin')).equals(big));
   assert.ok(readFileSync(join(dir, 'notes.txt')).equals(small));
+  assert.is(readFileSync(join(dir, 'empty')).length, 0);
 });
 
 test('bad requests: a chunk whose MD5 or length is wrong, a wrong hash, a bad range, a missing file: 400; a second artifact of a name: 409; an incomplete file is not confirmed', async () => {
@@ -126,8 +129,8 @@ test('tokens: none, a wrong one or another scheme is 401; another run\'s id in t
   assert.is((await send(`${artifactsUrl(b)}/${fileId}/download`, 'GET', b.token)).status, 400);
   assert.is((await send(`${artifactsUrl(b)}/999999/download`, 'GET', b.token)).status, 404);
   // Task b's own artifact, then the task ends: its token no longer works.
-  await uploadArtifact(b, 'own', { 'x.txt': Buffer.from('x') });
-  assert.equal(Object.keys(await downloadArtifact(b, 'own')), ['x.txt']);
+  await uploadArtifact(b, 'own', { 'nothing.txt': Buffer.alloc(0) });
+  assert.equal(Object.keys(await downloadArtifact(b, 'own')), ['nothing.txt']);
   assert.equal(json<{ value: Array<{ name: string }> }>(await send(artifactsUrl(b), 'GET', b.token)).value.map((x) => x.name), ['own']);
   await finishTask(runner, taskB!, Result.SUCCESS);
   assert.is((await send(artifactsUrl(b), 'GET', b.token)).status, 401);

@@ -109,10 +109,12 @@ export class PipelineArtifacts {
     const { name, path } = splitItemPath(up.itemPath);
     if (md5Hex(name) !== hash) throw new BadRequest('Invalid artifact hash');
     if (!path) throw new BadRequest('itemPath names no file in the artifact');
-    const range = /^bytes (\d{1,15})-(\d{1,15})\/(\d{1,15})$/.exec(up.contentRange?.trim() ?? '');
+    // An empty file comes as one empty chunk, `bytes 0--1/0` (the toolkit's range of no bytes).
+    const empty = up.contentRange?.trim() === 'bytes 0--1/0';
+    const range = empty ? [, '0', '-1', '0'] : /^bytes (\d{1,15})-(\d{1,15})\/(\d{1,15})$/.exec(up.contentRange?.trim() ?? '');
     if (!range) throw new BadRequest('Content-Range must be bytes <start>-<end>/<total>');
     const [start, end, total] = [Number(range[1]), Number(range[2]), Number(range[3])];
-    if (start > end || end >= total) throw new BadRequest(`Content-Range ${up.contentRange} is not within the file`);
+    if (!empty && (start > end || end >= total)) throw new BadRequest(`Content-Range ${up.contentRange} is not within the file`);
     if (end - start + 1 > maxChunkBytes) throw new BadRequest(`a chunk is at most ${maxChunkBytes} bytes`);
     const length = intHeader(up.contentLength, 'Content-Length');
     if (length !== undefined && length !== end - start + 1) throw new BadRequest('Content-Length does not match Content-Range');
@@ -130,6 +132,7 @@ export class PipelineArtifacts {
         set: { size, storedSize: total, contentEncoding: encoding },
       })
       .returning({ id: actionArtifactFiles.id });
+    if (empty) return;
     let saved: { ok: boolean; md5: string };
     try {
       saved = await this.artifacts.storage.putChunk(artifact.id, file!.id, start, end, body, maxChunkBytes);
