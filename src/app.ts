@@ -13,6 +13,7 @@ import { loadSpec, type OpenApiDocument } from './api/spec.js';
 import type { Services } from './services/index.js';
 import { actionsMiddleware } from './transport/actions.js';
 import { artifactMiddleware } from './transport/artifacts.js';
+import { pipelineArtifactMiddleware } from './transport/pipelineArtifacts.js';
 import { buildAvatarRouter } from './web/avatars.js';
 import { requestDuration } from './metrics.js';
 import { buildOperateRouter } from './web/operate.js';
@@ -106,6 +107,7 @@ export async function buildApp({ config, services, log, doc = loadSpec(), inFlig
   // The Actions runner protocol (Connect), outside /api/v1.
   app.use(actionsMiddleware(services));
   app.use(artifactMiddleware(services));
+  app.use(pipelineArtifactMiddleware(services));
   // Health check, spec, docs page and metrics (src/web), before /api/v1 so its 405s leave them alone.
   app.use(operate.routes());
   // The OAuth2/OpenID Connect provider at Gitea's paths, its sign-in and consent steps, the sign-in,

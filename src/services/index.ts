@@ -41,6 +41,7 @@ import { ActionService } from './actions/runs.js';
 import { ActionQueries } from './actions/queries.js';
 import { RunnerService } from './actions/runners.js';
 import { ArtifactService } from './actions/artifacts.js';
+import { PipelineArtifacts } from './actions/pipelineArtifacts.js';
 import { RepoActionService } from './actions/repoActions.js';
 import { ActionUpkeep } from './actions/upkeep.js';
 import { ActionSettingsService } from './actions/settings.js';
@@ -144,6 +145,8 @@ export class Services {
   readonly actionQueries: ActionQueries;
   readonly runners: RunnerService;
   readonly artifacts: ArtifactService;
+  /** The v1–v3 artifact protocol (/api/actions_pipeline). */
+  readonly pipelineArtifacts: PipelineArtifacts;
   readonly repoActions: RepoActionService;
   /** Actions secrets and variables (repository, organization, user). */
   readonly actionSettings: ActionSettingsService;
@@ -234,7 +237,8 @@ export class Services {
     this.orgLookups = new OrgLookupService(deps);
     this.maintenance = new MaintenanceService(deps, this.repos, this.hooks);
     this.actions = new ActionService(deps);
-    this.artifacts = new ArtifactService(deps);
+    this.artifacts = new ArtifactService(deps, () => this.actionSettings.keys());
+    this.pipelineArtifacts = new PipelineArtifacts(deps, this.artifacts);
     this.actionQueries = new ActionQueries(deps);
     this.actionSettings = new ActionSettingsService(deps);
     const secretKeys = () => this.actionSettings.keys();

@@ -2,8 +2,12 @@
 // (Azure's Put Block, or appended blocks) under `$DATA_DIR/tmp/artifacts/<artifact id>/`, each streamed
 // to disk; committing the block list concatenates them (streamed, never whole in memory) into a temporary
 // file that is renamed into place, so an artifact's file is wholly there or not at all.
+// A v1–v3 artifact is a folder, `$DATA_DIR/actions_artifacts/<run>/<artifact id>/<file id>`: each file's
+// chunks (Content-Range) arrive under `$DATA_DIR/tmp/artifacts/<artifact id>/file-<file id>/` and are
+// merged, in order, when the upload is confirmed.
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -101,7 +105,93 @@ export class ArtifactStorage {
   }
 
   async remove(artifactId: number, relative: string): Promise<void> {
-    if (relative) await rm(this.absolute(relative), { force: true });
+    if (relative) await rm(this.absolute(relative), { recursive: true, force: true });
+    await rm(this.uploadDir(artifactId), { recursive: true, force: true });
+  }
+
+  // --- v1–v3: files in chunks --------------------------------------------------------------------
+
+  private chunkDir(artifactId: number, fileId: number): string {
+    return join(this.uploadDir(artifactId), `file-${fileId}`);
+  }
+
+  /** A v1–v3 artifact's folder, relative to DATA_DIR. */
+  folderPath(runId: number, artifactId: number): string {
+    return join('actions_artifacts', String(runId), String(artifactId));
+  }
+
+  /**
+   * Streams one chunk (bytes start..end of the stored file) to disk, with its MD5 (base64). A chunk
+   * whose length is not end-start+1 is thrown away and answered `short`; one past `maxBytes` is cut off.
+   */
+  async putChunk(artifactId: number, fileId: number, start: number, end: number, body: Readable, maxBytes: number): Promise<{ ok: boolean; md5: string }> {
+    const dir = this.chunkDir(artifactId, fileId);
+    await mkdir(dir, { recursive: true });
+    const to = join(dir, `${start}-${end}.chunk`);
+    const part = `${to}.${process.pid}.${Date.now()}.part`;
+    const md5 = createHash('md5');
+    let n = 0;
+    body.on('data', (chunk: Buffer) => {
+      n += chunk.length;
+      md5.update(chunk);
+      if (n > maxBytes) body.destroy(new Error('chunk too large'));
+    });
+    try {
+      await pipeline(body, createWriteStream(part));
+    } catch (err) {
+      await rm(part, { force: true });
+      throw err;
+    }
+    if (n !== end - start + 1) {
+      await rm(part, { force: true });
+      return { ok: false, md5: md5.digest('base64') };
+    }
+    await rename(part, to);
+    return { ok: true, md5: md5.digest('base64') };
+  }
+
+  /** Throws a chunk away (its MD5 did not match). */
+  async dropChunk(artifactId: number, fileId: number, start: number, end: number): Promise<void> {
+    await rm(join(this.chunkDir(artifactId, fileId), `${start}-${end}.chunk`), { force: true });
+  }
+
+  /**
+   * Merges a file's chunks (in order, from byte 0, a repeated chunk once) into the artifact's folder.
+   * Answers the stored path, or undefined when the chunks do not cover `storedSize` bytes.
+   */
+  async mergeFile(runId: number, artifactId: number, fileId: number, storedSize: number): Promise<string | undefined> {
+    const dir = this.chunkDir(artifactId, fileId);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const chunks = names
+      .map((n) => /^(\d+)-(\d+)\.chunk$/.exec(n))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ start: Number(m[1]), end: Number(m[2]), path: join(dir, m[0]) }))
+      .sort((a, b) => a.start - b.start || b.end - a.end);
+    const used: typeof chunks = [];
+    let next = 0;
+    for (const c of chunks) {
+      if (c.start !== next) continue;
+      used.push(c);
+      next = c.end + 1;
+    }
+    if (next !== storedSize) return undefined;
+    const relative = join(this.folderPath(runId, artifactId), String(fileId));
+    await mkdir(this.absolute(this.folderPath(runId, artifactId)), { recursive: true });
+    await mkdir(this.uploadDir(artifactId), { recursive: true });
+    const part = join(this.uploadDir(artifactId), `merged-${fileId}.part`);
+    const out = createWriteStream(part);
+    try {
+      for (const c of used) await pipeline(createReadStream(c.path), out, { end: false });
+    } finally {
+      await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
+    }
+    await rename(part, this.absolute(relative));
+    await rm(dir, { recursive: true, force: true });
+    return relative;
+  }
+
+  /** The chunks left of an upload, once it is confirmed. */
+  async clearUpload(artifactId: number): Promise<void> {
     await rm(this.uploadDir(artifactId), { recursive: true, force: true });
   }
 }

@@ -17,6 +17,7 @@ let app: TestApp;
 let owner: Actor;
 let token: string;
 let repoName: string;
+let taskToken: string;
 
 const base = () => `${app.url}/twirp/github.actions.results.api.v1.ArtifactService`;
 const twirp = (method: string, body: unknown, auth: string | null = `Bearer ${token}`) =>
@@ -32,6 +33,7 @@ test.before(async () => {
   const runner = await registerRunner(app, ['artifacts']);
   const task = await eventually(() => fetchTask(runner), 'the task');
   token = (task.context as { gitea_runtime_token: string }).gitea_runtime_token;
+  taskToken = (task.context as { token: string }).token;
 });
 test.after(async () => {
   await app.close();
@@ -42,6 +44,22 @@ test('401 without the runtime token of a running task', async () => {
     const res = await twirp('CreateArtifact', { name: 'x', version: 4 }, auth);
     assert.is(res.status, 401);
     assert.is(((await res.json()) as { code: string }).code, 'unauthenticated');
+  }
+});
+
+test('the runtime token is a JWT as Gitea issues it (scp Actions.Results:<run>:<job>, what upload-artifact@v4 reads); the bare task token works too; a forged one is 401', async () => {
+  const [head, payload, sig] = token.split('.');
+  assert.ok(head && payload && sig, token);
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { scp: string; TaskID: number; RunID: number; JobID: number; exp: number };
+  assert.is(claims.scp, `Actions.Results:${claims.RunID}:${claims.JobID}`);
+  assert.ok(claims.exp * 1000 > Date.now());
+  assert.is(JSON.parse(Buffer.from(head, 'base64url').toString('utf8')).alg, 'HS256');
+  assert.is((await twirp('ListArtifacts', {}, `Bearer ${taskToken}`)).status, 200);
+  assert.is((await twirp('ListArtifacts', {})).status, 200);
+  const other = Buffer.from(JSON.stringify({ ...claims, RunID: claims.RunID + 1, scp: 'Actions.Results:0:0' })).toString('base64url');
+  for (const forged of [`${head}.${payload}.${sig.slice(0, -2)}AA`, `${head}.${other}.${sig}`, `${head}.${payload}`, 'a.b.c']) {
+    const res = await twirp('ListArtifacts', {}, `Bearer ${forged}`);
+    assert.is(res.status, 401, forged);
   }
 });
 

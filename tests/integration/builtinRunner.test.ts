@@ -1,7 +1,8 @@
 // The built-in runner end to end: a pushed workflow runs on the host through `npm run cli -- runner`'s
 // code (src/runner), registered over the runner protocol like act_runner: jobs with needs, checkout with
 // the task token, outputs, env, expressions, masking of secrets in the stored log, commit statuses and
-// the workflow_run webhook; a failing step fails the job and the run; a cancel stops a running step.
+// the workflow_run webhook; a failing step fails the job and the run; a cancel stops a running step;
+// $GITHUB_ENV, $GITHUB_PATH, working-directory and timeout-minutes.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -178,6 +179,50 @@ jobs:
   assert.match(log, 'Process completed with exit code 1.');
   const steps = await app.client(owner.basic).GET('/repos/{owner}/{repo}/actions/jobs/{job_id}', { params: { path: { owner: owner.username, repo: repo.name, job_id: jobs[0]!.id } } });
   assert.equal(steps.data!.steps!.map((s) => s.conclusion), ['success', 'success', 'failure', 'skipped', 'success']);
+});
+
+test('$GITHUB_ENV and $GITHUB_PATH reach later steps, working-directory is honoured, $GITHUB_STEP_SUMMARY is a writable file; a step past its timeout-minutes is stopped and fails the job', async () => {
+  const repo = await userRepo(app, owner, { auto_init: true });
+  await pushFiles(app, owner, owner.username, repo.name, {
+    '.gitea/workflows/files.yml': workflow(`
+on: push
+jobs:
+  files:
+    runs-on: ubuntu-latest
+    steps:
+      - run: |
+          mkdir -p sub/bin
+          printf '#!/bin/sh\\necho tool-ran\\n' > sub/bin/mytool && chmod +x sub/bin/mytool
+          echo "$PWD/sub/bin" >> "$GITHUB_PATH"
+          echo "FROM_ENV=carried" >> "$GITHUB_ENV"
+          echo "# summary" >> "$GITHUB_STEP_SUMMARY"
+      - run: |
+          mytool
+          echo "env: $FROM_ENV"
+          echo "in: $(basename "$PWD")"
+        working-directory: sub
+      - run: |
+          echo slow-start
+          sleep 60
+          echo slow-end
+        timeout-minutes: 0.05
+      - run: echo after-timeout
+`),
+  });
+  const [run] = await runsOf(app, repo.id, 1);
+  const ended = await endedRun(app, run!.id);
+  const [job] = await jobsOf(app, run!.id);
+  const log = await jobLog(app, owner.basic, owner.username, repo.name, job!.id);
+  assert.is(ended.status, 'failure', log);
+  assert.match(log, 'tool-ran');
+  assert.match(log, 'env: carried');
+  assert.match(log, 'in: sub');
+  assert.match(log, 'slow-start');
+  assert.not.match(log, 'slow-end');
+  assert.not.match(log, 'after-timeout');
+  assert.match(log, 'has timed out after 0.05 minutes');
+  const steps = await app.client(owner.basic).GET('/repos/{owner}/{repo}/actions/jobs/{job_id}', { params: { path: { owner: owner.username, repo: repo.name, job_id: job!.id } } });
+  assert.equal(steps.data!.steps!.map((s) => s.conclusion), ['success', 'success', 'failure', 'skipped']);
 });
 
 test('another uses: fails the step with a clear message', async () => {

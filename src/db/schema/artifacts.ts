@@ -1,7 +1,9 @@
 // Actions artifacts: files a job uploads through the artifact protocol (v4: one zip per artifact),
 // stored under $DATA_DIR/actions_artifacts and kept until they expire (retention days), are deleted
 // through the API, or their run is deleted. The cron task cleanup_actions removes expired ones' files.
-import { bigint, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+// A v1–v3 artifact (actions/upload-artifact@v3) is a folder of files, uploaded one by one in chunks:
+// its files are rows of action_artifact_files, each stored as uploaded (gzip'ed when the uploader sent it so).
+import { bigint, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { actionRuns } from './actions.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -27,7 +29,7 @@ export const actionArtifacts = pgTable(
     size: bigint('size', { mode: 'number' }).notNull().default(0),
     /** `sha256:<hex>` as the uploader reported it at finalization. */
     hash: text('hash').notNull().default(''),
-    /** 4 for the v4 protocol (a zip). */
+    /** 4 for the v4 protocol (a zip); 3 for the v1–v3 protocol (files in action_artifact_files). */
     version: bigint('version', { mode: 'number' }).notNull().default(4),
     status: text('status').$type<ArtifactState>().notNull().default('upload_pending'),
     expiresAt: ts('expires_at'),
@@ -38,3 +40,27 @@ export const actionArtifacts = pgTable(
 );
 
 export type ActionArtifactRow = typeof actionArtifacts.$inferSelect;
+
+/**
+ * The files of a v1–v3 artifact: its path inside the artifact, its size (uncompressed) and the stored
+ * file's size and encoding (`gzip` when the uploader compressed it: stored and served compressed).
+ */
+export const actionArtifactFiles = pgTable(
+  'action_artifact_files',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    artifactId: bigint('artifact_id', { mode: 'number' })
+      .notNull()
+      .references(() => actionArtifacts.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull().default(0),
+    storedSize: bigint('stored_size', { mode: 'number' }).notNull().default(0),
+    contentEncoding: text('content_encoding').notNull().default(''),
+    /** The merged file, relative to $DATA_DIR (empty until the upload is confirmed). */
+    storagePath: text('storage_path').notNull().default(''),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('action_artifact_files_path_key').on(t.artifactId, t.path)],
+);
+
+export type ActionArtifactFileRow = typeof actionArtifactFiles.$inferSelect;

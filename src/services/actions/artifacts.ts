@@ -7,13 +7,17 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { and, asc, count, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import {
-  actionArtifacts, actionRunJobs, actionRuns, actionTasks, type ActionArtifactRow, type ActionRunRow,
+  actionArtifactFiles, actionArtifacts, actionRunJobs, actionRuns, actionTasks, type ActionArtifactRow, type ActionRunRow,
 } from '../../db/schema/index.js';
 import { ArtifactStorage } from '../../storage/artifacts.js';
 import type { ServiceDeps } from '../context.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
+import { zipStream, type ZipEntry } from './logArchive.js';
+import { readRuntimeToken, verifyRuntimeToken } from './runtimeToken.js';
+import type { SecretKey } from './secretBox.js';
 import { requireReader, requireWriter } from './repoActions.js';
 import { BadRequest, Conflict, NotFound, Unauthorized } from '../errors.js';
 
@@ -38,7 +42,7 @@ export interface TaskCaller {
 }
 
 /** Gitea's artifact name rule: no path separators or characters file systems refuse. */
-function checkName(name: unknown): string {
+export function checkArtifactName(name: unknown): string {
   if (typeof name !== 'string' || name.trim() === '') throw new BadRequest('artifact name is empty');
   if (/[\\/":<>|*?\r\n]/.test(name) || name.length > 255) throw new BadRequest(`invalid artifact name: ${JSON.stringify(name)}`);
   return name;
@@ -47,7 +51,11 @@ function checkName(name: unknown): string {
 export class ArtifactService {
   readonly storage: ArtifactStorage;
 
-  constructor(private readonly deps: ServiceDeps) {
+  constructor(
+    private readonly deps: ServiceDeps,
+    /** The secrets keyring, which runtime tokens are signed under. */
+    private readonly keys: () => Promise<SecretKey[]>,
+  ) {
     this.storage = new ArtifactStorage(deps.config.dataDir);
   }
 
@@ -61,17 +69,30 @@ export class ArtifactService {
     return `${this.deps.config.rootUrl}${artifactService}/${method}?sig=${sig}&expires=${expires}&artifactID=${artifactId}&taskID=${caller.taskId}`;
   }
 
-  /** The task a runtime token (Bearer) names; it must be running. */
+  /**
+   * The task a runtime token (Bearer) names; it must be running. The token is the JWT the task got as
+   * `gitea_runtime_token` (src/services/actions/runtimeToken.ts) or, as older runners send, the task token.
+   */
   async caller(authorization: string | undefined): Promise<TaskCaller> {
-    const token = /^Bearer\s+([0-9a-f]{40})$/i.exec(authorization?.trim() ?? '')?.[1]?.toLowerCase();
-    if (!token) throw new Unauthorized('Bad authorization');
-    const [row] = await this.deps.db
-      .select({ taskId: actionTasks.id, tokenHash: actionTasks.tokenHash, jobId: actionTasks.jobId, run: actionRuns })
-      .from(actionTasks)
-      .innerJoin(actionRunJobs, eq(actionRunJobs.id, actionTasks.jobId))
-      .innerJoin(actionRuns, eq(actionRuns.id, actionRunJobs.runId))
-      .where(and(eq(actionTasks.tokenHash, hash(token)), eq(actionTasks.status, 'running')));
-    if (!row) throw new Unauthorized('Bad authorization: the task is not running');
+    const bearer = /^Bearer\s+(\S+)$/i.exec(authorization?.trim() ?? '')?.[1];
+    if (!bearer) throw new Unauthorized('Bad authorization header');
+    const select = () =>
+      this.deps.db
+        .select({ taskId: actionTasks.id, tokenHash: actionTasks.tokenHash, jobId: actionTasks.jobId, run: actionRuns })
+        .from(actionTasks)
+        .innerJoin(actionRunJobs, eq(actionRunJobs.id, actionTasks.jobId))
+        .innerJoin(actionRuns, eq(actionRuns.id, actionRunJobs.runId));
+    if (/^[0-9a-f]{40}$/i.test(bearer)) {
+      const [row] = await select().where(and(eq(actionTasks.tokenHash, hash(bearer.toLowerCase())), eq(actionTasks.status, 'running')));
+      if (!row) throw new Unauthorized('Bad authorization: the task is not running');
+      return row;
+    }
+    const claims = readRuntimeToken(bearer);
+    if (!claims) throw new Unauthorized('Bad authorization: not a runtime token');
+    const [row] = await select().where(and(eq(actionTasks.id, claims.taskId), eq(actionTasks.status, 'running')));
+    if (!row || row.run.id !== claims.runId || row.jobId !== claims.jobId || !verifyRuntimeToken(await this.keys(), row.tokenHash, bearer)) {
+      throw new Unauthorized('Bad authorization: the token is not valid or its task is not running');
+    }
     return row;
   }
 
@@ -96,7 +117,7 @@ export class ArtifactService {
 
   /** CreateArtifact: a pending artifact of the task's run (replacing a pending one of that name). */
   async create(caller: TaskCaller, input: { name?: unknown; expiresAt?: unknown }): Promise<{ uploadUrl: string }> {
-    const name = checkName(input.name);
+    const name = checkArtifactName(input.name);
     const { retentionDays, artifactRetentionDays } = this.deps.config.actions;
     let days = artifactRetentionDays;
     if (typeof input.expiresAt === 'string' && input.expiresAt) {
@@ -106,6 +127,7 @@ export class ArtifactService {
     }
     const same = and(eq(actionArtifacts.runId, caller.run.id), eq(actionArtifacts.name, name));
     const existing = await this.deps.db.select().from(actionArtifacts).where(same);
+    // (a pending upload of the name, v4 or v3, is replaced; a confirmed one of either stays.)
     if (existing.some((a) => a.status === 'upload_confirmed')) throw new Conflict(`an artifact named ${name} already exists in this run`);
     for (const a of existing) {
       await this.deps.db.delete(actionArtifacts).where(eq(actionArtifacts.id, a.id));
@@ -153,11 +175,11 @@ export class ArtifactService {
 
   /** FinalizeArtifact: the upload is complete; its size (and sha256, when given) must match. */
   async finalize(caller: TaskCaller, input: { name?: unknown; size?: unknown; hash?: unknown }): Promise<number> {
-    const name = checkName(input.name);
+    const name = checkArtifactName(input.name);
     const [artifact] = await this.deps.db
       .select()
       .from(actionArtifacts)
-      .where(and(eq(actionArtifacts.runId, caller.run.id), eq(actionArtifacts.name, name), eq(actionArtifacts.status, 'upload_pending')))
+      .where(and(eq(actionArtifacts.runId, caller.run.id), eq(actionArtifacts.name, name), eq(actionArtifacts.version, 4), eq(actionArtifacts.status, 'upload_pending')))
       .orderBy(desc(actionArtifacts.id))
       .limit(1);
     if (!artifact) throw new NotFound('artifact not found');
@@ -192,14 +214,14 @@ export class ArtifactService {
       .select()
       .from(actionArtifacts)
       .where(and(
-        eq(actionArtifacts.runId, caller.run.id), eq(actionArtifacts.status, 'upload_confirmed'),
+        eq(actionArtifacts.runId, caller.run.id), eq(actionArtifacts.version, 4), eq(actionArtifacts.status, 'upload_confirmed'),
         filter.name ? eq(actionArtifacts.name, filter.name) : undefined, filter.id ? eq(actionArtifacts.id, filter.id) : undefined,
       ))
       .orderBy(asc(actionArtifacts.id));
   }
 
   private async confirmedByName(caller: TaskCaller, name: unknown): Promise<ActionArtifactRow> {
-    const [artifact] = await this.listForTask(caller, { name: checkName(name) });
+    const [artifact] = await this.listForTask(caller, { name: checkArtifactName(name) });
     if (!artifact) throw new NotFound('artifact not found');
     return artifact;
   }
@@ -274,11 +296,26 @@ export class ArtifactService {
     await this.remove(artifact);
   }
 
-  /** The zip of a confirmed artifact (404 once expired). */
-  async open(loaded: LoadedRepo, id: number): Promise<{ stream: Readable; size: number; name: string }> {
+  /**
+   * The zip of a confirmed artifact (404 once expired): a v4 one's stored zip; a v1–v3 one's files
+   * zipped while they are sent (gzip'ed ones unpacked), so its size is not known beforehand.
+   */
+  async open(loaded: LoadedRepo, id: number): Promise<{ stream: Readable; size: number | undefined; name: string }> {
     const artifact = await this.get(loaded, id);
     if (artifact.status !== 'upload_confirmed') throw new NotFound('Artifact has expired');
-    return { stream: this.storage.open(artifact.storagePath), size: artifact.size, name: artifact.name };
+    if (artifact.version !== 3) return { stream: this.storage.open(artifact.storagePath), size: artifact.size, name: artifact.name };
+    const files = await this.deps.db.select().from(actionArtifactFiles).where(eq(actionArtifactFiles.artifactId, artifact.id)).orderBy(asc(actionArtifactFiles.id));
+    const entries: ZipEntry[] = files.map((f) => ({
+      name: f.path,
+      open: async () => {
+        const raw = this.storage.open(f.storagePath);
+        if (f.contentEncoding !== 'gzip') return raw;
+        const gunzip = createGunzip();
+        raw.once('error', (err) => gunzip.destroy(err));
+        return raw.pipe(gunzip);
+      },
+    }));
+    return { stream: zipStream(entries), size: undefined, name: artifact.name };
   }
 
   // --- upkeep ----------------------------------------------------------------------------------------

@@ -53,7 +53,7 @@ async function* zipChunks(entries: ZipEntry[], now: Date): AsyncGenerator<Buffer
       compressed += chunk.length;
       yield chunk;
     }
-    if (size > limit || compressed > limit) throw new Error(`log ${entry.name} is past 4 GiB`);
+    if (size > limit || compressed > limit) throw new Error(`${entry.name} is past 4 GiB`);
     offset += compressed;
 
     const descriptor = Buffer.alloc(16);
@@ -63,7 +63,7 @@ async function* zipChunks(entries: ZipEntry[], now: Date): AsyncGenerator<Buffer
     descriptor.writeUInt32LE(size, 12);
     yield descriptor;
     offset += descriptor.length;
-    if (offset > limit) throw new Error('the log archive is past 4 GiB');
+    if (offset > limit) throw new Error('the archive is past 4 GiB');
 
     const header = Buffer.alloc(46);
     header.writeUInt32LE(0x02014b50, 0);

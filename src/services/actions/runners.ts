@@ -18,6 +18,7 @@ import type { ServiceDeps } from '../context.js';
 import { Invalid, NotFound, Unauthorized } from '../errors.js';
 import { bumpTasksVersion, isDone, lockRun, tasksVersion, type ActionService } from './runs.js';
 import type { ActionSettingsService } from './settings.js';
+import { issueRuntimeToken } from './runtimeToken.js';
 import { stepName } from './workflow.js';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -279,7 +280,9 @@ export class RunnerService {
     const cfg = this.deps.config;
     // What the job may see: its token, the owner's and the repository's secrets (none for a fork's pull
     // request) and variables.
-    const [secrets, vars] = await Promise.all([this.settings.secretsForTask(run, token), this.settings.varsForTask(run)]);
+    const [secrets, vars, keys] = await Promise.all([this.settings.secretsForTask(run, token), this.settings.varsForTask(run), this.settings.keys()]);
+    // The runtime token is a JWT signed for this task, as Gitea's (upload-artifact@v4 reads run and job from it).
+    const runtimeToken = issueRuntimeToken(keys[0]!, hash(token), { taskId: task.id, runId: run.id, jobId: job.id }, cfg.actions.endlessTaskTimeoutMs + 3_600_000);
     const refName = run.ref.replace(/^refs\/(heads|tags|pull)\//, '');
     const pr = run.event === 'pull_request' ? (run.eventPayload as { pull_request?: { head?: { ref?: string }; base?: { ref?: string } } }).pull_request : undefined;
     const needs: Assignment['needs'] = {};
@@ -320,7 +323,7 @@ export class RunnerService {
           server_url: cfg.rootUrl.replace(/\/$/, ''),
           api_url: `${cfg.rootUrl}api/v1`,
           gitea_default_actions_url: cfg.actions.defaultActionsUrl,
-          gitea_runtime_token: token,
+          gitea_runtime_token: runtimeToken,
         },
         secrets,
         needs,

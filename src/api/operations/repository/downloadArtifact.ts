@@ -10,7 +10,8 @@ export const downloadArtifact: Handler<'downloadArtifact'> = async (req) => {
     body: stream as unknown as Buffer,
     headers: {
       'Content-Type': 'application/zip',
-      'Content-Length': String(size),
+      // A v1–v3 artifact's zip is made while it is sent: no length beforehand.
+      ...(size === undefined ? {} : { 'Content-Length': String(size) }),
       'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(`${name}.zip`)}`,
     },
   };
