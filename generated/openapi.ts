@@ -3929,6 +3929,26 @@ export interface paths {
         patch: operations["issueEditLabel"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/merge-upstream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a branch from upstream
+         * @description Writers of a fork's code (as Gitea: 403 for others who can see it, 404 for those who cannot). Brings the base repository's default branch into the fork's `branch` (the fork's default branch when left out): a fast-forward when the fork's branch has nothing of its own (also when it already has everything: `fast-forward`), else a merge commit by the caller (`merge`), refused with 409 under `ff_only` or when the merge conflicts. The branch moves as by a push (webhooks, Actions), and its protection applies. 400 when the repository is not a fork, 404 when the branch or the base repository cannot be found (a base the caller cannot read counts as not found), 423 for an archived fork.
+         */
+        post: operations["repoMergeUpstream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/milestones": {
         parameters: {
             query?: never;
@@ -8963,6 +8983,16 @@ export interface components {
             MergeMessageField?: string | null;
             /** @description the first line of the merge or squash commit's message */
             MergeTitleField?: string | null;
+        };
+        MergeUpstreamRequest: {
+            /** @description the fork's branch to bring up to date (default the fork's default branch) */
+            branch?: string;
+            /** @description only a fast-forward; 409 when the branch has commits of its own */
+            ff_only?: boolean;
+        };
+        MergeUpstreamResponse: {
+            /** @enum {string} */
+            merge_style: "fast-forward" | "merge";
         };
         /** @description options for migrating a repository */
         MigrateRepoOptions: {
@@ -19293,6 +19323,42 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoMergeUpstream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergeUpstreamRequest"];
+            };
+        };
+        responses: {
+            /** @description how the branch was brought up to date */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeUpstreamResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
         };

@@ -366,6 +366,7 @@ import { repoListTags } from './repository/repoListTags.js';
 import { repoListTeams } from './repository/repoListTeams.js';
 import { repoListTopics } from './repository/repoListTopics.js';
 import { repoMergePullRequest } from './repository/repoMergePullRequest.js';
+import { repoMergeUpstream } from './repository/repoMergeUpstream.js';
 import { repoMigrate } from './repository/repoMigrate.js';
 import { repoMirrorSync } from './repository/repoMirrorSync.js';
 import { repoNewPinAllowed } from './repository/repoNewPinAllowed.js';
@@ -833,6 +834,7 @@ export const registry: Registry = {
   repoListTeams,
   repoListTopics,
   repoMergePullRequest,
+  repoMergeUpstream,
   repoMigrate,
   repoMirrorSync,
   repoNewPinAllowed,
