@@ -103,6 +103,9 @@ const transferRepo = 'xfer';
 const pushMirrorAddress = 'http://127.0.0.1:9/contract/mirror.git';
 /** Empty repositories (cheap to re-create) for the operations that delete, rename or give away a repository. */
 const victimRepo = 'victim';
+/** merge-upstream's fork (the site admin's) and its base (the user's). */
+const upstreamBase = 'upstream-base';
+const upstreamFork = 'upstream-fork';
 /** An organization without repositories that orgDelete and orgEdit may change at will (made again when deleted). */
 const victimOrg = 'org-victim';
 /** The fixture team `devs` of `org`, as it is put back after an edit or a delete. */
@@ -306,6 +309,10 @@ export class World {
       await world.restorePackage(owner);
     }
     await world.restoreTransfer();
+    // merge-upstream (#39): the site admin's fork of a repository of the user that nothing else forks.
+    if (await world.step('create a repository to fork', 'POST', '/user/repos', { name: upstreamBase, auto_init: true }, users.user.username)) {
+      await world.step('fork it for merge-upstream', 'POST', `/repos/${users.user.username}/${upstreamBase}/forks`, { name: upstreamFork });
+    }
     await world.restoreStopwatches();
     await world.restoreUserKey();
     await world.restoreOAuth2App();
@@ -400,6 +407,8 @@ export class World {
       acceptRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       rejectRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       repoDelete: { repo: [victimRepo] },
+      // The site admin's fork (200), its base (400: no fork), the other pairings 404.
+      repoMergeUpstream: { owner: [admin.username, user.username], repo: [upstreamFork, upstreamFork, upstreamBase] },
       // A run waiting for approval, one with a failed job; the others answer 409/400 and 404.
       approveWorkflowRun: { run: ['$approval-run-id', '$approval-run-id', '$run-id', '987654'] },
       rerunFailedWorkflowRun: { run: ['$failed-run-id', '$failed-run-id', '$run-id', '$open-run-id', '987654'] },
