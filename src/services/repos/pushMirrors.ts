@@ -94,7 +94,7 @@ export class PushMirrorService {
     const { db, config } = this.deps;
     let interval: number;
     try {
-      interval = mirrorIntervalSeconds(input.interval, this.deps);
+      interval = mirrorIntervalSeconds(input.interval, this.deps, 'interval');
     } catch (err) {
       if (err instanceof Invalid) throw new BadRequest(err.message);
       throw err;

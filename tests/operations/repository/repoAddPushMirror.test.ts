@@ -66,8 +66,8 @@ test('400: an address that is no HTTP(S) URL, a bad or too short interval, a blo
   for (const [body, message] of [
     [{ remote_address: 'ftp://127.0.0.1/x.git' }, /HTTP or HTTPS/],
     [{ remote_address: 'not a url' }, /HTTP or HTTPS/],
-    [{ remote_address: remote(), interval: 'soon' }, /mirror_interval/],
-    [{ remote_address: remote(), interval: '-1h' }, /mirror_interval/],
+    [{ remote_address: remote(), interval: 'soon' }, /invalid interval "soon"/],
+    [{ remote_address: remote(), interval: '-1h' }, /invalid interval/],
   ] as const) {
     const res = await w.add(body);
     statusIs(res, 400, JSON.stringify(body));
@@ -79,7 +79,7 @@ test('400: an address that is no HTTP(S) URL, a bad or too short interval, a blo
     cfg.mirrorMinIntervalS = 600;
     const short = await w.add({ remote_address: remote(), interval: '1m' });
     statusIs(short, 400);
-    assert.match(messageOf(short.error), /at least 600s/);
+    assert.match(messageOf(short.error), /interval must be at least 600s/);
     cfg.allowLocalNetworks = false;
     const loop = await w.add({ remote_address: remote() });
     statusIs(loop, 400);
