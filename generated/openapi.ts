@@ -3929,6 +3929,26 @@ export interface paths {
         patch: operations["issueEditLabel"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/merge-upstream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a branch from upstream
+         * @description Writers of a fork's code (as Gitea: 403 for others who can see it, 404 for those who cannot). Brings the base repository's default branch into the fork's `branch` (the fork's default branch when left out): a fast-forward when the fork's branch has nothing of its own (also when it already has everything: `fast-forward`), else a merge commit by the caller (`merge`), refused with 409 under `ff_only` or when the merge conflicts. The branch moves as by a push (webhooks, Actions), and its protection applies. 400 when the repository is not a fork, 404 when the branch or the base repository cannot be found (a base the caller cannot read counts as not found), 423 for an archived fork.
+         */
+        post: operations["repoMergeUpstream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/milestones": {
         parameters: {
             query?: never;
@@ -4352,6 +4372,74 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/push_mirrors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get all push mirrors of the repository
+         * @description Repository administrators and site administrators (as Gitea's reqAdmin); others who can see the repository get 403, others 404. Oldest first, paginated with `X-Total-Count` and `Link`. The credentials are never shown.
+         */
+        get: operations["repoListPushMirrors"];
+        put?: never;
+        /**
+         * add a push mirror to the repository
+         * @description Repository administrators and site administrators. The remote address is judged as a migration's (`MIGRATIONS_*`: blocked, not allowed, private or loopback addresses are 400, as is an address that is not HTTP(S)); `interval` is a Go duration, `0` for none, else at least `MIRROR_MIN_INTERVAL` (400 otherwise). The credentials (`remote_username`, `remote_password`, or user information in the address) are stored sealed and never returned. The mirror is named `remote_mirror_` and ten random characters, as in Gitea; nothing is pushed until a sync. 423 for an archived repository.
+         */
+        post: operations["repoAddPushMirror"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/push_mirrors-sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync all push mirrored repository
+         * @description Repository administrators and site administrators. Pushes the branches and tags to every push mirror now (forced, pruning what the repository no longer has), one after the other, and answers when done, as Gitea does; a mirror another process is pushing at that moment is left to it. A remote that fails does not fail the request: its message is the mirror's `last_error`. 423 for an archived repository.
+         */
+        post: operations["repoPushMirrorSync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/push_mirrors/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get push mirror of the repository by remoteName
+         * @description Repository administrators and site administrators; others who can see the repository get 403, others 404; 404 when the repository has no push mirror of that name.
+         */
+        get: operations["repoGetPushMirrorByRemoteName"];
+        put?: never;
+        post?: never;
+        /**
+         * deletes a push mirror from a repository by remoteName
+         * @description Repository administrators and site administrators; others who can see the repository get 403, others 404. 404 when the repository has no push mirror of that name (Gitea answers 204 then); the remote itself is left as it is. 423 for an archived repository.
+         */
+        delete: operations["repoDeletePushMirror"];
         options?: never;
         head?: never;
         patch?: never;
@@ -7740,6 +7828,15 @@ export interface components {
             /** @description `APPROVED`, `REQUEST_CHANGES`, `COMMENT` or `PENDING` (default) */
             event?: string | null;
         };
+        CreatePushMirrorOption: {
+            /** @description a Go duration (default 8h0m0s); 0 for no scheduled sync */
+            interval?: string;
+            remote_address: string;
+            remote_password?: string;
+            remote_username?: string;
+            /** @description push after every push to the repository */
+            sync_on_commit?: boolean;
+        };
         /** @description a release to create */
         CreateReleaseOption: {
             /** @description the release notes */
@@ -8887,6 +8984,16 @@ export interface components {
             /** @description the first line of the merge or squash commit's message */
             MergeTitleField?: string | null;
         };
+        MergeUpstreamRequest: {
+            /** @description the fork's branch to bring up to date (default the fork's default branch) */
+            branch?: string;
+            /** @description only a fast-forward; 409 when the branch has commits of its own */
+            ff_only?: boolean;
+        };
+        MergeUpstreamResponse: {
+            /** @enum {string} */
+            merge_style: "fast-forward" | "merge";
+        };
         /** @description options for migrating a repository */
         MigrateRepoOptions: {
             auth_password?: string | null;
@@ -9446,6 +9553,24 @@ export interface components {
         PullReviewRequestOptions: {
             reviewers?: string[] | null;
             team_reviewers?: string[] | null;
+        };
+        /** @description a push mirror of a repository (its credentials are never shown) */
+        PushMirror: {
+            /** Format: date-time */
+            created: string;
+            /** @description a Go duration, such as 8h0m0s; 0s for none */
+            interval: string;
+            last_error: string;
+            /**
+             * Format: date-time
+             * @description when the last sync finished (null before the first)
+             */
+            last_update: string | null;
+            /** @description the address, without credentials */
+            remote_address: string;
+            remote_name: string;
+            repo_name: string;
+            sync_on_commit: boolean;
         };
         /** @description one user's reaction to an issue, pull request or comment */
         Reaction: {
@@ -19202,6 +19327,42 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    repoMergeUpstream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergeUpstreamRequest"];
+            };
+        };
+        responses: {
+            /** @description how the branch was brought up to date */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MergeUpstreamResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     issueGetMilestonesList: {
         parameters: {
             query?: {
@@ -20314,6 +20475,170 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
+        };
+    };
+    repoListPushMirrors: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of push mirrors */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushMirror"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoAddPushMirror: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePushMirrorOption"];
+            };
+        };
+        responses: {
+            /** @description the push mirror */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushMirror"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoPushMirrorSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the mirrors were pushed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetPushMirrorByRemoteName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description remote name of push mirror */
+                name: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the push mirror */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushMirror"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoDeletePushMirror: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description remote name of the pushMirror */
+                name: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the push mirror is gone */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
         };
     };
     repoGetRawFile: {

@@ -11,6 +11,7 @@ import { ActionTriggerWorker } from './jobs/actionTriggers.js';
 import { AutoMergeWorker } from './jobs/autoMerge.js';
 import { LeftoversWorker } from './jobs/leftovers.js';
 import { CodeIndexWorker } from './jobs/codeIndex.js';
+import { PushMirrorWorker } from './jobs/pushMirrors.js';
 import { CronScheduler } from './jobs/scheduler.js';
 import { Services } from './services/index.js';
 import { payloads } from './present/payloads.js';
@@ -45,6 +46,8 @@ async function start() {
   autoMerge.start();
   const codeIndex = new CodeIndexWorker(services.deps, services.codeIndex);
   codeIndex.start();
+  const pushMirrors = new PushMirrorWorker(services.deps, services.pushMirrors);
+  pushMirrors.start();
   const inFlight = new InFlight();
   const app = await buildApp({ config, services, log, inFlight });
   const server: Server = app.listen(config.port, config.host);
@@ -85,6 +88,7 @@ async function start() {
     await actionTriggers.stop();
     await autoMerge.stop();
     await codeIndex.stop();
+    await pushMirrors.stop();
     await leftovers.stop();
     await services.close();
     await database.close();

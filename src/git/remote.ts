@@ -54,3 +54,13 @@ export async function remoteExists(dir: string, url: string, access: RemoteAcces
   const r = await git(dir, ['ls-remote', '--', url, 'HEAD'], { env: remoteEnv(access), signal: access.signal, okCodes: [128] });
   return r.exitCode === 0;
 }
+
+/**
+ * Pushes the branches and tags of the bare repository `dir` to `url` as a mirror (push mirrors, #39):
+ * forced, and removing the remote's branches and tags the repository no longer has.
+ */
+export async function pushMirror(dir: string, url: string, access: RemoteAccess): Promise<void> {
+  await git(dir, ['push', '--quiet', '--force', '--prune', '--no-verify', '--', url, '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], {
+    env: remoteEnv(access), signal: access.signal,
+  });
+}

@@ -74,6 +74,8 @@ import { ReleaseService } from './releases/releases.js';
 import { ForkService } from './repos/forks.js';
 import { MigrationService } from './repos/migrations.js';
 import { MirrorService } from './repos/mirrors.js';
+import { PushMirrorService } from './repos/pushMirrors.js';
+import { MergeUpstreamService } from './repos/mergeUpstream.js';
 import { StarService } from './repos/stars.js';
 import { FollowService } from './users/follows.js';
 import { BlockService } from './users/blocks.js';
@@ -154,9 +156,12 @@ export class Services {
   readonly releases: ReleaseService;
   readonly releaseAssets: ReleaseAssetService;
   readonly forks: ForkService;
-  /** Migrations and pull mirrors (#39). */
+  /** Migrations, pull and push mirrors (#39). */
   readonly migrations: MigrationService;
   readonly mirrors: MirrorService;
+  readonly pushMirrors: PushMirrorService;
+  /** merge-upstream: a fork's branch brought up to date with its base (#39). */
+  readonly mergeUpstream: MergeUpstreamService;
   readonly stars: StarService;
   readonly topics: TopicService;
   readonly avatars: AvatarService;
@@ -244,7 +249,11 @@ export class Services {
     const secretKeys = () => this.actionSettings.keys();
     this.migrations = new MigrationService(deps, this.access, this.orgs, this.users, secretKeys);
     this.mirrors = new MirrorService(deps, this.branches, secretKeys);
-    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts), this.lfs, this.mirrors, this.packages));
+    this.pushMirrors = new PushMirrorService(deps, secretKeys);
+    this.mergeUpstream = new MergeUpstreamService(deps, this.access, this.branches);
+    // update_mirrors: the pull mirrors due, then the push mirrors whose interval has come (as Gitea's task).
+    const mirrorUpdates = { syncDue: async () => `${await this.mirrors.syncDue()}; ${await this.pushMirrors.syncDue()}` };
+    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts), this.lfs, mirrorUpdates, this.packages));
     this.runners = new RunnerService(deps, this.actions, this.actionSettings);
     this.repoActions = new RepoActionService(deps, this.actions, this.actionQueries);
     // Releases

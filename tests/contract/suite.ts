@@ -49,8 +49,9 @@ console.log(`contract: seed ${seeds.join(',')} (replay with CONTRACT_SEED=${seed
 let app: TestApp;
 let world: World;
 test.before(async () => {
-  // Generated clone addresses name any host: only 127.0.0.1 may be reached, so no name is ever looked up.
-  app = await startApp({ MIGRATIONS_ALLOWED_DOMAINS: '127.0.0.1' });
+  // Generated clone addresses name any host: only 127.0.0.1 may be reached, so no name is ever looked up;
+  // loopback is allowed so that push mirrors (#39) can be added (they name a closed port, 127.0.0.1:9).
+  app = await startApp({ MIGRATIONS_ALLOWED_DOMAINS: '127.0.0.1', MIGRATIONS_ALLOW_LOCALNETWORKS: 'true' });
   world = await World.create(app);
 });
 test.after(async () => {

@@ -99,8 +99,13 @@ const repoFixtures = [
   { name: 'repo-p', private: true },
 ];
 const transferRepo = 'xfer';
+/** Where the fixture push mirrors point (#39): 127.0.0.1 on a closed port. */
+const pushMirrorAddress = 'http://127.0.0.1:9/contract/mirror.git';
 /** Empty repositories (cheap to re-create) for the operations that delete, rename or give away a repository. */
 const victimRepo = 'victim';
+/** merge-upstream's fork (the site admin's) and its base (the user's). */
+const upstreamBase = 'upstream-base';
+const upstreamFork = 'upstream-fork';
 /** An organization without repositories that orgDelete and orgEdit may change at will (made again when deleted). */
 const victimOrg = 'org-victim';
 /** The fixture team `devs` of `org`, as it is put back after an edit or a delete. */
@@ -122,6 +127,8 @@ interface RepoData {
   commentAssetId?: number;
   hookId?: number;
   hookDeliveryId?: number;
+  /** A push mirror to a closed port (#39). */
+  pushMirrorName?: string;
   /** A tracked time on issue 1 (the site admin's). */
   timeId?: number;
   /** A deploy key of the repository. */
@@ -302,6 +309,10 @@ export class World {
       await world.restorePackage(owner);
     }
     await world.restoreTransfer();
+    // merge-upstream (#39): the site admin's fork of a repository of the user that nothing else forks.
+    if (await world.step('create a repository to fork', 'POST', '/user/repos', { name: upstreamBase, auto_init: true }, users.user.username)) {
+      await world.step('fork it for merge-upstream', 'POST', `/repos/${users.user.username}/${upstreamBase}/forks`, { name: upstreamFork });
+    }
     await world.restoreStopwatches();
     await world.restoreUserKey();
     await world.restoreOAuth2App();
@@ -368,6 +379,7 @@ export class World {
       'repositories/id': ['1', '2', '3', '999999'],
       'threads/id': this.threadIds.slice(0, 3).map(String),
       'comments/id': ['$comment-id'],
+      'push_mirrors/name': ['$push-mirror', '$push-mirror', 'remote_mirror_nothere0'],
       'projects/id': ['$project-id'],
       'columns/column_id': ['$column-id', '$default-column-id'],
       'times/id': ['$time-id'],
@@ -395,6 +407,8 @@ export class World {
       acceptRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       rejectRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       repoDelete: { repo: [victimRepo] },
+      // The site admin's fork (200), its base (400: no fork), the other pairings 404.
+      repoMergeUpstream: { owner: [admin.username, user.username], repo: [upstreamFork, upstreamFork, upstreamBase] },
       // A run waiting for approval, one with a failed job; the others answer 409/400 and 404.
       approveWorkflowRun: { run: ['$approval-run-id', '$approval-run-id', '$run-id', '987654'] },
       rerunFailedWorkflowRun: { run: ['$failed-run-id', '$failed-run-id', '$run-id', '$open-run-id', '987654'] },
@@ -550,6 +564,7 @@ export class World {
     await this.restoreDeployKey(owner, name);
     await this.restoreRelease(owner, name);
     await this.restoreTagProtection(owner, name);
+    await this.restorePushMirror(owner, name);
     await this.restoreTopics(owner, name);
     await this.restoreStars(owner, name);
   }
@@ -574,6 +589,16 @@ export class World {
     if (d.tagProtectionId) await this.api('DELETE', `${base}/${d.tagProtectionId}`);
     const rule = await this.step('protect a tag pattern', 'POST', base, { name_pattern: 'fixture-protected-*', whitelist_usernames: [this.users.admin.username] });
     d.tagProtectionId = rule?.json?.id;
+  }
+
+  /** The one push mirror (to a closed port), made again: the mirrors a run added or deleted go. */
+  private async restorePushMirror(owner: string, name: string): Promise<void> {
+    const d = this.data(owner, name);
+    const base = `/repos/${owner}/${name}/push_mirrors`;
+    const list = await this.api('GET', base);
+    for (const m of (list.json as Array<{ remote_name: string }> | undefined) ?? []) await this.api('DELETE', `${base}/${m.remote_name}`);
+    const m = await this.step('add a push mirror', 'POST', base, { remote_address: pushMirrorAddress, interval: '0' });
+    d.pushMirrorName = m?.json?.remote_name;
   }
 
   /** The fixture topic (the topic operations delete and replace it). */
@@ -947,6 +972,7 @@ export class World {
         if (specPath.startsWith('/user/')) await this.restoreActionSettings('/user', this.users.user.username);
       }
       if (specPath.startsWith('/repos/{owner}/{repo}/tag_protections') && this.isFixtureRepo(owner, repo)) await this.restoreTagProtection(owner, repo);
+      if (/\/push_mirrors(\/\{name\})?$/.test(specPath) && method !== 'get' && this.isFixtureRepo(owner, repo)) await this.restorePushMirror(owner, repo);
       if (specPath === '/admin/users/{username}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/admin/users/${path.username}/keys/${added.id}`);
       if (specPath === '/user/gpg_keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/gpg_keys/${added.id}`, undefined, this.users.user.username);
       if (specPath === '/user/gpg_keys/{id}' && method === 'delete') await this.restoreGpgKey();
@@ -1113,6 +1139,7 @@ export class World {
         'release-asset-id': d.releaseAssetId,
         'tag-protection-id': d.tagProtectionId,
         'repo-hook-id': d.hookId,
+        'push-mirror': d.pushMirrorName,
         'repo-delivery-id': d.hookDeliveryId,
         'project-id': this.projectFixtures.get((path.org ?? '').toLowerCase())?.projectId,
         'column-id': this.projectFixtures.get((path.org ?? '').toLowerCase())?.columnId,
@@ -1241,6 +1268,8 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
       },
       required: ['whitelist_usernames'],
     },
+    // A push mirror's address must pass the allow list: 127.0.0.1 (a closed port: its syncs fail at once).
+    repoAddPushMirror: { properties: { remote_address: { const: pushMirrorAddress }, interval: { enum: [null, '0', '8h0m0s'] } } },
     repoApplyDiffPatch: { properties: { branch: { enum: [null, 'main', 'feature'] }, new_branch: { enum: [null] } } },
     repoCreateFile: { properties: { content: { const: b64('hello\n') }, branch: { enum: [null, 'main', 'feature'] }, new_branch: { const: null } } },
     repoUpdateFile: {

@@ -17,6 +17,7 @@ import { HookDeliveryWorker } from '../../src/jobs/hookDelivery.js';
 import { ActionTriggerWorker } from '../../src/jobs/actionTriggers.js';
 import { AutoMergeWorker } from '../../src/jobs/autoMerge.js';
 import { CodeIndexWorker } from '../../src/jobs/codeIndex.js';
+import { PushMirrorWorker } from '../../src/jobs/pushMirrors.js';
 import { loadSpec } from '../../src/api/spec.js';
 import { createLogger } from '../../src/log.js';
 import { payloads } from '../../src/present/payloads.js';
@@ -127,11 +128,11 @@ export const basic = (username: string, password: string) =>
 /**
  * `workers`: also run the webhook delivery worker, as `make run` does; `actions`: also the Actions trigger
  * worker (pushes → runs), for the files that test Actions; `autoMerge`: the worker that carries out merges
- * scheduled for when the checks succeed; `codeIndex`: the code index worker (#41); `logLines`: the app's log (the production logger, at `info`) is
+ * scheduled for when the checks succeed; `codeIndex`: the code index worker (#41); `pushMirrors`: the worker that pushes sync-on-commit push mirrors (#39); `logLines`: the app's log (the production logger, at `info`) is
  * appended there, one JSON line an entry, for tests of what reaches the log.
  */
 export async function startApp(
-  env: Record<string, string> = {}, opts: { workers?: boolean; actions?: boolean; autoMerge?: boolean; codeIndex?: boolean; logLines?: string[] } = {},
+  env: Record<string, string> = {}, opts: { workers?: boolean; actions?: boolean; autoMerge?: boolean; codeIndex?: boolean; pushMirrors?: boolean; logLines?: string[] } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'anvil-test-'));
   // ANVIL_TEST_STORAGE=s3: every kind of blob in a local S3-compatible server started for this app.
@@ -170,6 +171,8 @@ export async function startApp(
   autoMerge?.start();
   const codeIndex = opts.codeIndex ? new CodeIndexWorker(services.deps, services.codeIndex) : undefined;
   codeIndex?.start();
+  const pushMirrors = opts.pushMirrors ? new PushMirrorWorker(services.deps, services.pushMirrors) : undefined;
+  pushMirrors?.start();
   server.on('request', app.callback());
   const url = `http://127.0.0.1:${port}`;
   const rootRow = (await services.users.byName(adminCredentials.username))!;
@@ -208,6 +211,7 @@ export async function startApp(
       await actionTriggers?.stop();
       await autoMerge?.stop();
       await codeIndex?.stop();
+      await pushMirrors?.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
       await services.close();

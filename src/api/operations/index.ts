@@ -248,6 +248,7 @@ import { renderMarkdown } from './miscellaneous/renderMarkdown.js';
 import { renderMarkdownRaw } from './miscellaneous/renderMarkdownRaw.js';
 import { renderMarkup } from './miscellaneous/renderMarkup.js';
 import { repoAddCollaborator } from './repository/repoAddCollaborator.js';
+import { repoAddPushMirror } from './repository/repoAddPushMirror.js';
 import { repoAddTeam } from './repository/repoAddTeam.js';
 import { repoAddTopic } from './repository/repoAddTopic.js';
 import { repoApplyDiffPatch } from './repository/repoApplyDiffPatch.js';
@@ -281,6 +282,7 @@ import { repoDeleteHook } from './repository/repoDeleteHook.js';
 import { repoDeleteKey } from './repository/repoDeleteKey.js';
 import { repoDeletePullReview } from './repository/repoDeletePullReview.js';
 import { repoDeletePullReviewRequests } from './repository/repoDeletePullReviewRequests.js';
+import { repoDeletePushMirror } from './repository/repoDeletePushMirror.js';
 import { repoDeleteRelease } from './repository/repoDeleteRelease.js';
 import { repoDeleteReleaseAttachment } from './repository/repoDeleteReleaseAttachment.js';
 import { repoDeleteReleaseByTag } from './repository/repoDeleteReleaseByTag.js';
@@ -323,6 +325,7 @@ import { repoGetPullRequestCommits } from './repository/repoGetPullRequestCommit
 import { repoGetPullRequestFiles } from './repository/repoGetPullRequestFiles.js';
 import { repoGetPullReview } from './repository/repoGetPullReview.js';
 import { repoGetPullReviewComments } from './repository/repoGetPullReviewComments.js';
+import { repoGetPushMirrorByRemoteName } from './repository/repoGetPushMirrorByRemoteName.js';
 import { repoGetRawFile } from './repository/repoGetRawFile.js';
 import { repoGetRelease } from './repository/repoGetRelease.js';
 import { repoGetReleaseAttachment } from './repository/repoGetReleaseAttachment.js';
@@ -351,6 +354,7 @@ import { repoListPinnedIssues } from './repository/repoListPinnedIssues.js';
 import { repoListPinnedPullRequests } from './repository/repoListPinnedPullRequests.js';
 import { repoListPullRequests } from './repository/repoListPullRequests.js';
 import { repoListPullReviews } from './repository/repoListPullReviews.js';
+import { repoListPushMirrors } from './repository/repoListPushMirrors.js';
 import { repoListReleaseAttachments } from './repository/repoListReleaseAttachments.js';
 import { repoListReleases } from './repository/repoListReleases.js';
 import { repoListStargazers } from './repository/repoListStargazers.js';
@@ -362,10 +366,12 @@ import { repoListTags } from './repository/repoListTags.js';
 import { repoListTeams } from './repository/repoListTeams.js';
 import { repoListTopics } from './repository/repoListTopics.js';
 import { repoMergePullRequest } from './repository/repoMergePullRequest.js';
+import { repoMergeUpstream } from './repository/repoMergeUpstream.js';
 import { repoMigrate } from './repository/repoMigrate.js';
 import { repoMirrorSync } from './repository/repoMirrorSync.js';
 import { repoNewPinAllowed } from './repository/repoNewPinAllowed.js';
 import { repoPullRequestIsMerged } from './repository/repoPullRequestIsMerged.js';
+import { repoPushMirrorSync } from './repository/repoPushMirrorSync.js';
 import { repoRedeliverHook } from './repository/repoRedeliverHook.js';
 import { repoSearch } from './repository/repoSearch.js';
 import { repoSearchCode } from './repository/repoSearchCode.js';
@@ -710,6 +716,7 @@ export const registry: Registry = {
   renderMarkdownRaw,
   renderMarkup,
   repoAddCollaborator,
+  repoAddPushMirror,
   repoAddTeam,
   repoAddTopic,
   repoApplyDiffPatch,
@@ -743,6 +750,7 @@ export const registry: Registry = {
   repoDeleteKey,
   repoDeletePullReview,
   repoDeletePullReviewRequests,
+  repoDeletePushMirror,
   repoDeleteRelease,
   repoDeleteReleaseAttachment,
   repoDeleteReleaseByTag,
@@ -785,6 +793,7 @@ export const registry: Registry = {
   repoGetPullRequestFiles,
   repoGetPullReview,
   repoGetPullReviewComments,
+  repoGetPushMirrorByRemoteName,
   repoGetRawFile,
   repoGetRelease,
   repoGetReleaseAttachment,
@@ -813,6 +822,7 @@ export const registry: Registry = {
   repoListPinnedPullRequests,
   repoListPullRequests,
   repoListPullReviews,
+  repoListPushMirrors,
   repoListReleaseAttachments,
   repoListReleases,
   repoListStargazers,
@@ -824,10 +834,12 @@ export const registry: Registry = {
   repoListTeams,
   repoListTopics,
   repoMergePullRequest,
+  repoMergeUpstream,
   repoMigrate,
   repoMirrorSync,
   repoNewPinAllowed,
   repoPullRequestIsMerged,
+  repoPushMirrorSync,
   repoRedeliverHook,
   repoSearch,
   repoSearchCode,

@@ -56,7 +56,7 @@ test('204: a disabled task runs too; it shows its count and, as in Gitea, the ma
 test('204: a task with nothing to act on runs and says so', async () => {
   assert.is((await run('update_mirrors')).response.status, 204);
   const r = (await app.services.cron.record('update_mirrors'))!;
-  assert.equal([r.execTimes, r.lastStatus, r.lastMessage], [1, 'ok', 'synced 0 mirrors']);
+  assert.equal([r.execTimes, r.lastStatus, r.lastMessage], [1, 'ok', 'synced 0 mirrors; pushed 0 push mirrors']);
 });
 
 test('204: while the task runs elsewhere (its lock is held) the run is skipped and counted as such', async () => {
