@@ -324,6 +324,7 @@ import { repoGetPullRequestFiles } from './repository/repoGetPullRequestFiles.js
 import { repoGetPullReview } from './repository/repoGetPullReview.js';
 import { repoGetPullReviewComments } from './repository/repoGetPullReviewComments.js';
 import { repoGetRawFile } from './repository/repoGetRawFile.js';
+import { repoGetRawFileOrLFS } from './repository/repoGetRawFileOrLFS.js';
 import { repoGetRelease } from './repository/repoGetRelease.js';
 import { repoGetReleaseAttachment } from './repository/repoGetReleaseAttachment.js';
 import { repoGetReleaseByTag } from './repository/repoGetReleaseByTag.js';
@@ -786,6 +787,7 @@ export const registry: Registry = {
   repoGetPullReview,
   repoGetPullReviewComments,
   repoGetRawFile,
+  repoGetRawFileOrLFS,
   repoGetRelease,
   repoGetReleaseAttachment,
   repoGetReleaseByTag,
