@@ -317,9 +317,9 @@ export class LfsService {
     return this.objectOf(oid, known.size, range);
   }
 
-  private async objectOf(oid: string, size: number, range?: { start: number; end?: number }): Promise<{ size: number; stream?: Readable; redirect?: string }> {
+  private async objectOf(oid: string, size: number, range?: { start: number; end?: number }, filename = oid): Promise<{ size: number; stream?: Readable; redirect?: string }> {
     const key = lfsKey(oid);
-    const redirect = await this.store.directUrl(key, { filename: oid });
+    const redirect = await this.store.directUrl(key, { filename });
     if (redirect) return { size, redirect };
     const stream = await this.store.get(key, range);
     if (!stream) {
@@ -333,12 +333,12 @@ export class LfsService {
    * For a blob of `loaded` that is an LFS pointer (content and raw answers, `media`): the object it points
    * at, if this repository holds it; undefined otherwise (the blob is then served as it is).
    */
-  async resolvePointer(loaded: LoadedRepo, blob: Buffer): Promise<{ oid: string; size: number; open: (range?: { start: number; end?: number }) => Promise<{ size: number; stream?: Readable; redirect?: string }> } | undefined> {
+  async resolvePointer(loaded: LoadedRepo, blob: Buffer): Promise<{ oid: string; size: number; open: (range?: { start: number; end?: number }, filename?: string) => Promise<{ size: number; stream?: Readable; redirect?: string }> } | undefined> {
     const pointer = parsePointer(blob);
     if (!pointer) return undefined;
     const known = await this.meta(loaded, pointer.oid);
     if (!known || known.size !== pointer.size) return undefined;
-    return { ...pointer, open: (range) => this.objectOf(pointer.oid, pointer.size, range) };
+    return { ...pointer, open: (range, filename) => this.objectOf(pointer.oid, pointer.size, range, filename) };
   }
 
   /**
@@ -350,7 +350,7 @@ export class LfsService {
     const file = await this.contents.raw(loaded, path, ref);
     const object = await this.resolvePointer(loaded, file.data);
     if (!object) return { name: file.name, size: file.data.length, data: file.data };
-    return { name: file.name, ...(await object.open()) };
+    return { name: file.name, ...(await object.open(undefined, file.name)) };
   }
 
   /** The bytes of LFS objects recorded for `repoId` (repository size counts them). */
