@@ -3929,6 +3929,26 @@ export interface paths {
         patch: operations["issueEditLabel"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/media/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file's raw content, or the Git LFS object its pointer stands for
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. As `raw`, except for a file that is a Git LFS pointer (`version https://git-lfs.github.com/spec/v1`, `oid sha256:…`, `size …`, at most 1024 bytes) of an object this repository holds (a fork: or the repositories it was forked from): the body is then the object's content, streamed from the LFS store, with its `Content-Length`. A pointer to an object the repository does not hold is served as it is, as any other blob. Served as `application/octet-stream` with `Content-Disposition: inline` and the file's name. With `LFS_SERVE_DIRECT` on object storage the answer is a 303 redirect to a presigned URL of the object, as Gitea's. Without `ref`, as Gitea, `filepath` may start with a branch, tag or full commit id (the legacy `{ref}/{filepath}` form); when it does not, the default branch is read. 404 when the repository is empty, `ref` does not exist, or the path is missing, a directory or a submodule.
+         */
+        get: operations["repoGetRawFileOrLFS"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/merge-upstream": {
         parameters: {
             query?: never;
@@ -19325,6 +19345,51 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetRawFileOrLFS: {
+        parameters: {
+            query?: {
+                /** @description the branch, tag or commit to read; when omitted, the ref at the start of `filepath`, else the default branch */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description path of the file from the repository root. It spans the rest of the path and may contain `/` (e.g. `assets/logo.psd`): the router maps it to a wildcard, as Gitea's `/media/*`. Without `ref` it may start with the ref (`{ref}/{filepath}`) */
+                filepath: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the LFS object's content for a pointer the repository holds the object of, else the file's raw content */
+            200: {
+                headers: {
+                    /** @description the size of the body in bytes */
+                    "Content-Length"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description `LFS_SERVE_DIRECT` on object storage: the object is at the presigned URL in `Location` */
+            303: {
+                headers: {
+                    /** @description presigned URL of the LFS object */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     repoMergeUpstream: {

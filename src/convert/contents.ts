@@ -1,5 +1,6 @@
 import type { components } from '../../generated/openapi.js';
 import type { ContentEntry } from '../services/git/contents.js';
+import { parsePointer } from '../git/lfsPointer.js';
 import { iso } from './time.js';
 import { escapePath } from './repo.js';
 
@@ -54,6 +55,13 @@ export function toContents(e: ContentEntry, urls: { html: string; api: string },
     submodule_git_url: type === 'submodule' ? submoduleUri(e.submoduleUrl, urls.html) : null,
     _links: { self, git: gitUrl, html },
   };
+  // As Gitea: a file whose content is read and is a valid LFS pointer names the object (whether or not
+  // the repository holds it); its content stays the pointer's and download_url stays the raw one.
+  const pointer = type === 'file' && e.data ? parsePointer(e.data) : undefined;
+  if (pointer) {
+    body.lfs_oid = pointer.oid;
+    body.lfs_size = pointer.size;
+  }
   if (e.lastCommit) {
     body.last_commit_sha = e.lastCommit.id;
     body.last_commit_message = e.lastCommit.message;

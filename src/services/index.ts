@@ -213,7 +213,7 @@ export class Services {
     this.keys = new KeyService(deps);
     this.wiki = new WikiService(deps);
     this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys, this.wiki);
-    this.lfs = new LfsService(deps, this.gitTransport, this.users, this.repos);
+    this.lfs = new LfsService(deps, this.gitTransport, this.users, this.repos, this.contents);
     this.packages = new PackageService(deps, this.access);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);

@@ -105,3 +105,6 @@ export async function uploadObject(app: TestApp, fullName: string, auth: string,
   await res.arrayBuffer();
   return res.status;
 }
+
+/** The pointer file git-lfs commits in place of `obj`. */
+export const pointerOf = (obj: { oid: string; size: number }) => `version https://git-lfs.github.com/spec/v1\noid sha256:${obj.oid}\nsize ${obj.size}\n`;

@@ -9,7 +9,7 @@ import { lfsKey } from '../../src/storage/lfsObjects.js';
 import { attachmentWorld, newIssue, uploadToIssue, type AttachmentWorld } from '../helpers/attachments.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { people, sharedRepo } from '../helpers/issues.js';
-import { binary, gitLfs, httpRemote, lfsApi, lfsHome, object } from '../helpers/lfs.js';
+import { binary, gitLfs, httpRemote, lfsApi, lfsHome, object, pointerOf } from '../helpers/lfs.js';
 import { newRelease, uploadAsset } from '../helpers/releases.js';
 import { pathOf, userRepo } from '../helpers/repos.js';
 import { startS3, type LocalS3 } from '../helpers/s3.js';
@@ -116,6 +116,16 @@ test('SERVE_DIRECT: attachment and LFS downloads are redirects to presigned URLs
     const href = down.json.objects[0].actions.download.href as string;
     assert.ok(href.startsWith(`http://${s3.endpoint}/`), href);
     assert.is(await (await fetch(href)).text(), 'lfs served directly\n');
+    // media of a pointer to the object: a 303 to a presigned URL too (Gitea's GetRawFileOrLFS with SERVE_DIRECT).
+    const commit = await direct.client(p.writer.auth).POST('/repos/{owner}/{repo}/contents/{filepath}', {
+      params: { path: { ...repo.path, filepath: 'obj.bin' } }, body: { content: Buffer.from(pointerOf(obj)).toString('base64') },
+    });
+    assert.is(commit.response.status, 201);
+    const media = await fetch(`${direct.url}/api/v1/repos/${repo.full_name}/media/obj.bin`, { headers: { Authorization: p.reader.auth }, redirect: 'manual' });
+    assert.is(media.status, 303);
+    const signed = media.headers.get('location')!;
+    assert.ok(signed.startsWith(`http://${s3.endpoint}/`), signed);
+    assert.is(await (await fetch(signed)).text(), 'lfs served directly\n');
   } finally {
     await direct.close();
   }

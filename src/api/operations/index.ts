@@ -327,6 +327,7 @@ import { repoGetPullReview } from './repository/repoGetPullReview.js';
 import { repoGetPullReviewComments } from './repository/repoGetPullReviewComments.js';
 import { repoGetPushMirrorByRemoteName } from './repository/repoGetPushMirrorByRemoteName.js';
 import { repoGetRawFile } from './repository/repoGetRawFile.js';
+import { repoGetRawFileOrLFS } from './repository/repoGetRawFileOrLFS.js';
 import { repoGetRelease } from './repository/repoGetRelease.js';
 import { repoGetReleaseAttachment } from './repository/repoGetReleaseAttachment.js';
 import { repoGetReleaseByTag } from './repository/repoGetReleaseByTag.js';
@@ -795,6 +796,7 @@ export const registry: Registry = {
   repoGetPullReviewComments,
   repoGetPushMirrorByRemoteName,
   repoGetRawFile,
+  repoGetRawFileOrLFS,
   repoGetRelease,
   repoGetReleaseAttachment,
   repoGetReleaseByTag,

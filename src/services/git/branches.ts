@@ -1,6 +1,6 @@
 // Branches (their answers list no changed files, so commits are described without them): create (from a branch, tag or commit), list, get, delete — with Gitea's statuses.
-import { eq } from 'drizzle-orm';
-import { repositories, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { eq, sql } from 'drizzle-orm';
+import { lfsMetaObjects, repositories, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
 import { zeroIdLike } from '../../git/commit.js';
@@ -13,6 +13,7 @@ import { hasWorkflowFiles } from '../actions/workflowFiles.js';
 import { GitError } from '../../git/core.js';
 import { describeCommits, type DescribedCommit } from '../../git/describe.js';
 import { repoDir } from '../../git/paths.js';
+import { folderSize } from '../../git/size.js';
 import { branchCount, createRef, deleteRef, listBranchTips, moveRef, refNames, refTarget, resolveCommit } from '../../git/refs.js';
 import { canWrite } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
@@ -100,8 +101,12 @@ export class BranchService {
     const dir = repoDir(this.deps.config.dataDir, owner.name, repo.name);
     const counted = events.some((e) => (e.type === 'create' || e.type === 'delete') && e.refType === 'branch');
     const n = counted ? (branches ?? (await branchCount(dir))) : undefined;
+    // The repository's size follows each change as Gitea's does after a push: its folder's bytes (read
+    // here, outside any transaction) and those of the LFS objects it records (in the same statement).
+    const gitSize = await folderSize(dir);
+    const lfsSize = sql`(select coalesce(sum(${lfsMetaObjects.size}), 0) from ${lfsMetaObjects} where ${lfsMetaObjects.repoId} = ${repo.id})`;
     const rowUpdate = (db: Db) => db.update(repositories)
-      .set({ ...(n === undefined ? {} : { numBranches: n, isEmpty: n === 0 }), updatedAt: new Date(), ...patch })
+      .set({ ...(n === undefined ? {} : { numBranches: n, isEmpty: n === 0 }), sizeBytes: sql`${gitSize}::bigint + ${lfsSize}`, updatedAt: new Date(), ...patch })
       .where(eq(repositories.id, repo.id));
     // Nothing for any fan-out to do (no hook, no workflow, no feed row): one statement, no transaction.
     const alone = !inTx && (await recordEventsAlone(this.deps, events, rowUpdate(this.deps.db)));

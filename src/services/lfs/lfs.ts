@@ -11,15 +11,17 @@ import { lfsLocks, lfsMetaObjects, repositories, users, type LfsLockRow, type Us
 import { canRead, isRepoAdmin } from '../../permissions/repo.js';
 import { storeFor, type BlobStore } from '../../storage/index.js';
 import { isOid, lfsKey } from '../../storage/lfsObjects.js';
+import { parsePointer } from '../../git/lfsPointer.js';
 import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, Invalid, NotFound, PayloadTooLarge, Unauthorized, isUniqueViolation } from '../errors.js';
+import type { ContentService } from '../git/contents.js';
 import type { GitTransportService, KeyHolder, TransportCaller, TransportTarget } from '../git/gitTransport.js';
 import type { LoadedRepo, RepoService } from '../repos/repos.js';
 import type { UserService } from '../users/users.js';
 
 const isSize = (size: unknown): size is number => typeof size === 'number' && Number.isSafeInteger(size) && size >= 0;
 
-export { isOid, lfsKey };
+export { isOid, lfsKey, parsePointer };
 
 export type LfsOperation = 'upload' | 'download';
 
@@ -50,15 +52,6 @@ export type BatchResult =
   | { oid: string; size: number; exists: boolean; error?: undefined }
   | { oid: string; size: number; error: { code: number; message: string } };
 
-/** An LFS pointer file: `version https://git-lfs.github.com/spec/v1`, `oid sha256:…`, `size …`. */
-export function parsePointer(content: Buffer | string): { oid: string; size: number } | undefined {
-  const text = typeof content === 'string' ? content : content.length > 1024 ? '' : content.toString('utf8');
-  const m = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\n(?:[a-z0-9.-]+ [^\n]*\n)*?oid sha256:([0-9a-f]{64})\nsize (\d+)\n/.exec(text);
-  if (!m) return undefined;
-  const size = Number(m[2]);
-  return Number.isSafeInteger(size) ? { oid: m[1]!, size } : undefined;
-}
-
 /** A lock's path as stored: slashes, no leading one, no `.`/`..`/empty segments. */
 function cleanLockPath(path: unknown): string {
   if (typeof path !== 'string') throw new Invalid('path is required');
@@ -81,6 +74,7 @@ export class LfsService {
     private readonly transport: GitTransportService,
     private readonly users: UserService,
     private readonly repos: RepoService,
+    private readonly contents: ContentService,
   ) {
     this.store = storeFor(deps.config, 'lfs');
   }
@@ -323,9 +317,9 @@ export class LfsService {
     return this.objectOf(oid, known.size, range);
   }
 
-  private async objectOf(oid: string, size: number, range?: { start: number; end?: number }): Promise<{ size: number; stream?: Readable; redirect?: string }> {
+  private async objectOf(oid: string, size: number, range?: { start: number; end?: number }, filename = oid): Promise<{ size: number; stream?: Readable; redirect?: string }> {
     const key = lfsKey(oid);
-    const redirect = await this.store.directUrl(key, { filename: oid });
+    const redirect = await this.store.directUrl(key, { filename });
     if (redirect) return { size, redirect };
     const stream = await this.store.get(key, range);
     if (!stream) {
@@ -339,12 +333,24 @@ export class LfsService {
    * For a blob of `loaded` that is an LFS pointer (content and raw answers, `media`): the object it points
    * at, if this repository holds it; undefined otherwise (the blob is then served as it is).
    */
-  async resolvePointer(loaded: LoadedRepo, blob: Buffer): Promise<{ oid: string; size: number; open: (range?: { start: number; end?: number }) => Promise<{ size: number; stream?: Readable; redirect?: string }> } | undefined> {
+  async resolvePointer(loaded: LoadedRepo, blob: Buffer): Promise<{ oid: string; size: number; open: (range?: { start: number; end?: number }, filename?: string) => Promise<{ size: number; stream?: Readable; redirect?: string }> } | undefined> {
     const pointer = parsePointer(blob);
     if (!pointer) return undefined;
     const known = await this.meta(loaded, pointer.oid);
     if (!known || known.size !== pointer.size) return undefined;
-    return { ...pointer, open: (range) => this.objectOf(pointer.oid, pointer.size, range) };
+    return { ...pointer, open: (range, filename) => this.objectOf(pointer.oid, pointer.size, range, filename) };
+  }
+
+  /**
+   * `GET …/media/{filepath}` (Gitea's GetRawFileOrLFS): the file at `ref` as `raw` reads it; for an LFS
+   * pointer of an object this repository holds, that object instead (streamed from the store, or a
+   * presigned URL with SERVE_DIRECT). A pointer to an object it does not hold is served as it is.
+   */
+  async media(loaded: LoadedRepo, path: string, ref?: string): Promise<{ name: string; size: number; data?: Buffer; stream?: Readable; redirect?: string }> {
+    const file = await this.contents.raw(loaded, path, ref);
+    const object = await this.resolvePointer(loaded, file.data);
+    if (!object) return { name: file.name, size: file.data.length, data: file.data };
+    return { name: file.name, ...(await object.open(undefined, file.name)) };
   }
 
   /** The bytes of LFS objects recorded for `repoId` (repository size counts them). */
