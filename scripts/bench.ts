@@ -4,13 +4,14 @@
 // PGlite otherwise. Servers run one at a time, interleaved (A/B/A/B), BENCH_ROUNDS rounds (3); each
 // figure is the median. Prints req/s, p50, p99 and anvil ÷ reference per scenario, then the git,
 // upload and start-up figures, and writes bench/results/<engine>-<date>.json. Loopback only; bounded.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
+import { promisify } from 'node:util';
 import { fromRoot } from '../src/paths.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
@@ -25,7 +26,8 @@ const historyCommits = Number(process.env.BENCH_COMMITS ?? 10_000);
 const deadline = Date.now() + 10 * 60_000;
 // BENCH_KEEP=1 leaves the seeded database and data folder in place (their names are printed), to study plans.
 const keep = process.env.BENCH_KEEP === '1';
-// BENCH_ONLY=<regexp> runs the HTTP scenarios whose names match (and the git section only if it matches "git").
+// BENCH_ONLY=<regexp> runs the HTTP scenarios whose names match (and the git section only if it matches "git",
+// the parallel writes only if it matches "parallel").
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
 
 const work = mkdtempSync(join(tmpdir(), 'anvil-bench-'));
@@ -365,6 +367,83 @@ try {
     await stop(live);
   }
 
+  // ---- parallel writes (#41) ------------------------------------------------------------------------
+  // Many writers at once against one writer doing the same work in turn: every write must land (no
+  // deadlock, no write lost or refused for contention), and the table shows what contention costs.
+  // Pushes each add a new branch (writers to one branch would be refused by git itself, not by anvil).
+  interface Parallel { writers: number; landed: number; ms: number; perSecond: number; p50: number; p99: number; single: { perSecond: number; p50: number; p99: number } }
+  const parallel: Record<string, Parallel> = {};
+  if (!only || only.test('parallel')) {
+    const live = await start('anvil');
+    anvil = live;
+    const run = promisify(execFile);
+    const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+    const authed = (repo: string) => `${live.url.replace('http://', `http://${admin.username}:${token.slice(6)}@`)}/root/${repo}.git`;
+    const writers = 20;
+    for (let i = 0; i < writers; i++) await api(live, 'POST', '/user/repos', token, { name: `par-${i}`, auto_init: true });
+    // One clone with a new commit on a branch of its own for each push to come (parallel and single).
+    const clone = join(work, 'par-clone');
+    git(['clone', '-q', authed('bench'), clone]);
+    const branches = (tag: string) => Array.from({ length: writers }, (_, i) => `${tag}-${i}`);
+    for (const b of [...branches('par'), ...branches('one')]) {
+      git(['checkout', '-q', '-b', b, 'origin/main'], { cwd: clone });
+      writeFileSync(join(clone, `${b}.txt`), `${b}\n`);
+      git(['add', '.'], { cwd: clone });
+      git(['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-m', b], { cwd: clone });
+    }
+    const push = (remote: string, branch: string) => run('git', ['push', '-q', remote, `${branch}:${branch}`], { cwd: clone });
+    async function measure(name: string, jobs: Array<() => Promise<unknown>>, single: Array<() => Promise<unknown>>, landed: () => Promise<number>) {
+      const lat: number[] = [];
+      const t0 = performance.now();
+      await Promise.all(jobs.map(async (job) => {
+        const t = performance.now();
+        await job().catch((err: Error) => log(`${name}: ${err.message.slice(0, 200)}`));
+        lat.push(performance.now() - t);
+      }));
+      const ms = performance.now() - t0;
+      const one: number[] = [];
+      const t1 = performance.now();
+      for (const job of single) {
+        const t = performance.now();
+        await job();
+        one.push(performance.now() - t);
+      }
+      const oneMs = performance.now() - t1;
+      parallel[name] = {
+        writers: jobs.length, landed: await landed(), ms, perSecond: (jobs.length * 1000) / ms, p50: pct(lat, 0.5), p99: pct(lat, 0.99),
+        single: { perSecond: (single.length * 1000) / oneMs, p50: pct(one, 0.5), p99: pct(one, 0.99) },
+      };
+    }
+    const branchCount = async (repo: string, prefix: string) =>
+      git(['ls-remote', '--heads', authed(repo), `${prefix}*`]).split('\n').filter(Boolean).length;
+    await measure(`${writers} pushes to one repository`, branches('par').map((b) => () => push(authed('bench'), b)),
+      branches('one').map((b) => () => push(authed('bench'), b)), () => branchCount('bench', 'par-'));
+    await measure(`${writers} pushes to ${writers} repositories`, branches('par').map((b, i) => () => push(authed(`par-${i}`), b)),
+      branches('one').map((b, i) => () => push(authed(`par-${i}`), b)),
+      async () => (await Promise.all(branches('par').map((b, i) => branchCount(`par-${i}`, b)))).reduce((a, x) => a + x, 0));
+    const issues = 50;
+    const before = (await api(live, 'GET', '/repos/root/par-0/issues?state=all&limit=1', token) as unknown[]).length;
+    if (before) throw new Error('parallel writes: par-0 should have no issues yet');
+    const create = (i: number) => () => api(live, 'POST', '/repos/root/par-0/issues', token, { title: `parallel ${i}`, body: 'text' });
+    await measure(`${issues} issue creations on one repository`, Array.from({ length: issues }, (_, i) => create(i)),
+      Array.from({ length: issues }, (_, i) => create(issues + i)), async () => {
+        // Landed, and numbered 1..N without a gap or a repeat (Gitea's rule), whatever the order.
+        const res = await fetch(`${live.url}/api/v1/repos/root/par-0/issues?state=all&limit=50&page=1`, { headers: { authorization: token } });
+        const total = Number(res.headers.get('x-total-count'));
+        const all: number[] = [];
+        for (let page = 1; all.length < total; page++) {
+          const list = await api(live, 'GET', `/repos/root/par-0/issues?state=all&limit=50&page=${page}`, token) as Array<{ number: number; title: string }>;
+          if (!list.length) break;
+          all.push(...list.map((x) => x.number));
+        }
+        const numbers = [...new Set(all)].sort((a, b) => a - b);
+        const gapFree = numbers.length === 2 * issues && numbers[0] === 1 && numbers.at(-1) === 2 * issues;
+        if (!gapFree) log(`issue numbers after ${2 * issues} creations: ${numbers.length} distinct, ${numbers[0]}..${numbers.at(-1)}`);
+        return gapFree ? issues : Math.min(issues, numbers.length - issues);
+      });
+    await stop(live);
+  }
+
   // ---- report ---------------------------------------------------------------------------------------
   const med = (key: string) => {
     const fs = figures.get(key);
@@ -388,6 +467,12 @@ try {
   console.log(`\n| git and upload | anvil | bare | anvil ÷ bare |\n|---|---|---|---|`);
   for (const [name, v] of Object.entries(gitOps)) console.log(`| ${name} | ${v.anvil.toFixed(1)} ms | ${v.plumbing.toFixed(1)} ms | **${(v.anvil / v.plumbing).toFixed(2)}** |`);
   console.log(`| 100 MB upload: RSS growth | ${uploadGrowth.toFixed(1)} MB | | |`);
+  if (Object.keys(parallel).length) {
+    console.log(`\n| parallel writes | writers | landed | all in | per second | p50 | p99 | one writer: per second | p50 | p99 |\n|---|---|---|---|---|---|---|---|---|---|`);
+    for (const [name, v] of Object.entries(parallel)) {
+      console.log(`| ${name} | ${v.writers} | ${v.landed} | ${v.ms.toFixed(0)} ms | ${v.perSecond.toFixed(1)} | ${v.p50.toFixed(0)} ms | ${v.p99.toFixed(0)} ms | ${v.single.perSecond.toFixed(1)} | ${v.single.p50.toFixed(0)} ms | ${v.single.p99.toFixed(0)} ms |`);
+    }
+  }
   console.log(`\nstart to first 200: ${pad(Math.round(median(startups)), 4)} ms (median of ${rounds}); idle RSS ${median(idle).toFixed(0)} MB`);
 
   // The issue's targets, each read off the figures above (a scenario not run is left out).
@@ -410,6 +495,7 @@ try {
   if (one && among) check(`GET issue among ${issueRows}: p99 ≤ 1.2× GET issue's`, among.anvil.p99 / one.anvil.p99, 1.2, false, '×');
   for (const [name, v] of Object.entries(gitOps)) check(`${name}: ≤ ${name.startsWith('clone') ? 1.2 : 1.5}× the bare git`, v.anvil / v.plumbing, name.startsWith('clone') ? 1.2 : 1.5, false, '×');
   check('100 MB upload: RSS growth < 30 MB', uploadGrowth, 29.99, false, ' MB');
+  for (const [name, v] of Object.entries(parallel)) check(`${name}: every write landed`, v.landed, v.writers, true);
   check(`start to first 200 ≤ ${engine === 'postgres' ? 1000 : 1500} ms`, median(startups), engine === 'postgres' ? 1000 : 1500, false, ' ms');
   check(`idle RSS ≤ ${engine === 'postgres' ? 150 : 300} MB`, median(idle), engine === 'postgres' ? 150 : 300, false, ' MB');
   console.log(`\n| target | measured | met |\n|---|---|---|`);
@@ -418,7 +504,7 @@ try {
 
   mkdirSync(fromRoot('bench', 'results'), { recursive: true });
   const out = { date: new Date().toISOString(), engine, connections, seconds, rounds, issueRows, orgRepos, feedRows, historyCommits,
-    http: rows, git: gitOps, uploadRssGrowthMb: uploadGrowth, startupMs: median(startups), idleRssMb: median(idle), targets };
+    http: rows, git: gitOps, parallel, uploadRssGrowthMb: uploadGrowth, startupMs: median(startups), idleRssMb: median(idle), targets };
   // A partial run (BENCH_ONLY) never overwrites the day's full one.
   writeFileSync(fromRoot('bench', 'results', `${engine}-${out.date.slice(0, 10)}${only ? '-partial' : ''}.json`), JSON.stringify(out, null, 2) + '\n');
 } catch (err) {
