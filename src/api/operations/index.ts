@@ -367,6 +367,7 @@ import { repoMirrorSync } from './repository/repoMirrorSync.js';
 import { repoNewPinAllowed } from './repository/repoNewPinAllowed.js';
 import { repoPullRequestIsMerged } from './repository/repoPullRequestIsMerged.js';
 import { repoRedeliverHook } from './repository/repoRedeliverHook.js';
+import { repoRenameBranch } from './repository/repoRenameBranch.js';
 import { repoSearch } from './repository/repoSearch.js';
 import { repoSearchCode } from './repository/repoSearchCode.js';
 import { repoSearchCodeAcross } from './repository/repoSearchCodeAcross.js';
@@ -374,6 +375,8 @@ import { repoSubmitPullReview } from './repository/repoSubmitPullReview.js';
 import { repoTestHook } from './repository/repoTestHook.js';
 import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
 import { repoTransfer } from './repository/repoTransfer.js';
+import { repoUnDismissPullReview } from './repository/repoUnDismissPullReview.js';
+import { repoUpdateBranchProtectionPriories } from './repository/repoUpdateBranchProtectionPriories.js';
 import { repoUpdateFile } from './repository/repoUpdateFile.js';
 import { repoUpdatePullRequest } from './repository/repoUpdatePullRequest.js';
 import { repoUpdateTopics } from './repository/repoUpdateTopics.js';
@@ -829,6 +832,7 @@ export const registry: Registry = {
   repoNewPinAllowed,
   repoPullRequestIsMerged,
   repoRedeliverHook,
+  repoRenameBranch,
   repoSearch,
   repoSearchCode,
   repoSearchCodeAcross,
@@ -836,6 +840,8 @@ export const registry: Registry = {
   repoTestHook,
   repoTrackedTimes,
   repoTransfer,
+  repoUnDismissPullReview,
+  repoUpdateBranchProtectionPriories,
   repoUpdateFile,
   repoUpdatePullRequest,
   repoUpdateTopics,

@@ -263,6 +263,20 @@ export class ReviewService {
     return this.get(loaded, index, id, actor);
   }
 
+  /**
+   * Gitea's UnDismissPullReview: repository administrators make a dismissed approval or request for changes
+   * count again. Gitea records nothing else for it (no comment, feed row or webhook), and neither does this.
+   */
+  async undismiss(loaded: LoadedRepo, index: number, id: number, actor: UserRow): Promise<{ view: PullView; review: ReviewView }> {
+    const view = await this.pulls.load(loaded, index);
+    const review = await this.row(view, id, actor);
+    if (!isRepoAdmin(loaded.perm)) throw new Forbidden('Must be repo admin');
+    this.writable(loaded, view);
+    if (review.type !== 'approve' && review.type !== 'reject') throw new Invalid('only an approval or a request for changes can be dismissed or undismissed');
+    if (review.dismissed) await this.deps.db.update(pullReviews).set({ dismissed: false, updatedAt: new Date() }).where(eq(pullReviews.id, review.id));
+    return this.get(loaded, index, id, actor);
+  }
+
   /** The named users and the org's named teams (404 when one does not exist). */
   private async reviewers(loaded: LoadedRepo, names: { users: string[]; teams: string[] }): Promise<{ users: UserRow[]; teams: TeamRow[] }> {
     const { db } = this.deps;
