@@ -413,6 +413,8 @@ export class World {
       repoEdit: { repo: [victimRepo] },
       repoTransfer: { repo: [victimRepo] },
       repoDeleteBranch: { branch: ['spare', 'main'] },
+      // A rename takes spare away (made again after it); main would move the default branch under every other operation.
+      repoRenameBranch: { branch: ['spare', 'spare', 'nope'] },
       // v1 carries the fixture release (409); v0 may go.
       repoDeleteTag: { tag: ['v0', 'v1', 'nope'] },
       repoGetPullRequest: { index: ['3'] },
@@ -434,6 +436,7 @@ export class World {
       repoDeletePullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
       repoGetPullReviewComments: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
       repoDismissPullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
+      repoUnDismissPullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
       repoCreatePullReviewRequests: { index: ['3', '3', '999'] },
       repoDeletePullReviewRequests: { index: ['3', '3', '999'] },
       repoGetBranchProtection: { name: ['protected-*', 'protected-*', 'none'] },
@@ -987,7 +990,7 @@ export class World {
       const number = (body as { number?: number } | undefined)?.number;
       if (specPath === '/repos/{owner}/{repo}/pulls' && number) await this.api('PATCH', `/repos/${owner}/${repo}/pulls/${number}`, { state: 'closed' });
       if (specPath.includes('/collaborators/') && method === 'delete') await this.restoreCollaborator(owner, repo);
-      if (specPath.includes('/branches/') && method === 'delete') await this.restoreBranches(owner, repo);
+      if (specPath.includes('/branches/') && (method === 'delete' || method === 'patch')) await this.restoreBranches(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/pulls/{index}/merge') await this.restoreMergePull(owner, repo);
       if (specPath.startsWith('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}') && method !== 'get') await this.restoreReviews(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/branch_protections/{name}' && method === 'delete') await this.restoreProtection(owner, repo);
