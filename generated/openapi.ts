@@ -4381,6 +4381,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/pulls/comments/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a pull request review comment
+         * @description Marks the conversation of a line comment resolved by the caller (already resolved: no change). The pull request's poster, its writers and the code's writers (Gitea's CanMarkConversation). A line comment of a pending review is seen by its author only. The comment's `resolver` (repoGetPullReviewComments) shows who resolved it. Errors: 403 for other readers; 404 when the comment is not a review comment of this repository or not visible; 423 when the repository is archived. Gitea's 400 (a comment that is not a line comment) does not occur: such an id is 404 here.
+         */
+        post: operations["repoResolvePullReviewComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/pulls/comments/{id}/unresolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unresolve a pull request review comment
+         * @description Marks the conversation of a line comment open again (already open: no change). The pull request's poster, its writers and the code's writers (Gitea's CanMarkConversation). A line comment of a pending review is seen by its author only. The comment's `resolver` (repoGetPullReviewComments) shows who resolved it. Errors: 403 for other readers; 404 when the comment is not a review comment of this repository or not visible; 423 when the repository is archived. Gitea's 400 (a comment that is not a line comment) does not occur: such an id is 404 here.
+         */
+        post: operations["repoUnresolvePullReviewComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/pulls/pinned": {
         parameters: {
             query?: never;
@@ -20439,6 +20479,52 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoResolvePullReviewComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the review comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoUnresolvePullReviewComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the review comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             423: components["responses"]["RepoArchived"];
         };
     };

@@ -147,6 +147,8 @@ interface RepoData {
   /** An approval of pull request 3 by the fixture user, and a pending review of it by the site admin. */
   reviewId?: number;
   pendingReviewId?: number;
+  /** The line comment of that approval (resolve and unresolve). */
+  reviewCommentId?: number;
   // Releases
   /** A release of tag v1 with one asset (made again after a run changed or deleted it). */
   releaseId?: number;
@@ -437,6 +439,8 @@ export class World {
       repoGetPullReviewComments: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
       repoDismissPullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
       repoUnDismissPullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
+      repoResolvePullReviewComment: { id: ['$review-comment-id', '$review-comment-id', '999999'] },
+      repoUnresolvePullReviewComment: { id: ['$review-comment-id', '$review-comment-id', '999999'] },
       repoCreatePullReviewRequests: { index: ['3', '3', '999'] },
       repoDeletePullReviewRequests: { index: ['3', '3', '999'] },
       repoGetBranchProtection: { name: ['protected-*', 'protected-*', 'none'] },
@@ -758,6 +762,10 @@ export class World {
     if (owner.toLowerCase() !== this.orgs.privateOrg.name.toLowerCase()) {
       const approval = await this.step('approve pull request 3', 'POST', path, { event: 'APPROVED', body: 'fixture approval', comments: [{ path: 'topic.txt', body: 'line one', new_position: 1 }] }, this.users.user.username);
       d.reviewId = approval?.json?.id;
+      if (d.reviewId) {
+        const listed = await this.step('list the approval\'s line comments', 'GET', `${path}/${d.reviewId}/comments`, undefined, this.users.user.username);
+        d.reviewCommentId = listed?.json?.[0]?.id;
+      }
     }
     const pending = await this.step('start a pending review', 'POST', path, { event: 'PENDING', body: 'fixture draft' });
     d.pendingReviewId = pending?.json?.id;
@@ -1109,6 +1117,7 @@ export class World {
         'merge-pull': d.mergePull,
         'review-id': d.reviewId,
         'pending-review-id': d.pendingReviewId,
+        'review-comment-id': d.reviewCommentId,
         'merged-pull': d.mergedPull,
         'issue-asset-id': d.issueAssetId,
         'comment-asset-id': d.commentAssetId,

@@ -368,6 +368,7 @@ import { repoNewPinAllowed } from './repository/repoNewPinAllowed.js';
 import { repoPullRequestIsMerged } from './repository/repoPullRequestIsMerged.js';
 import { repoRedeliverHook } from './repository/repoRedeliverHook.js';
 import { repoRenameBranch } from './repository/repoRenameBranch.js';
+import { repoResolvePullReviewComment } from './repository/repoResolvePullReviewComment.js';
 import { repoSearch } from './repository/repoSearch.js';
 import { repoSearchCode } from './repository/repoSearchCode.js';
 import { repoSearchCodeAcross } from './repository/repoSearchCodeAcross.js';
@@ -376,6 +377,7 @@ import { repoTestHook } from './repository/repoTestHook.js';
 import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
 import { repoTransfer } from './repository/repoTransfer.js';
 import { repoUnDismissPullReview } from './repository/repoUnDismissPullReview.js';
+import { repoUnresolvePullReviewComment } from './repository/repoUnresolvePullReviewComment.js';
 import { repoUpdateBranchProtectionPriories } from './repository/repoUpdateBranchProtectionPriories.js';
 import { repoUpdateFile } from './repository/repoUpdateFile.js';
 import { repoUpdatePullRequest } from './repository/repoUpdatePullRequest.js';
@@ -833,6 +835,7 @@ export const registry: Registry = {
   repoPullRequestIsMerged,
   repoRedeliverHook,
   repoRenameBranch,
+  repoResolvePullReviewComment,
   repoSearch,
   repoSearchCode,
   repoSearchCodeAcross,
@@ -841,6 +844,7 @@ export const registry: Registry = {
   repoTrackedTimes,
   repoTransfer,
   repoUnDismissPullReview,
+  repoUnresolvePullReviewComment,
   repoUpdateBranchProtectionPriories,
   repoUpdateFile,
   repoUpdatePullRequest,
