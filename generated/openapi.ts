@@ -20502,6 +20502,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
         };
     };
@@ -20525,6 +20526,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
         };
     };
