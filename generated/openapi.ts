@@ -2501,6 +2501,26 @@ export interface paths {
         patch: operations["repoEditBranchProtection"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/branch_protections/priority": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update the priorities of branch protections for a repository.
+         * @description Repository administrators set the order of the repository's protection rules: `ids` lists rule ids, the first gets priority 1, the next 2, and so on (ids of rules of other repositories are passed over, as in Gitea; rules not listed keep their priority). The first matching rule protects a branch: exact branch names before globs, then by `priority`, then by creation. Errors: 403 for others; 404 when the repository is not visible; 422 when `ids` names a rule twice; 423 when the repository is archived.
+         */
+        post: operations["repoUpdateBranchProtectionPriories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/branches": {
         parameters: {
             query?: never;
@@ -2546,7 +2566,11 @@ export interface paths {
         delete: operations["repoDeleteBranch"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a branch
+         * @description Writers of the repository's code rename a branch (body `name`, the new name). Renaming the default branch, or a branch a protection rule names exactly, needs a repository administrator; the new name must not be protected by a rule that keeps the caller from pushing to it. What follows the branch: the repository's default branch, the protection rule named exactly after it, and the pull requests (open or not) whose base or head it is. The `delete` event of the old name and the `create` event of the new one are sent (webhooks, Actions), as Gitea does. Errors: 403 when the caller cannot write code, the repository is a mirror, the branch is the default or protected one and the caller is no repository administrator, or the new name is protected; 404 when the repository is empty or has no such branch; 422 when the new name is not a valid branch name, is the same name, or names an existing branch (or one whose path conflicts with it); 423 when the repository is archived.
+         */
+        patch: operations["repoRenameBranch"];
         trace?: never;
     };
     "/repos/{owner}/{repo}/collaborators": {
@@ -4228,7 +4252,7 @@ export interface paths {
         put?: never;
         /**
          * Merge a pull request
-         * @description Merges the pull request into its base branch in the style `Do` names. Callers who can write the repository's code (Gitea's rule without branch protection); readers get 405. The merge is computed without a work tree and the base branch moves with a compare-and-swap: when it moved meanwhile (a push, another merge) the merge is built again on the new tip, so nothing is lost; after 8 such rounds the answer is 409 `merge push out of date`. Styles: `merge` (a merge commit with the base tip and the head tip as parents), `rebase` (the head's commits replayed on the base, authors kept, the caller as committer, commits whose change the base already has dropped; a fast-forward when the base has nothing new), `rebase-merge` (rebased, then a merge commit), `squash` (one commit with the whole change, the pull request's poster as author and the caller as committer, named in a `Co-authored-by` trailer when someone else), `fast-forward-only` (the base moves to the head tip; 409 when it cannot), and `manually-merged` (nothing is written: `merge_commit_id` names the commit of the base branch that merged it). Each style must be allowed by the repository's `allow_*` flags (405 otherwise; `manually-merged` needs `allow_manual_merge`). The commit message is `merge_title_field` (default Gitea's: `Merge pull request '<title>' (#<n>) from <head> into <base>`, for squash `<title> (#<n>)`), then a blank line and `merge_message_field` when given. The pull request becomes merged and closed: `merged_by`, `merged_at` and `merge_commit_sha` are set, a `pull_request` webhook with action `closed` and `merged: true` is sent after the `push` of the base branch, and the activity feed shows `merge_pull_request`. `delete_branch_after_merge` (default: the repository's `default_delete_branch_after_merge`) then deletes the head branch, unless it is the default branch or another open pull request uses it. `merge_when_checks_succeed`: when the combined commit status of the head is not yet `success`, the merge is scheduled instead (201) and happens as the caller once the statuses succeed (activity `auto_merge_pull_request`); when it already is, the pull request is merged at once (200). Errors: 404 when the pull request does not exist, is closed, or is not visible; 405 when it is already merged, the caller may not merge, it is a work in progress (draft), or the style is not allowed; 409 when `head_commit_id` is given and the head moved since (`head out of date`), the branches conflict (the pull request's `mergeable` becomes false), a fast-forward is not possible, `merge_commit_id` is not a commit of the base branch (`Wrong commit ID`), another merge of this pull request is under way, or a merge is already scheduled; 423 when the repository is archived.
+         * @description Merges the pull request into its base branch in the style `Do` names. Callers who can write the repository's code (Gitea's rule without branch protection); readers get 405. The merge is computed without a work tree and the base branch moves with a compare-and-swap: when it moved meanwhile (a push, another merge) the merge is built again on the new tip, so nothing is lost; after 8 such rounds the answer is 409 `merge push out of date`. Styles: `merge` (a merge commit with the base tip and the head tip as parents), `rebase` (the head's commits replayed on the base, authors kept, the caller as committer, commits whose change the base already has dropped; a fast-forward when the base has nothing new), `rebase-merge` (rebased, then a merge commit), `squash` (one commit with the whole change, the pull request's poster as author and the caller as committer, named in a `Co-authored-by` trailer when someone else), `fast-forward-only` (the base moves to the head tip; 409 when it cannot), and `manually-merged` (nothing is written: `merge_commit_id` names the commit of the base branch that merged it). Each style must be allowed by the repository's `allow_*` flags (405 otherwise; `manually-merged` needs `allow_manual_merge`). The commit message is `merge_title_field` (default Gitea's: `Merge pull request '<title>' (#<n>) from <head> into <base>`, for squash `<title> (#<n>)`), then a blank line and `merge_message_field` when given. The pull request becomes merged and closed: `merged_by`, `merged_at` and `merge_commit_sha` are set, a `pull_request` webhook with action `closed` and `merged: true` is sent after the `push` of the base branch, and the activity feed shows `merge_pull_request`. `delete_branch_after_merge` (default: the repository's `default_delete_branch_after_merge`) then deletes the head branch, unless it is the default branch or another open pull request uses it. `merge_when_checks_succeed`: when the combined commit status of the head is not yet `success`, the merge is scheduled instead (201) and happens as the caller once the statuses succeed (activity `auto_merge_pull_request`); when it already is, the pull request is merged at once (200). Errors: 404 when the pull request does not exist, is closed, or is not visible; 405 when it is already merged, the caller may not merge, it is a work in progress (draft), the style is not allowed, or an issue it depends on is still open (`is blocked by an open dependency`, Gitea's ErrDependenciesLeft; not for `manually-merged`); 409 when `head_commit_id` is given and the head moved since (`head out of date`), the branches conflict (the pull request's `mergeable` becomes false), a fast-forward is not possible, `merge_commit_id` is not a commit of the base branch (`Wrong commit ID`), another merge of this pull request is under way, or a merge is already scheduled; 423 when the repository is archived.
          */
         post: operations["repoMergePullRequest"];
         /**
@@ -4357,6 +4381,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/undismissals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel to dismiss a review
+         * @description Administrators of the repository undo the dismissal of an approval or a request for changes: it counts again. No comment, feed entry or webhook is recorded (as in Gitea). Answers the review. Errors: 403 for others; 404 when the review is not visible; 422 when the review is neither an approval nor a request for changes, or the pull request is closed or merged; 423 when the repository is archived.
+         */
+        post: operations["repoUnDismissPullReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/pulls/{index}/update": {
         parameters: {
             query?: never;
@@ -4371,6 +4415,46 @@ export interface paths {
          * @description Brings the base branch's new commits into the head branch: `style=merge` (default) commits a merge of the base into the head (`Merge branch '<base>' into <head>`), `style=rebase` replays the head's commits on the base and moves the head there (allowed by the repository's `allow_rebase_update`). Like a push to the head branch, it is built without a work tree and moved with a compare-and-swap (409 when the head moved meanwhile), and the pull request is synchronized (webhook `pull_request` action `synchronized`). Callers who can write the repository's code; the poster too when the pull request allows maintainer edits does not matter here (one repository). Nothing to bring: 200 and nothing written. Errors: 403 when the caller may not push to the head branch or rebase updates are off; 404 as for the pull request; 409 when the branches conflict or the head moved; 422 when the pull request is merged or closed; 423 when the repository is archived.
          */
         post: operations["repoUpdatePullRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/pulls/comments/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a pull request review comment
+         * @description Marks the conversation of a line comment resolved by the caller (already resolved: no change). The pull request's poster, its writers and the code's writers (Gitea's CanMarkConversation). A line comment of a pending review is seen by its author only. The comment's `resolver` (repoGetPullReviewComments) shows who resolved it. Errors: 403 for other readers; 404 when the comment is not a review comment of this repository or not visible; 423 when the repository is archived. Gitea's 400 (a comment that is not a line comment) does not occur: such an id is 404 here.
+         */
+        post: operations["repoResolvePullReviewComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/pulls/comments/{id}/unresolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unresolve a pull request review comment
+         * @description Marks the conversation of a line comment open again (already open: no change). The pull request's poster, its writers and the code's writers (Gitea's CanMarkConversation). A line comment of a pending review is seen by its author only. The comment's `resolver` (repoGetPullReviewComments) shows who resolved it. Errors: 403 for other readers; 404 when the comment is not a review comment of this repository or not visible; 423 when the repository is archived. Gitea's 400 (a comment that is not a line comment) does not occur: such an id is 404 here.
+         */
+        post: operations["repoUnresolvePullReviewComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7185,7 +7269,7 @@ export interface components {
             /** @description the caller may push to this branch */
             user_can_push: boolean;
         };
-        /** @description a branch protection rule (Gitea's BranchProtection) */
+        /** @description a branch protection rule (Gitea's BranchProtection, with anvil's `id`) */
         BranchProtection: {
             approvals_whitelist_teams: string[];
             approvals_whitelist_username: string[];
@@ -7219,6 +7303,11 @@ export interface components {
             force_push_allowlist_deploy_keys: boolean;
             force_push_allowlist_teams: string[];
             force_push_allowlist_usernames: string[];
+            /**
+             * Format: int64
+             * @description the rule's id (an anvil addition: Gitea's JSON has none, yet its `POST …/branch_protections/priority` takes rule ids)
+             */
+            id: number;
             /** @description approvals of an older head do not count */
             ignore_stale_approvals: boolean;
             merge_whitelist_teams: string[];
@@ -7585,7 +7674,10 @@ export interface components {
             ignore_stale_approvals?: boolean | null;
             merge_whitelist_teams?: string[] | null;
             merge_whitelist_usernames?: string[] | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description the rule's priority among globs (smaller first); left out or 0: after every existing rule (the highest priority + 1), as in Gitea
+             */
             priority?: number | null;
             /** @description not enforced by anvil yet: a non-empty value is refused */
             protected_file_patterns?: string | null;
@@ -9660,6 +9752,11 @@ export interface components {
              */
             zipball_url: string;
         };
+        /** @description the new name of a branch */
+        RenameBranchRepoOption: {
+            /** @description new branch name (a valid git ref name, as for a new branch) */
+            name: string;
+        };
         /** @description the new name of an organization */
         RenameOrgOption: {
             /** @description the new name */
@@ -10050,6 +10147,10 @@ export interface components {
             new_owner: string;
             /** @description ids of teams of the new owner to give access; only when the new owner is an organization */
             team_ids?: number[] | null;
+        };
+        /** @description the protection rules' ids, highest priority first */
+        UpdateBranchProtectionPriories: {
+            ids?: number[];
         };
         /** @description options to update (and possibly move) a file */
         UpdateFileOptions: {
@@ -15530,6 +15631,33 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    repoUpdateBranchProtectionPriories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBranchProtectionPriories"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     repoListBranches: {
         parameters: {
             query?: {
@@ -15657,6 +15785,39 @@ export interface operations {
             /** @description the caller cannot write code, the repository is a mirror, the branch is the default branch or is protected, or the token lacks `write:repository` */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
+        };
+    };
+    repoRenameBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the branch to rename. It spans the rest of the path and may contain `/`, as Gitea's `/branches/*` */
+                branch: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameBranchRepoOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description the branch moved or was deleted while it was being renamed */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
             503: components["responses"]["StorageUnavailable"];
@@ -20479,6 +20640,40 @@ export interface operations {
             423: components["responses"]["RepoArchived"];
         };
     };
+    repoUnDismissPullReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the review */
+                id: number;
+                /** @description index (number) of the pull request */
+                index: components["parameters"]["PullIndex"];
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the review, no longer dismissed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PullReview"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
     repoUpdatePullRequest: {
         parameters: {
             query?: {
@@ -20509,6 +20704,54 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoResolvePullReviewComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the review comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoUnresolvePullReviewComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the review comment */
+                id: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
         };

@@ -11,6 +11,7 @@ export function toBranchProtection(v: ProtectionView): Schemas['BranchProtection
   const names = (ids: number[]) => ids.map((id) => userNames.get(id)).filter((n): n is string => !!n);
   const teams = (ids: number[]) => ids.map((id) => teamNames.get(id)).filter((n): n is string => !!n);
   return {
+    id: row.id,
     branch_name: row.ruleName,
     rule_name: row.ruleName,
     priority: row.priority,

@@ -44,13 +44,14 @@ export function toPullReviewComment(
   where: { owner: UserRow; repo: RepoRow; issue: IssueRow },
   viewer: UserRow | null,
   config: Config,
+  resolver?: UserRow,
 ): Schemas['PullReviewComment'] {
   const urls = issueUrls(config, where.owner, where.repo, where.issue);
   return {
     id: c.id,
     body: c.body,
     user: poster ? toUser(poster, viewer, config) : null,
-    resolver: null,
+    resolver: resolver ? toUser(resolver, viewer, config) : null,
     pull_request_review_id: c.reviewId,
     created_at: iso(c.createdAt),
     updated_at: iso(c.updatedAt),

@@ -100,6 +100,14 @@ export async function deleteRef(dir: string, ref: string, expected: string): Pro
   await git(dir, ['update-ref', '-d', ref, expected]);
 }
 
+/**
+ * Renames a ref in one git transaction: `to` is made at `tip` (it must not exist) and `from` is deleted (it
+ * must still point at `tip`); either both happen or neither (GitError).
+ */
+export async function renameRef(dir: string, from: string, to: string, tip: string): Promise<void> {
+  await git(dir, ['update-ref', '-m', 'anvil: rename', '--stdin'], { stdin: `start\ncreate ${to} ${tip}\ndelete ${from} ${tip}\nprepare\ncommit\n` });
+}
+
 /** The full names of every branch and tag (path-conflict checks: a/b against a). */
 export async function refNames(dir: string): Promise<Set<string>> {
   return (await readRefNames(dir, ['refs/heads', 'refs/tags'])) ?? new Set((await refTargets(dir)).keys());

@@ -154,6 +154,8 @@ interface RepoData {
   /** An approval of pull request 3 by the fixture user, and a pending review of it by the site admin. */
   reviewId?: number;
   pendingReviewId?: number;
+  /** The line comment of that approval (resolve and unresolve). */
+  reviewCommentId?: number;
   // Releases
   /** A release of tag v1 with one asset (made again after a run changed or deleted it). */
   releaseId?: number;
@@ -427,6 +429,8 @@ export class World {
       repoEdit: { repo: [victimRepo] },
       repoTransfer: { repo: [victimRepo] },
       repoDeleteBranch: { branch: ['spare', 'main'] },
+      // A rename takes spare away (made again after it); main would move the default branch under every other operation.
+      repoRenameBranch: { branch: ['spare', 'spare', 'nope'] },
       // v1 carries the fixture release (409); v0 may go.
       repoDeleteTag: { tag: ['v0', 'v1', 'nope'] },
       repoGetPullRequest: { index: ['3'] },
@@ -448,6 +452,9 @@ export class World {
       repoDeletePullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
       repoGetPullReviewComments: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
       repoDismissPullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
+      repoUnDismissPullReview: { index: ['3', '999'], id: ['$review-id', '$pending-review-id', '999999'] },
+      repoResolvePullReviewComment: { id: ['$review-comment-id', '$review-comment-id', '999999'] },
+      repoUnresolvePullReviewComment: { id: ['$review-comment-id', '$review-comment-id', '999999'] },
       repoCreatePullReviewRequests: { index: ['3', '3', '999'] },
       repoDeletePullReviewRequests: { index: ['3', '3', '999'] },
       repoGetBranchProtection: { name: ['protected-*', 'protected-*', 'none'] },
@@ -780,6 +787,10 @@ export class World {
     if (owner.toLowerCase() !== this.orgs.privateOrg.name.toLowerCase()) {
       const approval = await this.step('approve pull request 3', 'POST', path, { event: 'APPROVED', body: 'fixture approval', comments: [{ path: 'topic.txt', body: 'line one', new_position: 1 }] }, this.users.user.username);
       d.reviewId = approval?.json?.id;
+      if (d.reviewId) {
+        const listed = await this.step('list the approval\'s line comments', 'GET', `${path}/${d.reviewId}/comments`, undefined, this.users.user.username);
+        d.reviewCommentId = listed?.json?.[0]?.id;
+      }
     }
     const pending = await this.step('start a pending review', 'POST', path, { event: 'PENDING', body: 'fixture draft' });
     d.pendingReviewId = pending?.json?.id;
@@ -1013,7 +1024,7 @@ export class World {
       const number = (body as { number?: number } | undefined)?.number;
       if (specPath === '/repos/{owner}/{repo}/pulls' && number) await this.api('PATCH', `/repos/${owner}/${repo}/pulls/${number}`, { state: 'closed' });
       if (specPath.includes('/collaborators/') && method === 'delete') await this.restoreCollaborator(owner, repo);
-      if (specPath.includes('/branches/') && method === 'delete') await this.restoreBranches(owner, repo);
+      if (specPath.includes('/branches/') && (method === 'delete' || method === 'patch')) await this.restoreBranches(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/pulls/{index}/merge') await this.restoreMergePull(owner, repo);
       if (specPath.startsWith('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}') && method !== 'get') await this.restoreReviews(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/branch_protections/{name}' && method === 'delete') await this.restoreProtection(owner, repo);
@@ -1132,6 +1143,7 @@ export class World {
         'merge-pull': d.mergePull,
         'review-id': d.reviewId,
         'pending-review-id': d.pendingReviewId,
+        'review-comment-id': d.reviewCommentId,
         'merged-pull': d.mergedPull,
         'issue-asset-id': d.issueAssetId,
         'comment-asset-id': d.commentAssetId,

@@ -139,3 +139,24 @@ export async function protectOk(app: TestApp, repo: Repository, auth: string, bo
   assert.is(res.response.status, 201, `protect: ${JSON.stringify(res.error)}`);
   return res.data!;
 }
+
+/** A line comment on a.txt of a pullFixture's pull request, in a review by `auth` (`pending` keeps the review pending). Answers its id and the review's. */
+export async function lineComment(app: TestApp, f: Target, auth: string, opts: { pending?: boolean } = {}): Promise<{ id: number; reviewId: number }> {
+  const made = await review(app, f, auth, { ...(opts.pending ? {} : { event: 'COMMENT' }), body: 'see line', comments: [{ path: 'a.txt', body: 'why 1?', new_position: 1 }] });
+  const listed = await app.client(auth).GET('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments', { params: { path: { ...pathOf(f.repo), index: f.pr.number, id: made.id } } });
+  assert.is(listed.response.status, 200);
+  return { id: listed.data![0]!.id, reviewId: made.id };
+}
+
+/** POST …/pulls/comments/{id}/resolve or /unresolve (the raw response). */
+export const markConversation = (app: TestApp, repo: Repository, id: number, auth: string | undefined, resolve: boolean) =>
+  resolve
+    ? app.client(auth).POST('/repos/{owner}/{repo}/pulls/comments/{id}/resolve', { params: { path: { ...pathOf(repo), id } } })
+    : app.client(auth).POST('/repos/{owner}/{repo}/pulls/comments/{id}/unresolve', { params: { path: { ...pathOf(repo), id } } });
+
+/** The resolver's login of a line comment (null: open), as repoGetPullReviewComments shows it. */
+export async function resolverOf(app: TestApp, f: Target, reviewId: number, id: number, auth: string): Promise<string | null> {
+  const listed = await app.client(auth).GET('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments', { params: { path: { ...pathOf(f.repo), index: f.pr.number, id: reviewId } } });
+  assert.is(listed.response.status, 200);
+  return listed.data!.find((c) => c.id === id)!.resolver?.login ?? null;
+}

@@ -374,6 +374,8 @@ import { repoNewPinAllowed } from './repository/repoNewPinAllowed.js';
 import { repoPullRequestIsMerged } from './repository/repoPullRequestIsMerged.js';
 import { repoPushMirrorSync } from './repository/repoPushMirrorSync.js';
 import { repoRedeliverHook } from './repository/repoRedeliverHook.js';
+import { repoRenameBranch } from './repository/repoRenameBranch.js';
+import { repoResolvePullReviewComment } from './repository/repoResolvePullReviewComment.js';
 import { repoSearch } from './repository/repoSearch.js';
 import { repoSearchCode } from './repository/repoSearchCode.js';
 import { repoSearchCodeAcross } from './repository/repoSearchCodeAcross.js';
@@ -381,6 +383,9 @@ import { repoSubmitPullReview } from './repository/repoSubmitPullReview.js';
 import { repoTestHook } from './repository/repoTestHook.js';
 import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
 import { repoTransfer } from './repository/repoTransfer.js';
+import { repoUnDismissPullReview } from './repository/repoUnDismissPullReview.js';
+import { repoUnresolvePullReviewComment } from './repository/repoUnresolvePullReviewComment.js';
+import { repoUpdateBranchProtectionPriories } from './repository/repoUpdateBranchProtectionPriories.js';
 import { repoUpdateFile } from './repository/repoUpdateFile.js';
 import { repoUpdatePullRequest } from './repository/repoUpdatePullRequest.js';
 import { repoUpdateTopics } from './repository/repoUpdateTopics.js';
@@ -843,6 +848,8 @@ export const registry: Registry = {
   repoPullRequestIsMerged,
   repoPushMirrorSync,
   repoRedeliverHook,
+  repoRenameBranch,
+  repoResolvePullReviewComment,
   repoSearch,
   repoSearchCode,
   repoSearchCodeAcross,
@@ -850,6 +857,9 @@ export const registry: Registry = {
   repoTestHook,
   repoTrackedTimes,
   repoTransfer,
+  repoUnDismissPullReview,
+  repoUnresolvePullReviewComment,
+  repoUpdateBranchProtectionPriories,
   repoUpdateFile,
   repoUpdatePullRequest,
   repoUpdateTopics,

@@ -71,6 +71,8 @@ export const pullReviewComments = pgTable(
     commitId: text('commit_id').notNull().default(''),
     /** The diff hunk up to the commented line. */
     diffHunk: text('diff_hunk').notNull().default(''),
+    /** Who marked the conversation resolved (Gitea's ResolveDoerID); null while it is open. */
+    resolveDoerId: bigint('resolve_doer_id', { mode: 'number' }),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

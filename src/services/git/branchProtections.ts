@@ -131,7 +131,11 @@ export class BranchProtectionService {
     const settings = await this.apply(loaded, defaultSettings(), input);
     try {
       const [row] = await this.deps.db.insert(branchProtections)
-        .values({ repoId: loaded.repo.id, ruleName, priority: input.priority ?? 0, settings })
+        // A rule made without a priority goes last (Gitea: the repository's highest priority + 1).
+        .values({
+          repoId: loaded.repo.id, ruleName, settings,
+          priority: input.priority || sql`(select coalesce(max(${branchProtections.priority}), 0) + 1 from ${branchProtections} where ${eq(branchProtections.repoId, loaded.repo.id)})`,
+        })
         .returning();
       return (await this.views([row!]))[0]!;
     } catch (err) {
@@ -159,6 +163,20 @@ export class BranchProtectionService {
       .where(and(eq(branchProtections.repoId, loaded.repo.id), eq(branchProtections.ruleName, name)))
       .returning({ id: branchProtections.id });
     if (!gone.length) throw new NotFound();
+  }
+
+  /**
+   * Gitea's UpdateProtectBranchPriorities: the listed rules get priorities 1, 2, … in the list's order, in one
+   * statement; ids of other repositories' rules (or of none) change nothing, rules not listed keep theirs.
+   */
+  async setPriorities(loaded: LoadedRepo, ids: number[]): Promise<void> {
+    this.requireAdmin(loaded);
+    if (loaded.repo.isArchived) throw new RepoArchived();
+    if (new Set(ids).size !== ids.length) throw new Invalid('[ids]: a protection rule is listed more than once');
+    if (!ids.length) return;
+    const values = sql.join(ids.map((id, i) => sql`(${id}::bigint, ${i + 1}::bigint)`), sql`, `);
+    await this.deps.db.execute(sql`update ${branchProtections} set priority = v.p from (values ${values}) as v(id, p)
+      where ${branchProtections.id} = v.id and ${branchProtections.repoId} = ${loaded.repo.id}`);
   }
 
   /** The given fields over `base`; whitelisted names resolved to ids (422 for unknown ones). */

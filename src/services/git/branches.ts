@@ -1,6 +1,7 @@
-// Branches (their answers list no changed files, so commits are described without them): create (from a branch, tag or commit), list, get, delete — with Gitea's statuses.
-import { eq, sql } from 'drizzle-orm';
-import { lfsMetaObjects, repositories, type RepoRow, type UserRow } from '../../db/schema/index.js';
+// Branches (their answers list no changed files, so commits are described without them): create (from a branch, tag or commit), list, get, rename, delete — with Gitea's statuses.
+import { and, eq, notExists, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { branchProtections, lfsMetaObjects, pullRequests, repositories, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
 import { zeroIdLike } from '../../git/commit.js';
@@ -14,8 +15,8 @@ import { GitError } from '../../git/core.js';
 import { describeCommits, type DescribedCommit } from '../../git/describe.js';
 import { repoDir } from '../../git/paths.js';
 import { folderSize } from '../../git/size.js';
-import { branchCount, createRef, deleteRef, listBranchTips, moveRef, refNames, refTarget, resolveCommit } from '../../git/refs.js';
-import { canWrite } from '../../permissions/repo.js';
+import { branchCount, createRef, deleteRef, listBranchTips, moveRef, refNames, refTarget, renameRef, resolveCommit, setHead } from '../../git/refs.js';
+import { canWrite, isRepoAdmin } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { isValidNewBranchName, isValidRefName } from '../names.js';
@@ -199,6 +200,69 @@ export class BranchService {
     const tip = await refTarget(dir, `refs/heads/${name}`);
     if (!tip) throw new NotFound();
     return { name, commit: (await describeCommits(dir, [tip], { files: false })).get(tip)! };
+  }
+
+  /**
+   * Gitea's RenameBranch. Code writers; the default branch, or a branch a protection rule matches, only
+   * repository administrators; the new name must not be protected from the caller. The ref moves in one git
+   * transaction; then one database transaction makes the default branch, the rule named exactly after the
+   * branch and the unmerged pull requests whose base or head it is follow, and records the `delete` of the
+   * old name and the `create` of the new one (no push: no commit came). HEAD follows the default branch.
+   */
+  async rename(loaded: LoadedRepo, actor: UserRow, from: string, to: string): Promise<void> {
+    const { repo } = loaded;
+    requireCodeWriter(loaded);
+    if (repo.isArchived) throw new RepoArchived();
+    if (repo.isMirror) throw new Forbidden('Git Repository is a mirror.');
+    if (repo.isEmpty) throw new NotFound('Git Repository is empty.');
+    if (!isValidNewBranchName(to)) throw new Invalid(`[name]: invalid branch name "${to}"`);
+    const sameOrTaken = 'Cannot rename a branch using the same name or rename to a branch that already exists.';
+    if (from === to) throw new Invalid(sameOrTaken);
+    const dir = this.dir(loaded);
+    const refs = await refNames(dir);
+    const [oldRef, newRef] = [`refs/heads/${from}`, `refs/heads/${to}`];
+    if (refs.has(newRef)) throw new Invalid(sameOrTaken);
+    if (!isValidRefName(from) || !refs.has(oldRef)) throw new NotFound("Branch doesn't exist.");
+    if ([...refs].some((r) => r !== oldRef && (r.startsWith(`${newRef}/`) || newRef.startsWith(`${r}/`)))) {
+      throw new Invalid(`a branch whose name conflicts with "${to}" exists`);
+    }
+    const isDefault = from === repo.defaultBranch;
+    const rules = await this.protections.rules(repo.id);
+    if ((isDefault || (await this.protections.ruleFor(repo.id, from, rules))) && !isRepoAdmin(loaded.perm)) {
+      throw new Forbidden('User must be a repo or site admin to rename default or protected branches.');
+    }
+    const target = await this.protections.ruleFor(repo.id, to, rules);
+    if (target && !(await this.protections.canPush(loaded, target, actor))) throw new Forbidden('Branch is protected by glob-based protection rules.');
+    const tip = await refTarget(dir, oldRef);
+    if (!tip) throw new NotFound("Branch doesn't exist.");
+    try {
+      await renameRef(dir, oldRef, newRef, tip);
+    } catch (err) {
+      if (err instanceof GitError) throw new Conflict('the branch changed while it was being renamed');
+      throw err;
+    }
+    const moves = [{ ref: oldRef, before: tip, after: zeroIdLike(tip) }, { ref: newRef, before: zeroIdLike(tip), after: tip }];
+    try {
+      if (isDefault) await setHead(dir, to);
+      await this.recordOrUndo(loaded, moves, async () => {
+        const events = (await this.refEvents(loaded, actor.id, moves, [tip])).filter((e) => e.type !== 'push');
+        const heads = [...refs].filter((r) => r.startsWith('refs/heads/')).length;
+        await this.recordRefEvents(loaded, actor.id, events, isDefault ? { defaultBranch: to } : {}, async (tx) => {
+          const other = alias(branchProtections, 'other');
+          await tx.update(branchProtections).set({ ruleName: to, updatedAt: new Date() }).where(and(
+            eq(branchProtections.repoId, repo.id), eq(branchProtections.ruleName, from),
+            notExists(tx.select({ id: other.id }).from(other).where(and(eq(other.repoId, repo.id), eq(other.ruleName, to)))),
+          ));
+          await tx.update(pullRequests).set({ baseBranch: to })
+            .where(and(eq(pullRequests.repoId, repo.id), eq(pullRequests.baseBranch, from), eq(pullRequests.merged, false)));
+          await tx.update(pullRequests).set({ headBranch: to })
+            .where(and(eq(pullRequests.headRepoId, repo.id), eq(pullRequests.headBranch, from), eq(pullRequests.merged, false)));
+        }, heads);
+      });
+    } catch (err) {
+      if (isDefault) await setHead(dir, from).catch((e: Error) => this.deps.log.error({ err: e.message, repoId: repo.id }, 'could not put HEAD back after a failed rename'));
+      throw err;
+    }
   }
 
   async delete(loaded: LoadedRepo, actor: UserRow, name: string): Promise<void> {

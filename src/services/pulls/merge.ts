@@ -24,6 +24,7 @@ import { requiredState } from '../git/statuses.js';
 import { signatureOf } from '../identity.js';
 import { shiftRepoIssues } from '../issues/counters.js';
 import { Conflict, Forbidden, NotAllowed, NotFound, RepoArchived } from '../errors.js';
+import { hasOpenDependencies } from '../issues/openDependencies.js';
 import { withKeyLock } from '../locks.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { headRepoOf } from './forkPulls.js';
@@ -110,6 +111,8 @@ export class MergeService {
     if (!(await this.protections.canMerge(loaded, rule, actor))) throw new NotAllowed('User not allowed to merge PR');
     if (style !== 'manually-merged' && isWorkInProgress(view.issue.title)) throw new NotAllowed('Work in progress PRs cannot be merged');
     if (!loaded.repo[allowedBy[style]]) throw new NotAllowed(`${style} is not allowed an allowed merge style for this repository`);
+    // Gitea's ErrDependenciesLeft: an issue this pull request depends on is still open.
+    if (style !== 'manually-merged' && (await hasOpenDependencies(this.deps.db, view.issue.id))) throw new NotAllowed('is blocked by an open dependency');
     if (!rule || style === 'manually-merged' || opts.schedule) return;
     const blocker = await this.blocker(loaded, view, rule);
     if (blocker && !(opts.force && isRepoAdmin(loaded.perm) && !rule.settings.blockAdminMergeOverride)) throw new NotAllowed(blocker);

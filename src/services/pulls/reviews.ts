@@ -4,8 +4,9 @@
 // code is official (what required approvals count). Submitting records the review's event (webhook
 // pull_request_approved / _rejected / _comment, and the activity feed) in the same transaction.
 import { and, asc, count, desc, eq, inArray, ne, or } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import {
-  comments, pullReviewComments, pullReviews, teams, users,
+  comments, issues, pullReviewComments, pullReviews, teams, users,
   type PullReviewCommentRow, type PullReviewRow, type ReviewType, type TeamRow, type UserRow,
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
@@ -106,16 +107,40 @@ export class ReviewService {
     }));
   }
 
-  async comments(loaded: LoadedRepo, index: number, id: number, viewer: UserRow | null): Promise<{ view: PullView; review: PullReviewRow; rows: Array<{ comment: PullReviewCommentRow; poster: UserRow | undefined }> }> {
+  async comments(loaded: LoadedRepo, index: number, id: number, viewer: UserRow | null): Promise<{ view: PullView; review: PullReviewRow; rows: Array<{ comment: PullReviewCommentRow; poster: UserRow | undefined; resolver: UserRow | undefined }> }> {
     const view = await this.pulls.load(loaded, index);
     const review = await this.row(view, id, viewer);
+    const resolvers = alias(users, 'resolver');
     const rows = await this.deps.db
-      .select({ comment: pullReviewComments, poster: users })
+      .select({ comment: pullReviewComments, poster: users, resolver: resolvers })
       .from(pullReviewComments)
       .leftJoin(users, eq(users.id, pullReviewComments.posterId))
+      .leftJoin(resolvers, eq(resolvers.id, pullReviewComments.resolveDoerId))
       .where(eq(pullReviewComments.reviewId, review.id))
       .orderBy(asc(pullReviewComments.id));
-    return { view, review, rows: rows.map((r) => ({ comment: r.comment, poster: r.poster ?? undefined })) };
+    return { view, review, rows: rows.map((r) => ({ comment: r.comment, poster: r.poster ?? undefined, resolver: r.resolver ?? undefined })) };
+  }
+
+  /**
+   * Gitea's MarkConversation (POST …/pulls/comments/{id}/resolve|unresolve): the pull request's poster, its
+   * writers or the code's writers (official reviewers) mark a line comment's conversation resolved or open
+   * again. A comment of a pending review is seen by its author only (404 for others); already so: no change.
+   */
+  async markConversation(loaded: LoadedRepo, commentId: number, actor: UserRow, resolve: boolean): Promise<void> {
+    if (!canRead(loaded.perm, 'repo.pulls')) throw new NotFound();
+    const [found] = await this.deps.db
+      .select({ comment: pullReviewComments, review: pullReviews, issue: issues })
+      .from(pullReviewComments)
+      .innerJoin(pullReviews, eq(pullReviews.id, pullReviewComments.reviewId))
+      .innerJoin(issues, eq(issues.id, pullReviewComments.issueId))
+      .where(and(eq(pullReviewComments.id, commentId), eq(issues.repoId, loaded.repo.id)));
+    if (!found || !this.visible(found.review, actor)) throw new NotFound();
+    if (loaded.repo.isArchived) throw new RepoArchived();
+    const allowed = found.issue.posterId === actor.id || canWrite(loaded.perm, 'repo.pulls') || canWrite(loaded.perm, 'repo.code');
+    if (!allowed) throw new Forbidden('user should have permission to resolve comment');
+    if ((found.comment.resolveDoerId !== null) === resolve) return;
+    await this.deps.db.update(pullReviewComments).set({ resolveDoerId: resolve ? actor.id : null })
+      .where(eq(pullReviewComments.id, found.comment.id));
   }
 
   /** Every line comment of the reviews of `view` that `viewer` may see, oldest first (the pull request's files page): one query. */
@@ -260,6 +285,20 @@ export class ReviewService {
         activity: { opType: 'pull_review_dismissed', issueId: view.issue.id, content: issueContent(view.issue.index, input.message ?? '') },
       });
     });
+    return this.get(loaded, index, id, actor);
+  }
+
+  /**
+   * Gitea's UnDismissPullReview: repository administrators make a dismissed approval or request for changes
+   * count again. Gitea records nothing else for it (no comment, feed row or webhook), and neither does this.
+   */
+  async undismiss(loaded: LoadedRepo, index: number, id: number, actor: UserRow): Promise<{ view: PullView; review: ReviewView }> {
+    const view = await this.pulls.load(loaded, index);
+    const review = await this.row(view, id, actor);
+    if (!isRepoAdmin(loaded.perm)) throw new Forbidden('Must be repo admin');
+    this.writable(loaded, view);
+    if (review.type !== 'approve' && review.type !== 'reject') throw new Invalid('only an approval or a request for changes can be dismissed or undismissed');
+    if (review.dismissed) await this.deps.db.update(pullReviews).set({ dismissed: false, updatedAt: new Date() }).where(eq(pullReviews.id, review.id));
     return this.get(loaded, index, id, actor);
   }
 

@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import { dirOf, disk, repoFor, roles, setArchived, wrongScope, type Roles } from '../../helpers/gitFixtures.js';
-import { editRepo, editIssue, type Repo } from '../../helpers/issues.js';
+import { editRepo, editIssue, newIssue, type Repo } from '../../helpers/issues.js';
+import { addLink } from '../../helpers/dependencies.js';
 import {
   addFile, changeLine, expectedMergeTree, getPull, graphOf, isMerged, mergePull, openPull, patch, pullFixture, treeOfRev, type PullRequest,
 } from '../../helpers/pulls.js';
@@ -164,6 +165,21 @@ test('405: already merged, a reader, a work in progress, a style the repository 
   await mergeOk(f.repo, f.pr, { Do: 'merge' });
   assert.is((await mergePull(app, f.repo, r.writer.auth, f.pr.number, { Do: 'merge' })).response.status, 405, 'merged');
   assert.is(await isMerged(app, f.repo, f.pr.number, r.reader.auth), 204);
+});
+
+test('405 while an issue the pull request depends on is open (Gitea\'s ErrDependenciesLeft); merged once it is closed', async () => {
+  const f = await fixture();
+  const blocker = await newIssue(app, f.repo, r.writer, { title: 'do this first' });
+  const linked = await addLink(app, 'dependencies', f.repo, f.pr.number, r.writer.auth, { index: blocker.number });
+  assert.is(linked.response.status, 201, JSON.stringify(linked.error));
+  const blocked = await mergePull(app, f.repo, r.owner.auth, f.pr.number, { Do: 'merge' });
+  assert.is(blocked.response.status, 405);
+  assertSpec('repoMergePullRequest', blocked);
+  assert.match(JSON.stringify(blocked.error), 'open dependency');
+  assert.is(await disk.tip(f.dir, 'main'), f.base, 'nothing was merged');
+  assert.is(await isMerged(app, f.repo, f.pr.number, r.reader.auth), 404);
+  await editIssue(app, f.repo, blocker.number, r.writer, { state: 'closed' });
+  await mergeOk(f.repo, f.pr, { Do: 'merge' });
 });
 
 test('401 anonymous, 403 token without write:repository, 404 hidden repository or no such pull, 423 archived, 422 bad Do', async () => {

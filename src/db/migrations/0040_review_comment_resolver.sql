@@ -1,0 +1,1 @@
+ALTER TABLE "pull_review_comments" ADD COLUMN "resolve_doer_id" bigint;
