@@ -2741,6 +2741,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/contents-ext/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The extended "contents" API, to get file metadata and/or content, or list a directory
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. Exactly one of the answer's members is set: `file_contents` for a file, symlink or submodule (with the last commit that touched it; its content only with `includes=file_content`), `dir_contents` for a directory (its entries, metadata only, in git tree order). `filepath` `.` is the root. `includes` is a comma-separated list of `file_content`, `lfs_metadata`, `commit_metadata`, `commit_message`; anything else is 400. 404 when `ref` does not exist (also in an empty repository) or there is nothing at `filepath`. `lfs_metadata` is accepted; LFS pointers are not resolved here yet.
+         */
+        get: operations["repoGetContentsExt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/contents/{filepath}": {
         parameters: {
             query?: never;
@@ -2787,6 +2807,50 @@ export interface paths {
          * @description Applies the patch in `content` (as `git apply --recount --ignore-whitespace --whitespace=fix --binary`, three-way when possible) on top of `branch` (default: the default branch) and commits it to `new_branch` (default: `branch`). The commit message defaults to `apply-patch`; author and committer default to the caller (one given is used for both). Succeeds with 201 (Gitea's swagger says 200, its code answers 201) and a FileResponse whose `content` is null. Errors: 403 when the caller cannot write code or the target branch (protected, or signing required); 404 when `branch` does not exist; 409 when the branch moved while the patch was being applied (the update was lost; retry); 422 when `new_branch` already exists and `force_push` is not set, or the patch does not apply (Gitea answers 500 for the latter); 423 when the repository is archived or a mirror (no editing).
          */
         post: operations["repoApplyDiffPatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/editorconfig/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the EditorConfig definitions of a file in a repository
+         * @description Anyone who can read the repository's code. The properties the repository's root `.editorconfig` (at `ref`) gives `filepath`, as an EditorConfig core computes them (sections in order, later ones winning; `indent_size = tab` and `tab_width` completed as the specification says, `unset` values removed): numbers for sizes and widths, booleans for `true`/`false`, strings otherwise; `{}` when no section applies. 404 when `ref` does not exist or the repository has no `.editorconfig` there.
+         */
+        get: operations["repoGetEditorConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/file-contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the metadata and contents of requested files
+         * @description Anyone who can read the repository's code. As the POST method, with its JSON body in the `body` query parameter (`{"files": ["a.txt", "b/c.md"]}`): the POST method needs a token with write scope, this one read scope. 400 when `body` is not such a JSON object.
+         */
+        get: operations["repoGetFileContents"];
+        put?: never;
+        /**
+         * Get the metadata and contents of requested files
+         * @description Anyone who can read the repository's code (a token needs write scope, since this is a POST). One answer per requested path, in order: the entry with its content (base64) and last commit, or `null` where nothing is at the path. At most 30 entries are answered, and no more once the contents reach 50 MiB; a file over 10 MiB comes with `content` and `encoding` null and its `size` (fetch it by its `download_url`). 404 when `ref` does not exist or the repository is empty.
+         */
+        post: operations["repoGetFileContentsPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2869,6 +2933,26 @@ export interface paths {
          * @description Anyone who can read the repository's code. `diff`: what the commit changed against its first parent (everything, for a root commit), as `git diff` with renames detected; `patch`: the commit as a `git format-patch` mail. `sha` is a full or abbreviated commit id (4 to 64 hexadecimal digits). Plain text; 404 when no such commit exists or the repository cannot be read.
          */
         get: operations["repoDownloadCommitDiffOrPatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/git/notes/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a note corresponding to a single commit from a repository
+         * @description Anyone who can read the repository's code. The note `refs/notes/commits` holds for the commit `sha` names (a full or abbreviated commit id, a branch or a tag): its message and, as Gitea answers, the commit of the notes ref that last changed it. 404 when no such commit exists or it has no note; 422 when `sha` is no valid ref or commit id.
+         */
+        get: operations["repoGetNote"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4557,6 +4641,26 @@ export interface paths {
          * @description anvil's own operation (Gitea's API has no code search). The text files (up to 1 MB, not binary) of the default branch that hold every term of `q` (case-insensitive substrings; a "quoted phrase" is one term), with up to five matching lines each (line number and a fragment of at most 240 characters). The index follows each push to the default branch in the background, within seconds; `indexed_commit` says which commit it reflects ('' before its first round). Anyone who can read the repository's code; 404 otherwise. Paginated with `X-Total-Count` and `Link`.
          */
         get: operations["repoSearchCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/signing-key.gpg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get signing-key.gpg for given repository
+         * @description Anyone who can read the repository. The armored public GPG key the server signs this repository's commits with. anvil signs no commits (Gitea's `[repository.signing] SIGNING_KEY = none`), so the answer is empty, as Gitea's is with no signing key configured.
+         */
+        get: operations["repoSigningKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7366,6 +7470,11 @@ export interface components {
             /** @description how many commits head has that base lacks */
             total_commits: number;
         };
+        /** @description exactly one member is set */
+        ContentsExtResponse: {
+            dir_contents?: components["schemas"]["ContentsResponse"][];
+            file_contents?: components["schemas"]["ContentsResponse"];
+        };
         /** @description metadata, and for a file the content, of a repository entry (file, dir, symlink, submodule) */
         ContentsResponse: {
             _links: components["schemas"]["FileLinksResponse"];
@@ -8138,6 +8247,10 @@ export interface components {
             /** @description new title; empty keeps it */
             title?: string | null;
         };
+        /** @description EditorConfig property names (lower case) and their values */
+        EditorConfigDefinition: {
+            [key: string]: string | number | boolean;
+        };
         /** @description options for editing an organization; only the fields given change */
         EditOrgOption: {
             description?: string;
@@ -8508,6 +8621,9 @@ export interface components {
             allowed_reactions: string[];
             custom_emojis: string[];
             default_theme: string;
+        };
+        GetFilesOptions: {
+            files?: string[];
         };
         /** @description a blob with its content */
         GitBlobResponse: {
@@ -8946,6 +9062,10 @@ export interface components {
         NewIssuePinsAllowed: {
             issues: boolean;
             pull_requests: boolean;
+        };
+        Note: {
+            commit: components["schemas"]["Commit"];
+            message: string;
         };
         /** @description the number of unread notification threads */
         NotificationCount: {
@@ -10121,6 +10241,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["APIError"];
+            };
+        };
+        /** @description one entry per requested path, null where nothing is there */
+        FileContentsList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": (components["schemas"]["ContentsResponse"] | null)[];
             };
         };
         /** @description the caller may not do this */
@@ -15932,6 +16061,43 @@ export interface operations {
             507: components["responses"]["StorageFull"];
         };
     };
+    repoGetContentsExt: {
+        parameters: {
+            query?: {
+                /** @description By default the answer only contains file metadata. Comma-separated options add more: `file_content` the content of a single file (base64), `lfs_metadata`, `commit_metadata`, `commit_message` */
+                includes?: string;
+                /** @description the name of the commit/branch/tag, default to the repository's default branch */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description path of the dir, file, symlink or submodule in the repo (`.` for the root). It spans the rest of the path and may contain `/`: the router maps it to a wildcard, as Gitea's `/contents-ext/*` */
+                filepath: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file or the directory's entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentsExtResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoGetContents: {
         parameters: {
             query?: {
@@ -16128,6 +16294,96 @@ export interface operations {
             507: components["responses"]["StorageFull"];
         };
     };
+    repoGetEditorConfig: {
+        parameters: {
+            query?: {
+                /** @description the name of the commit/branch/tag, default to the repository's default branch */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description path of the file, from the repository root; it may contain `/` (the router maps it to a wildcard, as Gitea's `/editorconfig/*`) */
+                filepath: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the definitions (property name to value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EditorConfigDefinition"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetFileContents: {
+        parameters: {
+            query: {
+                /** @description The JSON encoded body (see the POST request): {"files": ["filename1", "filename2"]} */
+                body: string;
+                /** @description the name of the commit/branch/tag, default to the repository's default branch */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["FileContentsList"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetFileContentsPost: {
+        parameters: {
+            query?: {
+                /** @description the name of the commit/branch/tag, default to the repository's default branch */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GetFilesOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["FileContentsList"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     listForks: {
         parameters: {
             query?: {
@@ -16295,6 +16551,42 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetNote: {
+        parameters: {
+            query?: {
+                /** @description include a list of affected files for every commit (default true) */
+                files?: boolean;
+                /** @description include verification for every commit (default true) */
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description a git ref or commit sha */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the note */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Note"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -20858,6 +21150,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CodeSearchResults"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description GPG armored public key (empty when none is configured) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -30,7 +30,7 @@ function submoduleUri(url: string | undefined, repoHtml: string): string | null 
 }
 
 /** One file, directory entry, symlink or submodule, as Gitea's contents API shows it at `ref`. */
-export function toContents(e: ContentEntry, urls: { html: string; api: string }, ref: string): ApiContents {
+export function toContents(e: ContentEntry, urls: { html: string; api: string }, ref: string, opts: { commitMessage?: boolean } = {}): ApiContents {
   const { entry } = e;
   const type = kind(entry);
   const path = escapePath(entry.path);
@@ -56,9 +56,24 @@ export function toContents(e: ContentEntry, urls: { html: string; api: string },
   };
   if (e.lastCommit) {
     body.last_commit_sha = e.lastCommit.id;
-    body.last_commit_message = e.lastCommit.message;
+    if (opts.commitMessage ?? true) body.last_commit_message = e.lastCommit.message;
     body.last_author_date = iso(e.lastCommit.author.date);
     body.last_committer_date = iso(e.lastCommit.committer.date);
   }
   return body;
+}
+
+/** contents-ext's answer: exactly one of `file_contents` and `dir_contents`; the last commit's message only when asked for. */
+export function toContentsExt(
+  found: { ref: string; file?: ContentEntry; list?: ContentEntry[] }, urls: { html: string; api: string }, commitMessage: boolean,
+): components['schemas']['ContentsExtResponse'] {
+  const opts = { commitMessage };
+  return found.file
+    ? { file_contents: toContents(found.file, urls, found.ref, opts) }
+    : { dir_contents: (found.list ?? []).map((e) => toContents(e, urls, found.ref, opts)) };
+}
+
+/** file-contents' answer: each entry with its content, `null` where nothing was found. */
+export function toFileContentsList(found: { ref: string; entries: Array<ContentEntry | null> }, urls: { html: string; api: string }): Array<ApiContents | null> {
+  return found.entries.map((e) => (e ? toContents(e, urls, found.ref) : null));
 }

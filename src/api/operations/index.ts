@@ -311,12 +311,17 @@ import { repoGetByID } from './repository/repoGetByID.js';
 import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
 import { repoGetCommitPullRequest } from './repository/repoGetCommitPullRequest.js';
 import { repoGetContents } from './repository/repoGetContents.js';
+import { repoGetContentsExt } from './repository/repoGetContentsExt.js';
 import { repoGetContentsList } from './repository/repoGetContentsList.js';
+import { repoGetEditorConfig } from './repository/repoGetEditorConfig.js';
+import { repoGetFileContents } from './repository/repoGetFileContents.js';
+import { repoGetFileContentsPost } from './repository/repoGetFileContentsPost.js';
 import { repoGetGitHook } from './repository/repoGetGitHook.js';
 import { repoGetHook } from './repository/repoGetHook.js';
 import { repoGetHookDelivery } from './repository/repoGetHookDelivery.js';
 import { repoGetKey } from './repository/repoGetKey.js';
 import { repoGetLatestRelease } from './repository/repoGetLatestRelease.js';
+import { repoGetNote } from './repository/repoGetNote.js';
 import { repoGetPullRequest } from './repository/repoGetPullRequest.js';
 import { repoGetPullRequestByBaseHead } from './repository/repoGetPullRequestByBaseHead.js';
 import { repoGetPullRequestCommits } from './repository/repoGetPullRequestCommits.js';
@@ -370,6 +375,7 @@ import { repoRedeliverHook } from './repository/repoRedeliverHook.js';
 import { repoSearch } from './repository/repoSearch.js';
 import { repoSearchCode } from './repository/repoSearchCode.js';
 import { repoSearchCodeAcross } from './repository/repoSearchCodeAcross.js';
+import { repoSigningKey } from './repository/repoSigningKey.js';
 import { repoSubmitPullReview } from './repository/repoSubmitPullReview.js';
 import { repoTestHook } from './repository/repoTestHook.js';
 import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
@@ -773,12 +779,17 @@ export const registry: Registry = {
   repoGetCombinedStatusByRef,
   repoGetCommitPullRequest,
   repoGetContents,
+  repoGetContentsExt,
   repoGetContentsList,
+  repoGetEditorConfig,
+  repoGetFileContents,
+  repoGetFileContentsPost,
   repoGetGitHook,
   repoGetHook,
   repoGetHookDelivery,
   repoGetKey,
   repoGetLatestRelease,
+  repoGetNote,
   repoGetPullRequest,
   repoGetPullRequestByBaseHead,
   repoGetPullRequestCommits,
@@ -832,6 +843,7 @@ export const registry: Registry = {
   repoSearch,
   repoSearchCode,
   repoSearchCodeAcross,
+  repoSigningKey,
   repoSubmitPullReview,
   repoTestHook,
   repoTrackedTimes,

@@ -1,9 +1,10 @@
 // Files and directories of a commit: the contents API and raw downloads.
 import { lastCommitFor, lsTree, readBlob, readCommit, submoduleUrls, type CommitData, type TreeEntry } from '../../git/objects.js';
 import { allRefNames, resolveCommit } from '../../git/refs.js';
+import { parseFromFiles } from 'editorconfig';
 import { canRead } from '../../permissions/repo.js';
 import type { BranchService } from './branches.js';
-import { NotFound } from '../errors.js';
+import { BadRequest, NotFound } from '../errors.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 
 export interface ContentEntry {
@@ -13,6 +14,35 @@ export interface ContentEntry {
   lastCommit?: CommitData;
   /** A submodule's repository URL from `.gitmodules`. */
   submoduleUrl?: string;
+}
+
+/** What `contents-ext` adds to an entry's metadata (its `includes`). */
+export interface ContentsExtIncludes {
+  fileContent: boolean;
+  lfsMetadata: boolean;
+  commitMetadata: boolean;
+  commitMessage: boolean;
+}
+
+/** `file-contents`: at most this many entries (Gitea's API.DEFAULT_PAGING_NUM)… */
+export const fileContentsMaxFiles = 30;
+/** …no more once the contents reach this many bytes (API.DEFAULT_MAX_RESPONSE_SIZE)… */
+export const fileContentsMaxBytes = 50 * 1024 * 1024;
+/** …and a blob larger than this comes without its content (API.DEFAULT_MAX_BLOB_SIZE). */
+export const fileContentsMaxBlob = 10 * 1024 * 1024;
+
+/** Gitea's `includes` of contents-ext: comma-separated options, empty ones skipped, unknown ones a 400. */
+export function parseContentsIncludes(raw: string | undefined): ContentsExtIncludes {
+  const out: ContentsExtIncludes = { fileContent: false, lfsMetadata: false, commitMetadata: false, commitMessage: false };
+  for (const opt of (raw ?? '').split(',')) {
+    if (opt === '') continue;
+    if (opt === 'file_content') out.fileContent = true;
+    else if (opt === 'lfs_metadata') out.lfsMetadata = true;
+    else if (opt === 'commit_metadata') out.commitMetadata = true;
+    else if (opt === 'commit_message') out.commitMessage = true;
+    else throw new BadRequest(`unknown include option "${opt}"`);
+  }
+  return out;
 }
 
 export interface ContentsResult {
@@ -60,6 +90,80 @@ export class ContentService {
   }
 
   /**
+   * `contents-ext`: a file, symlink or submodule alone (its content only when asked for, its last commit
+   * with `commit_metadata`/`commit_message`), or a directory's entries (metadata, and each entry's last
+   * commit when asked for). `.` is the root.
+   */
+  async ext(loaded: LoadedRepo, rawPath: string, ref: string | undefined, inc: ContentsExtIncludes): Promise<ContentsResult> {
+    const wantCommit = inc.commitMetadata || inc.commitMessage;
+    const path = rawPath === '.' ? '' : rawPath;
+    const at = await this.locate(loaded, path, ref);
+    const self = at.path ? (await lsTree(at.dir, at.commit, at.path, { self: true })).find((e) => e.path === at.path) : undefined;
+    if (at.path && !self) throw new NotFound();
+    if (!self || self.type === 'tree') {
+      const entries = await lsTree(at.dir, at.commit, at.path);
+      const urls = entries.some((e) => e.type === 'commit') ? await submoduleUrls(at.dir, at.commit) : new Map<string, string>();
+      const list: ContentEntry[] = [];
+      for (const entry of entries) {
+        const last = wantCommit ? await lastCommitFor(at.dir, at.commit, entry.path) : undefined;
+        list.push({ entry, submoduleUrl: urls.get(entry.path), lastCommit: last ? await readCommit(at.dir, last) : undefined });
+      }
+      return { ref: at.refName, commit: at.commit, list };
+    }
+    return { ref: at.refName, commit: at.commit, file: await this.single(at.dir, at.commit, self, { content: inc.fileContent, commit: wantCommit }) };
+  }
+
+  /** One entry with what was asked for: a file's bytes (up to `maxBlob`), a symlink's target, a submodule's URL, the last commit. */
+  private async single(dir: string, commit: string, self: TreeEntry, want: { content: boolean; commit: boolean; maxBlob?: number }): Promise<ContentEntry> {
+    const isLink = self.type === 'blob' && self.mode === '120000';
+    const readData = self.type === 'blob' && (isLink || (want.content && self.size <= (want.maxBlob ?? Infinity)));
+    const data = readData ? await readBlob(dir, self.id) : undefined;
+    const submoduleUrl = self.type === 'commit' ? (await submoduleUrls(dir, commit)).get(self.path) : undefined;
+    const last = want.commit ? await lastCommitFor(dir, commit, self.path) : undefined;
+    return { entry: self, data, submoduleUrl, lastCommit: last ? await readCommit(dir, last) : undefined };
+  }
+
+  /**
+   * `file-contents`: each path's entry with its content and last commit, `null` where nothing is there (or
+   * the path is no valid one), in the order asked; at most `fileContentsMaxFiles` entries, none more once the
+   * contents reach `fileContentsMaxBytes`, and blobs over `fileContentsMaxBlob` without their content.
+   */
+  async files(loaded: LoadedRepo, paths: string[], ref?: string): Promise<{ ref: string; entries: Array<ContentEntry | null> }> {
+    const at = await this.locate(loaded, '', ref);
+    const entries: Array<ContentEntry | null> = [];
+    let bytes = 0;
+    for (const raw of paths) {
+      const path = cleanPath(raw);
+      const self = path ? (await lsTree(at.dir, at.commit, path, { self: true })).find((e) => e.path === path) : undefined;
+      const found = self ? await this.single(at.dir, at.commit, self, { content: true, commit: true, maxBlob: fileContentsMaxBlob }) : null;
+      if (found?.data && found.entry.mode !== '120000') bytes += Math.ceil(found.data.length / 3) * 4;
+      if (bytes > fileContentsMaxBytes) break;
+      entries.push(found);
+      if (entries.length === fileContentsMaxFiles) break;
+    }
+    return { ref: at.refName, entries };
+  }
+
+  /**
+   * The EditorConfig properties the root `.editorconfig` at `ref` gives the file `rawPath` (as Gitea, only the
+   * root file is read), computed by the EditorConfig core library; `{}` when no section applies. Not found
+   * when the repository has no `.editorconfig` there.
+   */
+  async editorConfig(loaded: LoadedRepo, rawPath: string, ref?: string): Promise<Record<string, string | number | boolean>> {
+    const at = await this.locate(loaded, rawPath, ref);
+    if (!at.path) throw new NotFound();
+    const config = (await lsTree(at.dir, at.commit, '.editorconfig', { self: true })).find((e) => e.path === '.editorconfig' && e.type === 'blob');
+    if (!config) throw new NotFound();
+    const contents = await readBlob(at.dir, config.id);
+    // A virtual root: the library is given the one file, and reads nothing from the disk.
+    const root = '/__anvil_repository__';
+    const props = await parseFromFiles(`${root}/${at.path}`, Promise.resolve([{ name: `${root}/.editorconfig`, contents }]), { root, unset: true });
+    const out: Record<string, string | number | boolean> = {};
+    for (const [k, v] of Object.entries(props)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = v;
+    return out;
+  }
+
+  /**
    * Gitea's legacy `{ref}/{filepath}` form, read when no `ref` is given: the shortest leading run of
    * segments that names a branch, else a tag, else a full commit id; undefined when none does.
    */
@@ -100,4 +204,22 @@ export class ContentService {
     if (!self || self.type !== 'blob') throw new NotFound();
     return { name: path.split('/').pop()!, data: await readBlob(dir, self.id) };
   }
+}
+
+/**
+ * file-contents' GET form: the POST body as JSON in the `body` query parameter, `{"files": [...]}`; anything
+ * else (not JSON, not an object, `files` not a list of strings or longer than the POST body allows) is 400.
+ */
+export function filesOptionsFromQuery(body: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw new BadRequest('invalid body parameter');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new BadRequest('invalid body parameter');
+  const files = (parsed as { files?: unknown }).files;
+  if (files === undefined || files === null) return [];
+  if (!Array.isArray(files) || files.length > 1000 || !files.every((f) => typeof f === 'string')) throw new BadRequest('invalid body parameter');
+  return files as string[];
 }
