@@ -3221,6 +3221,46 @@ export interface paths {
         patch: operations["repoEditGitHook"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issue_config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns the issue config for a repo
+         * @description Anyone who can read the repository's code. The issue config of the default branch, from the first of `.gitea/ISSUE_TEMPLATE/config`, `.gitea/issue_template/config`, `.github/ISSUE_TEMPLATE/config`, `.github/issue_template/config` (each `.yaml`, then `.yml`) that exists. As Gitea: with none, or one that is not valid (see `issue_config/validate`), the default, blank issues enabled and no contact links.
+         */
+        get: operations["repoGetIssueConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issue_config/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns the validation information for a issue config
+         * @description Anyone who can read the repository's code. Whether the default branch's issue config (found as `issue_config` finds it) is valid: YAML whose `blank_issues_enabled` is a boolean and whose every contact link has a `name`, a `url` (an absolute URL or path) and an `about`; `message` says what is wrong, as Gitea words it. No config file is valid.
+         */
+        get: operations["repoValidateIssueConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues": {
         parameters: {
             query?: never;
@@ -8899,6 +8939,19 @@ export interface components {
              */
             url: string;
             user: components["schemas"]["User"];
+        };
+        IssueConfig: {
+            blank_issues_enabled: boolean;
+            contact_links: components["schemas"]["IssueConfigContactLink"][];
+        };
+        IssueConfigContactLink: {
+            about: string;
+            name: string;
+            url: string;
+        };
+        IssueConfigValidation: {
+            message: string;
+            valid: boolean;
         };
         IssueDeadline: {
             /** Format: date-time */
@@ -17143,6 +17196,64 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetIssueConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the issue config */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssueConfig"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoValidateIssueConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the validation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssueConfigValidation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
         };
     };

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/openapi.js';
-import type { ContentEntry } from '../services/git/contents.js';
+import type { ContentEntry, IssueConfig } from '../services/git/contents.js';
 import { iso } from './time.js';
 import { escapePath } from './repo.js';
 
@@ -76,4 +76,14 @@ export function toContentsExt(
 /** file-contents' answer: each entry with its content, `null` where nothing was found. */
 export function toFileContentsList(found: { ref: string; entries: Array<ContentEntry | null> }, urls: { html: string; api: string }): Array<ApiContents | null> {
   return found.entries.map((e) => (e ? toContents(e, urls, found.ref) : null));
+}
+
+/** A repository's issue config as Gitea's IssueConfig. */
+export function toIssueConfig(c: IssueConfig): components['schemas']['IssueConfig'] {
+  return { blank_issues_enabled: c.blankIssuesEnabled, contact_links: c.contactLinks.map((l) => ({ name: l.name, url: l.url, about: l.about })) };
+}
+
+/** Whether the issue config is valid, and why not. */
+export function toIssueConfigValidation(error: string | undefined): components['schemas']['IssueConfigValidation'] {
+  return { valid: error === undefined, message: error ?? '' };
 }

@@ -64,3 +64,10 @@ export async function contentsWorld(app: TestApp): Promise<ContentsWorld> {
   const notesCommit = (await disk.rev(dir, 'refs/notes/commits'))!;
   return { r, repo, priv, empty, dir, tip, first, notesCommit };
 }
+
+/** A repository of `r.owner` (collaborators as repoFor makes them) with `files` committed to main. */
+export async function issueConfigRepo(app: TestApp, r: Roles, files: Record<string, string>, isPrivate = false): Promise<Repository> {
+  const repo = await repoFor(app, r, { private: isPrivate });
+  await disk.commit(dirOf(app, repo), 'main', files);
+  return repo;
+}

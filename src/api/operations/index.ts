@@ -319,6 +319,7 @@ import { repoGetFileContentsPost } from './repository/repoGetFileContentsPost.js
 import { repoGetGitHook } from './repository/repoGetGitHook.js';
 import { repoGetHook } from './repository/repoGetHook.js';
 import { repoGetHookDelivery } from './repository/repoGetHookDelivery.js';
+import { repoGetIssueConfig } from './repository/repoGetIssueConfig.js';
 import { repoGetKey } from './repository/repoGetKey.js';
 import { repoGetLatestRelease } from './repository/repoGetLatestRelease.js';
 import { repoGetNote } from './repository/repoGetNote.js';
@@ -383,6 +384,7 @@ import { repoTransfer } from './repository/repoTransfer.js';
 import { repoUpdateFile } from './repository/repoUpdateFile.js';
 import { repoUpdatePullRequest } from './repository/repoUpdatePullRequest.js';
 import { repoUpdateTopics } from './repository/repoUpdateTopics.js';
+import { repoValidateIssueConfig } from './repository/repoValidateIssueConfig.js';
 import { rerunFailedWorkflowRun } from './repository/rerunFailedWorkflowRun.js';
 import { rerunWorkflowJob } from './repository/rerunWorkflowJob.js';
 import { rerunWorkflowRun } from './repository/rerunWorkflowRun.js';
@@ -787,6 +789,7 @@ export const registry: Registry = {
   repoGetGitHook,
   repoGetHook,
   repoGetHookDelivery,
+  repoGetIssueConfig,
   repoGetKey,
   repoGetLatestRelease,
   repoGetNote,
@@ -851,6 +854,7 @@ export const registry: Registry = {
   repoUpdateFile,
   repoUpdatePullRequest,
   repoUpdateTopics,
+  repoValidateIssueConfig,
   rerunFailedWorkflowRun,
   rerunWorkflowJob,
   rerunWorkflowRun,

@@ -2,6 +2,7 @@
 import { lastCommitFor, lsTree, readBlob, readCommit, submoduleUrls, type CommitData, type TreeEntry } from '../../git/objects.js';
 import { allRefNames, resolveCommit } from '../../git/refs.js';
 import { parseFromFiles } from 'editorconfig';
+import { parse as parseYaml } from 'yaml';
 import { canRead } from '../../permissions/repo.js';
 import type { BranchService } from './branches.js';
 import { BadRequest, NotFound } from '../errors.js';
@@ -164,6 +165,29 @@ export class ContentService {
   }
 
   /**
+   * The default branch's issue config (Gitea's candidates in order, `.yaml` before `.yml`) and, when the
+   * file is not valid, why; with no file (or an empty repository) the default config. As Gitea, an invalid
+   * file gives the default config too.
+   */
+  async issueConfig(loaded: LoadedRepo): Promise<{ config: IssueConfig; error?: string }> {
+    if (!canRead(loaded.perm, 'repo.code')) throw new NotFound();
+    const fallback = (): IssueConfig => ({ blankIssuesEnabled: true, contactLinks: [] });
+    if (loaded.repo.isEmpty) return { config: fallback() };
+    const dir = this.branches.dir(loaded);
+    const commit = await resolveCommit(dir, `refs/heads/${loaded.repo.defaultBranch}`);
+    if (!commit) return { config: fallback() };
+    const paths = issueConfigCandidates.flatMap((p) => [`${p}.yaml`, `${p}.yml`]);
+    const found = new Map<string, TreeEntry>();
+    for (const folder of new Set(paths.map((p) => p.slice(0, p.lastIndexOf('/'))))) {
+      for (const e of await lsTree(dir, commit, folder)) if (e.type === 'blob') found.set(e.path, e);
+    }
+    const file = paths.map((p) => found.get(p)).find(Boolean);
+    if (!file) return { config: fallback() };
+    const checked = checkIssueConfig((await readBlob(dir, file.id)).toString('utf8'));
+    return 'error' in checked ? { config: fallback(), error: checked.error } : { config: checked };
+  }
+
+  /**
    * Gitea's legacy `{ref}/{filepath}` form, read when no `ref` is given: the shortest leading run of
    * segments that names a branch, else a tag, else a full commit id; undefined when none does.
    */
@@ -222,4 +246,47 @@ export function filesOptionsFromQuery(body: string): string[] {
   if (files === undefined || files === null) return [];
   if (!Array.isArray(files) || files.length > 1000 || !files.every((f) => typeof f === 'string')) throw new BadRequest('invalid body parameter');
   return files as string[];
+}
+
+/** Where Gitea looks for the issue config, in order (each with `.yaml`, then `.yml`). */
+const issueConfigCandidates = ['.gitea/ISSUE_TEMPLATE/config', '.gitea/issue_template/config', '.github/ISSUE_TEMPLATE/config', '.github/issue_template/config'];
+
+export interface IssueConfig {
+  blankIssuesEnabled: boolean;
+  contactLinks: Array<{ name: string; url: string; about: string }>;
+}
+
+/** An absolute URL, or a path from the root (Go's url.ParseRequestURI accepts both). */
+function isRequestUri(u: string): boolean {
+  if (u.startsWith('/')) return !/\s/.test(u);
+  return /^[a-z][a-z0-9+.-]*:\S+$/i.test(u);
+}
+
+/** An issue config file's text, checked as Gitea checks it; the config, or what is wrong (Gitea's wording where it has one). */
+export function checkIssueConfig(text: string): IssueConfig | { error: string } {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (e) {
+    return { error: `yaml: ${(e as Error).message.split('\n')[0]}` };
+  }
+  if (doc === null || doc === undefined) return { blankIssuesEnabled: true, contactLinks: [] };
+  if (typeof doc !== 'object' || Array.isArray(doc)) return { error: 'yaml: the config must be a mapping' };
+  const o = doc as Record<string, unknown>;
+  const blank = o.blank_issues_enabled ?? true;
+  if (typeof blank !== 'boolean') return { error: 'yaml: blank_issues_enabled must be a boolean' };
+  const rawLinks = o.contact_links ?? [];
+  if (!Array.isArray(rawLinks)) return { error: 'yaml: contact_links must be a list' };
+  const contactLinks: IssueConfig['contactLinks'] = [];
+  for (const [i, raw] of rawLinks.entries()) {
+    const link = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+    const field = (k: string) => (typeof link[k] === 'string' ? (link[k] as string) : link[k] === undefined || link[k] === null ? '' : String(link[k]));
+    const [name, url, about] = [field('name'), field('url'), field('about')];
+    if (!name) return { error: `contact_link at position ${i + 1} is missing name key` };
+    if (!url) return { error: `contact_link at position ${i + 1} is missing url key` };
+    if (!about) return { error: `contact_link at position ${i + 1} is missing about key` };
+    if (!isRequestUri(url)) return { error: `${url} is not a valid URL` };
+    contactLinks.push({ name, url, about });
+  }
+  return { blankIssuesEnabled: blank, contactLinks };
 }
