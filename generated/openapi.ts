@@ -3261,6 +3261,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issue_templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get available issue templates for a repository
+         * @description Anyone who can read the repository's code. The valid issue templates of the default branch, from Gitea's folders in order (`ISSUE_TEMPLATE`, `issue_template`, then under `.gitea/`, `.github/` and `.gitlab/`), in name order within each: Markdown files (`.md`) with YAML front matter (`name` and `about` required; `title`, `labels`, `assignees`, `ref`; the rest is `content`) and YAML issue forms (`.yaml`, `.yml`: `name`, `description` as `about`, a non-empty `body` of markdown, textarea, input, dropdown and checkboxes fields). Templates that are not valid are left out, as in Gitea; an empty repository has none.
+         */
+        get: operations["repoGetIssueTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues": {
         parameters: {
             query?: never;
@@ -8957,6 +8977,18 @@ export interface components {
             /** Format: date-time */
             due_date: string | null;
         };
+        IssueFormField: {
+            attributes: {
+                [key: string]: unknown;
+            };
+            id: string;
+            /** @enum {string} */
+            type: "markdown" | "textarea" | "input" | "dropdown" | "checkboxes";
+            validations: {
+                [key: string]: unknown;
+            };
+            visible: ("form" | "content")[];
+        };
         /** @description labels to add or set, as ids or as names (not mixed) */
         IssueLabelsOption: {
             labels?: (number | string)[] | null;
@@ -8967,6 +8999,17 @@ export interface components {
             index: number;
             owner?: string;
             repo?: string;
+        };
+        IssueTemplate: {
+            about: string;
+            assignees: string[];
+            body: components["schemas"]["IssueFormField"][];
+            content: string;
+            file_name: string;
+            labels: string[];
+            name: string;
+            ref: string;
+            title: string;
         };
         /** @description a label of issues and pull requests */
         Label: {
@@ -17249,6 +17292,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IssueConfigValidation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetIssueTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the templates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssueTemplate"][];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/openapi.js';
-import type { ContentEntry, IssueConfig } from '../services/git/contents.js';
+import type { ContentEntry, IssueConfig, IssueTemplate } from '../services/git/contents.js';
 import { iso } from './time.js';
 import { escapePath } from './repo.js';
 
@@ -86,4 +86,13 @@ export function toIssueConfig(c: IssueConfig): components['schemas']['IssueConfi
 /** Whether the issue config is valid, and why not. */
 export function toIssueConfigValidation(error: string | undefined): components['schemas']['IssueConfigValidation'] {
   return { valid: error === undefined, message: error ?? '' };
+}
+
+/** An issue template as Gitea's IssueTemplate. */
+export function toIssueTemplate(t: IssueTemplate): components['schemas']['IssueTemplate'] {
+  return {
+    name: t.name, title: t.title, about: t.about, labels: t.labels, assignees: t.assignees, ref: t.ref, content: t.content,
+    body: t.body.map((f) => ({ type: f.type, id: f.id, attributes: f.attributes, validations: f.validations, visible: f.visible })),
+    file_name: t.fileName,
+  };
 }

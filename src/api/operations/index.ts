@@ -320,6 +320,7 @@ import { repoGetGitHook } from './repository/repoGetGitHook.js';
 import { repoGetHook } from './repository/repoGetHook.js';
 import { repoGetHookDelivery } from './repository/repoGetHookDelivery.js';
 import { repoGetIssueConfig } from './repository/repoGetIssueConfig.js';
+import { repoGetIssueTemplates } from './repository/repoGetIssueTemplates.js';
 import { repoGetKey } from './repository/repoGetKey.js';
 import { repoGetLatestRelease } from './repository/repoGetLatestRelease.js';
 import { repoGetNote } from './repository/repoGetNote.js';
@@ -790,6 +791,7 @@ export const registry: Registry = {
   repoGetHook,
   repoGetHookDelivery,
   repoGetIssueConfig,
+  repoGetIssueTemplates,
   repoGetKey,
   repoGetLatestRelease,
   repoGetNote,

@@ -188,6 +188,28 @@ export class ContentService {
   }
 
   /**
+   * The valid issue templates of the default branch, from Gitea's folders in order, each folder's files in
+   * name order; invalid ones are left out, as in Gitea. None in an empty repository.
+   */
+  async issueTemplates(loaded: LoadedRepo): Promise<IssueTemplate[]> {
+    if (!canRead(loaded.perm, 'repo.code')) throw new NotFound();
+    if (loaded.repo.isEmpty) return [];
+    const dir = this.branches.dir(loaded);
+    const commit = await resolveCommit(dir, `refs/heads/${loaded.repo.defaultBranch}`);
+    if (!commit) return [];
+    const out: IssueTemplate[] = [];
+    for (const folder of issueTemplateFolders) {
+      const files = (await lsTree(dir, commit, folder)).filter((e) => e.type === 'blob' && /\.(md|ya?ml)$/i.test(e.path) && !/\/config\.ya?ml$/i.test(e.path));
+      files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      for (const f of files) {
+        const t = parseIssueTemplate(f.path, (await readBlob(dir, f.id)).toString('utf8'));
+        if (t) out.push(t);
+      }
+    }
+    return out;
+  }
+
+  /**
    * Gitea's legacy `{ref}/{filepath}` form, read when no `ref` is given: the shortest leading run of
    * segments that names a branch, else a tag, else a full commit id; undefined when none does.
    */
@@ -289,4 +311,90 @@ export function checkIssueConfig(text: string): IssueConfig | { error: string } 
     contactLinks.push({ name, url, about });
   }
   return { blankIssuesEnabled: blank, contactLinks };
+}
+
+/** Where Gitea looks for issue templates, in order. */
+const issueTemplateFolders = [
+  'ISSUE_TEMPLATE', 'issue_template', '.gitea/ISSUE_TEMPLATE', '.gitea/issue_template',
+  '.github/ISSUE_TEMPLATE', '.github/issue_template', '.gitlab/ISSUE_TEMPLATE', '.gitlab/issue_template',
+];
+
+export interface IssueFormField {
+  type: 'markdown' | 'textarea' | 'input' | 'dropdown' | 'checkboxes';
+  id: string;
+  attributes: Record<string, unknown>;
+  validations: Record<string, unknown>;
+  visible: Array<'form' | 'content'>;
+}
+
+export interface IssueTemplate {
+  name: string;
+  title: string;
+  about: string;
+  labels: string[];
+  assignees: string[];
+  ref: string;
+  content: string;
+  body: IssueFormField[];
+  fileName: string;
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
+/** Gitea's IssueTemplateStringSlice: a list, or one comma-separated string; blanks dropped. */
+const strList = (v: unknown): string[] =>
+  (Array.isArray(v) ? v.map(str) : typeof v === 'string' ? v.split(',') : []).map((x) => x.trim()).filter(Boolean);
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** One field of an issue form, or undefined when it is not valid (Gitea's rules, in short). */
+function formField(raw: unknown, ids: Set<string>): IssueFormField | undefined {
+  if (!isObj(raw)) return undefined;
+  const type = raw.type;
+  if (type !== 'markdown' && type !== 'textarea' && type !== 'input' && type !== 'dropdown' && type !== 'checkboxes') return undefined;
+  const attributes = isObj(raw.attributes) ? raw.attributes : {};
+  const validations = isObj(raw.validations) ? raw.validations : {};
+  const id = str(raw.id);
+  if (type === 'markdown') {
+    if (!str(attributes.value)) return undefined;
+  } else {
+    if (!id || ids.has(id) || !/^[A-Za-z0-9_-]+$/.test(id) || !str(attributes.label)) return undefined;
+    ids.add(id);
+  }
+  if (type === 'dropdown' && (!Array.isArray(attributes.options) || attributes.options.length === 0)) return undefined;
+  if (type === 'checkboxes' && (!Array.isArray(attributes.options) || !attributes.options.every((o) => isObj(o) && str(o.label)))) return undefined;
+  const asked = strList(raw.visible);
+  if (asked.some((v) => v !== 'form' && v !== 'content')) return undefined;
+  const visible = (asked.length ? asked : type === 'markdown' ? ['form'] : ['form', 'content']) as IssueFormField['visible'];
+  return { type, id, attributes, validations, visible };
+}
+
+/** A template file: Markdown with front matter, or a YAML issue form; undefined when it is not a valid one. */
+export function parseIssueTemplate(path: string, text: string): IssueTemplate | undefined {
+  const fileName = path.split('/').pop()!;
+  let meta: unknown;
+  let content = '';
+  let body: IssueFormField[] = [];
+  try {
+    if (/\.md$/i.test(path)) {
+      const m = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)([\s\S]*)$/.exec(text);
+      if (!m) return undefined;
+      meta = parseYaml(m[1]!);
+      content = m[2]!;
+    } else {
+      meta = parseYaml(text);
+      if (!isObj(meta) || !Array.isArray(meta.body) || meta.body.length === 0) return undefined;
+      const ids = new Set<string>();
+      for (const f of meta.body) {
+        const field = formField(f, ids);
+        if (!field) return undefined;
+        body.push(field);
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  if (!isObj(meta)) return undefined;
+  const name = str(meta.name).trim();
+  const about = str(meta.about ?? meta.description).trim();
+  if (!name || !about) return undefined;
+  return { name, title: str(meta.title), about, labels: strList(meta.labels), assignees: strList(meta.assignees), ref: str(meta.ref), content, body, fileName };
 }
