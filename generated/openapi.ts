@@ -2765,6 +2765,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/contents-ext/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The extended "contents" API, to get file metadata and/or content, or list a directory
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. Exactly one of the answer's members is set: `file_contents` for a file, symlink or submodule (with the last commit that touched it; its content only with `includes=file_content`), `dir_contents` for a directory (its entries, metadata only, in git tree order). `filepath` `.` is the root. `includes` is a comma-separated list of `file_content`, `lfs_metadata`, `commit_metadata`, `commit_message`; anything else is 400. 404 when `ref` does not exist (also in an empty repository) or there is nothing at `filepath`. `lfs_metadata` is accepted; LFS pointers are not resolved here yet.
+         */
+        get: operations["repoGetContentsExt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/contents/{filepath}": {
         parameters: {
             query?: never;
@@ -2811,6 +2831,50 @@ export interface paths {
          * @description Applies the patch in `content` (as `git apply --recount --ignore-whitespace --whitespace=fix --binary`, three-way when possible) on top of `branch` (default: the default branch) and commits it to `new_branch` (default: `branch`). The commit message defaults to `apply-patch`; author and committer default to the caller (one given is used for both). Succeeds with 201 (Gitea's swagger says 200, its code answers 201) and a FileResponse whose `content` is null. Errors: 403 when the caller cannot write code or the target branch (protected, or signing required); 404 when `branch` does not exist; 409 when the branch moved while the patch was being applied (the update was lost; retry); 422 when `new_branch` already exists and `force_push` is not set, or the patch does not apply (Gitea answers 500 for the latter); 423 when the repository is archived or a mirror (no editing).
          */
         post: operations["repoApplyDiffPatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/editorconfig/{filepath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the EditorConfig definitions of a file in a repository
+         * @description Anyone who can read the repository's code. The properties the repository's root `.editorconfig` (at `ref`) gives `filepath`, as an EditorConfig core computes them (sections in order, later ones winning; `indent_size = tab` and `tab_width` completed as the specification says, `unset` values removed): numbers for sizes and widths, booleans for `true`/`false`, strings otherwise; `{}` when no section applies. 404 when `ref` does not exist or the repository has no `.editorconfig` there.
+         */
+        get: operations["repoGetEditorConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/file-contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the metadata and contents of requested files
+         * @description Anyone who can read the repository's code. As the POST method, with its JSON body in the `body` query parameter (`{"files": ["a.txt", "b/c.md"]}`): the POST method needs a token with write scope, this one read scope. 400 when `body` is not such a JSON object.
+         */
+        get: operations["repoGetFileContents"];
+        put?: never;
+        /**
+         * Get the metadata and contents of requested files
+         * @description Anyone who can read the repository's code (a token needs write scope, since this is a POST). One answer per requested path, in order: the entry with its content (base64) and last commit, or `null` where nothing is at the path. At most 30 entries are answered, and no more once the contents reach 50 MiB; a file over 10 MiB comes with `content` and `encoding` null and its `size` (fetch it by its `download_url`). 404 when `ref` does not exist or the repository is empty.
+         */
+        post: operations["repoGetFileContentsPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2893,6 +2957,26 @@ export interface paths {
          * @description Anyone who can read the repository's code. `diff`: what the commit changed against its first parent (everything, for a root commit), as `git diff` with renames detected; `patch`: the commit as a `git format-patch` mail. `sha` is a full or abbreviated commit id (4 to 64 hexadecimal digits). Plain text; 404 when no such commit exists or the repository cannot be read.
          */
         get: operations["repoDownloadCommitDiffOrPatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/git/notes/{sha}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a note corresponding to a single commit from a repository
+         * @description Anyone who can read the repository's code. The note `refs/notes/commits` holds for the commit `sha` names (a full or abbreviated commit id, a branch or a tag): its message and, as Gitea answers, the commit of the notes ref that last changed it. 404 when no such commit exists or it has no note; 422 when `sha` is no valid ref or commit id.
+         */
+        get: operations["repoGetNote"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3159,6 +3243,66 @@ export interface paths {
          * @description As `GET …/hooks/git`: 403 `must be allowed to edit Git hooks` while git hooks are disabled, which they always are in anvil; nothing is stored.
          */
         patch: operations["repoEditGitHook"];
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issue_config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns the issue config for a repo
+         * @description Anyone who can read the repository's code. The issue config of the default branch, from the first of `.gitea/ISSUE_TEMPLATE/config`, `.gitea/issue_template/config`, `.github/ISSUE_TEMPLATE/config`, `.github/issue_template/config` (each `.yaml`, then `.yml`) that exists. As Gitea: with none, or one that is not valid (see `issue_config/validate`), the default, blank issues enabled and no contact links.
+         */
+        get: operations["repoGetIssueConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issue_config/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Returns the validation information for a issue config
+         * @description Anyone who can read the repository's code. Whether the default branch's issue config (found as `issue_config` finds it) is valid: YAML whose `blank_issues_enabled` is a boolean and whose every contact link has a `name`, a `url` (an absolute URL or path) and an `about`; `message` says what is wrong, as Gitea words it. No config file is valid.
+         */
+        get: operations["repoValidateIssueConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issue_templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get available issue templates for a repository
+         * @description Anyone who can read the repository's code. The valid issue templates of the default branch, from Gitea's folders in order (`ISSUE_TEMPLATE`, `issue_template`, then under `.gitea/`, `.github/` and `.gitlab/`), in name order within each: Markdown files (`.md`) with YAML front matter (`name` and `about` required; `title`, `labels`, `assignees`, `ref`; the rest is `content`) and YAML issue forms (`.yaml`, `.yml`: `name`, `description` as `about`, a non-empty `body` of markdown, textarea, input, dropdown and checkboxes fields). Templates that are not valid are left out, as in Gitea; an empty repository has none.
+         */
+        get: operations["repoGetIssueTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/repos/{owner}/{repo}/issues": {
@@ -4749,6 +4893,26 @@ export interface paths {
          * @description anvil's own operation (Gitea's API has no code search). The text files (up to 1 MB, not binary) of the default branch that hold every term of `q` (case-insensitive substrings; a "quoted phrase" is one term), with up to five matching lines each (line number and a fragment of at most 240 characters). The index follows each push to the default branch in the background, within seconds; `indexed_commit` says which commit it reflects ('' before its first round). Anyone who can read the repository's code; 404 otherwise. Paginated with `X-Total-Count` and `Link`.
          */
         get: operations["repoSearchCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/signing-key.gpg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get signing-key.gpg for given repository
+         * @description Anyone who can read the repository. The armored public GPG key the server signs this repository's commits with. anvil signs no commits (Gitea's `[repository.signing] SIGNING_KEY = none`), so the answer is empty, as Gitea's is with no signing key configured.
+         */
+        get: operations["repoSigningKey"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7563,6 +7727,11 @@ export interface components {
             /** @description how many commits head has that base lacks */
             total_commits: number;
         };
+        /** @description exactly one member is set */
+        ContentsExtResponse: {
+            dir_contents?: components["schemas"]["ContentsResponse"][];
+            file_contents?: components["schemas"]["ContentsResponse"];
+        };
         /** @description metadata, and for a file the content, of a repository entry (file, dir, symlink, submodule) */
         ContentsResponse: {
             _links: components["schemas"]["FileLinksResponse"];
@@ -8347,6 +8516,10 @@ export interface components {
             /** @description new title; empty keeps it */
             title?: string | null;
         };
+        /** @description EditorConfig property names (lower case) and their values */
+        EditorConfigDefinition: {
+            [key: string]: string | number | boolean;
+        };
         /** @description options for editing an organization; only the fields given change */
         EditOrgOption: {
             description?: string;
@@ -8718,6 +8891,9 @@ export interface components {
             custom_emojis: string[];
             default_theme: string;
         };
+        GetFilesOptions: {
+            files?: string[];
+        };
         /** @description a blob with its content */
         GitBlobResponse: {
             /** @description the blob's bytes in base64 */
@@ -8993,9 +9169,34 @@ export interface components {
             url: string;
             user: components["schemas"]["User"];
         };
+        IssueConfig: {
+            blank_issues_enabled: boolean;
+            contact_links: components["schemas"]["IssueConfigContactLink"][];
+        };
+        IssueConfigContactLink: {
+            about: string;
+            name: string;
+            url: string;
+        };
+        IssueConfigValidation: {
+            message: string;
+            valid: boolean;
+        };
         IssueDeadline: {
             /** Format: date-time */
             due_date: string | null;
+        };
+        IssueFormField: {
+            attributes: {
+                [key: string]: unknown;
+            };
+            id: string;
+            /** @enum {string} */
+            type: "markdown" | "textarea" | "input" | "dropdown" | "checkboxes";
+            validations: {
+                [key: string]: unknown;
+            };
+            visible: ("form" | "content")[];
         };
         /** @description labels to add or set, as ids or as names (not mixed) */
         IssueLabelsOption: {
@@ -9007,6 +9208,17 @@ export interface components {
             index: number;
             owner?: string;
             repo?: string;
+        };
+        IssueTemplate: {
+            about: string;
+            assignees: string[];
+            body: components["schemas"]["IssueFormField"][];
+            content: string;
+            file_name: string;
+            labels: string[];
+            name: string;
+            ref: string;
+            title: string;
         };
         /** @description a label of issues and pull requests */
         Label: {
@@ -9165,6 +9377,10 @@ export interface components {
         NewIssuePinsAllowed: {
             issues: boolean;
             pull_requests: boolean;
+        };
+        Note: {
+            commit: components["schemas"]["Commit"];
+            message: string;
         };
         /** @description the number of unread notification threads */
         NotificationCount: {
@@ -10367,6 +10583,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["APIError"];
+            };
+        };
+        /** @description one entry per requested path, null where nothing is there */
+        FileContentsList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": (components["schemas"]["ContentsResponse"] | null)[];
             };
         };
         /** @description the caller may not do this */
@@ -16238,6 +16463,43 @@ export interface operations {
             507: components["responses"]["StorageFull"];
         };
     };
+    repoGetContentsExt: {
+        parameters: {
+            query?: {
+                /** @description By default the answer only contains file metadata. Comma-separated options add more: `file_content` the content of a single file (base64), `lfs_metadata`, `commit_metadata`, `commit_message` */
+                includes?: string;
+                /** @description the name of the commit/branch/tag, default to the repository's default branch */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description path of the dir, file, symlink or submodule in the repo (`.` for the root). It spans the rest of the path and may contain `/`: the router maps it to a wildcard, as Gitea's `/contents-ext/*` */
+                filepath: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file or the directory's entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentsExtResponse"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     repoGetContents: {
         parameters: {
             query?: {
@@ -16434,6 +16696,96 @@ export interface operations {
             507: components["responses"]["StorageFull"];
         };
     };
+    repoGetEditorConfig: {
+        parameters: {
+            query?: {
+                /** @description the name of the commit/branch/tag, default to the repository's default branch */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description path of the file, from the repository root; it may contain `/` (the router maps it to a wildcard, as Gitea's `/editorconfig/*`) */
+                filepath: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the definitions (property name to value) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EditorConfigDefinition"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetFileContents: {
+        parameters: {
+            query: {
+                /** @description The JSON encoded body (see the POST request): {"files": ["filename1", "filename2"]} */
+                body: string;
+                /** @description the name of the commit/branch/tag, default to the repository's default branch */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["FileContentsList"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetFileContentsPost: {
+        parameters: {
+            query?: {
+                /** @description the name of the commit/branch/tag, default to the repository's default branch */
+                ref?: string;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GetFilesOptions"];
+            };
+        };
+        responses: {
+            200: components["responses"]["FileContentsList"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
     listForks: {
         parameters: {
             query?: {
@@ -16601,6 +16953,42 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetNote: {
+        parameters: {
+            query?: {
+                /** @description include a list of affected files for every commit (default true) */
+                files?: boolean;
+                /** @description include verification for every commit (default true) */
+                verification?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+                /** @description a git ref or commit sha */
+                sha: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the note */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Note"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -17157,6 +17545,93 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetIssueConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the issue config */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssueConfig"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoValidateIssueConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the validation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssueConfigValidation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoGetIssueTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the templates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssueTemplate"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
         };
     };
@@ -21491,6 +21966,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CodeSearchResults"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description GPG armored public key (empty when none is configured) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
             401: components["responses"]["Unauthorized"];

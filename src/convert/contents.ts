@@ -1,5 +1,5 @@
 import type { components } from '../../generated/openapi.js';
-import type { ContentEntry } from '../services/git/contents.js';
+import type { ContentEntry, IssueConfig, IssueTemplate } from '../services/git/contents.js';
 import { parsePointer } from '../git/lfsPointer.js';
 import { iso } from './time.js';
 import { escapePath } from './repo.js';
@@ -31,7 +31,7 @@ function submoduleUri(url: string | undefined, repoHtml: string): string | null 
 }
 
 /** One file, directory entry, symlink or submodule, as Gitea's contents API shows it at `ref`. */
-export function toContents(e: ContentEntry, urls: { html: string; api: string }, ref: string): ApiContents {
+export function toContents(e: ContentEntry, urls: { html: string; api: string }, ref: string, opts: { commitMessage?: boolean } = {}): ApiContents {
   const { entry } = e;
   const type = kind(entry);
   const path = escapePath(entry.path);
@@ -64,9 +64,43 @@ export function toContents(e: ContentEntry, urls: { html: string; api: string },
   }
   if (e.lastCommit) {
     body.last_commit_sha = e.lastCommit.id;
-    body.last_commit_message = e.lastCommit.message;
+    if (opts.commitMessage ?? true) body.last_commit_message = e.lastCommit.message;
     body.last_author_date = iso(e.lastCommit.author.date);
     body.last_committer_date = iso(e.lastCommit.committer.date);
   }
   return body;
+}
+
+/** contents-ext's answer: exactly one of `file_contents` and `dir_contents`; the last commit's message only when asked for. */
+export function toContentsExt(
+  found: { ref: string; file?: ContentEntry; list?: ContentEntry[] }, urls: { html: string; api: string }, commitMessage: boolean,
+): components['schemas']['ContentsExtResponse'] {
+  const opts = { commitMessage };
+  return found.file
+    ? { file_contents: toContents(found.file, urls, found.ref, opts) }
+    : { dir_contents: (found.list ?? []).map((e) => toContents(e, urls, found.ref, opts)) };
+}
+
+/** file-contents' answer: each entry with its content, `null` where nothing was found. */
+export function toFileContentsList(found: { ref: string; entries: Array<ContentEntry | null> }, urls: { html: string; api: string }): Array<ApiContents | null> {
+  return found.entries.map((e) => (e ? toContents(e, urls, found.ref) : null));
+}
+
+/** A repository's issue config as Gitea's IssueConfig. */
+export function toIssueConfig(c: IssueConfig): components['schemas']['IssueConfig'] {
+  return { blank_issues_enabled: c.blankIssuesEnabled, contact_links: c.contactLinks.map((l) => ({ name: l.name, url: l.url, about: l.about })) };
+}
+
+/** Whether the issue config is valid, and why not. */
+export function toIssueConfigValidation(error: string | undefined): components['schemas']['IssueConfigValidation'] {
+  return { valid: error === undefined, message: error ?? '' };
+}
+
+/** An issue template as Gitea's IssueTemplate. */
+export function toIssueTemplate(t: IssueTemplate): components['schemas']['IssueTemplate'] {
+  return {
+    name: t.name, title: t.title, about: t.about, labels: t.labels, assignees: t.assignees, ref: t.ref, content: t.content,
+    body: t.body.map((f) => ({ type: f.type, id: f.id, attributes: f.attributes, validations: f.validations, visible: f.visible })),
+    file_name: t.fileName,
+  };
 }

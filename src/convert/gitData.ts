@@ -35,3 +35,8 @@ export function toGitEntry(e: TreeEntry, repoApi: string): Schemas['GitEntry'] {
   const url = e.type === 'commit' ? '' : `${repoApi}/git/${e.type === 'tree' ? 'trees' : 'blobs'}/${e.id}`;
   return { path: e.path, mode: e.mode, type: e.type, size: e.size, sha: e.id, url };
 }
+
+/** A git note: its text and the (already converted) commit that last changed it. */
+export function toNote(message: string, commit: Schemas['Commit']): Schemas['Note'] {
+  return { message, commit };
+}

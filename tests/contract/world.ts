@@ -15,6 +15,8 @@ import { detachedSignature, gpgPair, type GpgPair } from '../helpers/gpg.js';
 import { seedRuns } from '../helpers/actions.js';
 import { seedArtifact } from '../helpers/artifacts.js';
 import { samplePng } from '../helpers/avatars.js';
+import { disk } from '../helpers/gitFixtures.js';
+import { repoFolder } from '../helpers/repos.js';
 import type { AccessRule } from '../../src/api/auth.js';
 import type { HttpRequest } from '../../fuzz/http.js';
 import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from '../../fuzz/arbitraries.js';
@@ -89,6 +91,7 @@ const othersMayWrite = new Set<string>([
   'createFork',
   'repoCreatePullRequest', // between branches of a repository one can read (Gitea's compare page)
   'repoCreatePullReview', 'repoSubmitPullReview', 'repoDeletePullReview', // reviews are for readers too
+  'repoGetFileContentsPost', // a read through POST (Gitea: code readers; only the token's scope is a write one)
 ]);
 /** Callers signed in as the site administrator. */
 const adminCallers = new Set<Caller>(['admin:basic', 'admin:bearer']);
@@ -541,6 +544,7 @@ export class World {
     const v0 = await this.step('create a lightweight tag', 'POST', `${base}/tags`, { tag_name: 'v0' });
     d.tagSha = v1?.json?.id;
     d.commitSha = v0?.json?.commit?.sha ?? v0?.json?.id;
+    await this.restoreNote(owner, name);
     await this.step('add a workflow', 'POST', `${base}/diffpatch`, { content: workflowPatch, message: 'Add a workflow' });
     await this.restoreRuns(owner, name);
     await this.restoreScopedRunner(owner, name);
@@ -625,7 +629,7 @@ export class World {
   private async restoreContents(owner: string, name: string): Promise<void> {
     const base = `/repos/${owner}/${name}/contents`;
     const d = this.data(owner, name);
-    const files: Array<[string, string]> = [['README.md', `# ${name}\n`], ['docs/guide.md', '# Guide\nRead me first.\n'], ['edit-me.txt', 'edit me\n']];
+    const files: Array<[string, string]> = [['README.md', `# ${name}\n`], ['docs/guide.md', '# Guide\nRead me first.\n'], ['edit-me.txt', 'edit me\n'], ['.editorconfig', 'root = true\n[*]\nindent_size = 2\n']];
     for (const [file, text] of files) {
       let got = await this.api('GET', `${base}/${file}?ref=main`);
       if (got.status === 404) {
@@ -634,6 +638,18 @@ export class World {
       }
       if (file === 'README.md') d.blobSha = got.json?.sha;
       if (file === 'edit-me.txt') d.editSha = got.json?.sha;
+    }
+  }
+
+  /** A git note on the commit '$commit-sha' names (repoGetNote); notes are written by git alone, never through the API. */
+  private async restoreNote(owner: string, name: string): Promise<void> {
+    const sha = this.data(owner, name).commitSha;
+    if (!sha) return;
+    const env = { GIT_AUTHOR_NAME: 'Noter', GIT_AUTHOR_EMAIL: 'noter@example.com', GIT_COMMITTER_NAME: 'Noter', GIT_COMMITTER_EMAIL: 'noter@example.com' };
+    try {
+      await disk.run(repoFolder(this.app, owner, name), ['notes', 'add', '-f', '-m', 'fixture note', sha], { env });
+    } catch (e) {
+      this.setupProblems.push(`add a git note: ${String(e)}`.slice(0, 300));
     }
   }
 
@@ -1375,6 +1391,11 @@ export function requestsFor(world: World, operationId: string, shape: OperationS
   let plain = validRequest(plainShape, fixtures);
   if (operationId === 'repoApplyDiffPatch') {
     plain = fc.tuple(plain, newFilePatch).map(([r, content]) => ({ ...r, body: { ...(r.body as object), content } }));
+  }
+  if (operationId === 'repoGetFileContents') {
+    // Its `body` query parameter is the POST body as JSON; a random string is only ever a 400.
+    const files = fc.subarray(['README.md', 'docs/guide.md', 'docs', 'nothing.txt'], { minLength: 1 });
+    plain = fc.tuple(plain, files).map(([r, f]) => ({ ...r, query: { ...r.query, body: JSON.stringify({ files: f }) } }));
   }
   if (shape.requestBody?.content['multipart/form-data'] && !json) {
     // Uploads must have an allowed file type (Gitea's ALLOWED_TYPES).

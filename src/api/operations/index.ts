@@ -313,12 +313,19 @@ import { repoGetByID } from './repository/repoGetByID.js';
 import { repoGetCombinedStatusByRef } from './repository/repoGetCombinedStatusByRef.js';
 import { repoGetCommitPullRequest } from './repository/repoGetCommitPullRequest.js';
 import { repoGetContents } from './repository/repoGetContents.js';
+import { repoGetContentsExt } from './repository/repoGetContentsExt.js';
 import { repoGetContentsList } from './repository/repoGetContentsList.js';
+import { repoGetEditorConfig } from './repository/repoGetEditorConfig.js';
+import { repoGetFileContents } from './repository/repoGetFileContents.js';
+import { repoGetFileContentsPost } from './repository/repoGetFileContentsPost.js';
 import { repoGetGitHook } from './repository/repoGetGitHook.js';
 import { repoGetHook } from './repository/repoGetHook.js';
 import { repoGetHookDelivery } from './repository/repoGetHookDelivery.js';
+import { repoGetIssueConfig } from './repository/repoGetIssueConfig.js';
+import { repoGetIssueTemplates } from './repository/repoGetIssueTemplates.js';
 import { repoGetKey } from './repository/repoGetKey.js';
 import { repoGetLatestRelease } from './repository/repoGetLatestRelease.js';
+import { repoGetNote } from './repository/repoGetNote.js';
 import { repoGetPullRequest } from './repository/repoGetPullRequest.js';
 import { repoGetPullRequestByBaseHead } from './repository/repoGetPullRequestByBaseHead.js';
 import { repoGetPullRequestCommits } from './repository/repoGetPullRequestCommits.js';
@@ -379,6 +386,7 @@ import { repoResolvePullReviewComment } from './repository/repoResolvePullReview
 import { repoSearch } from './repository/repoSearch.js';
 import { repoSearchCode } from './repository/repoSearchCode.js';
 import { repoSearchCodeAcross } from './repository/repoSearchCodeAcross.js';
+import { repoSigningKey } from './repository/repoSigningKey.js';
 import { repoSubmitPullReview } from './repository/repoSubmitPullReview.js';
 import { repoTestHook } from './repository/repoTestHook.js';
 import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
@@ -389,6 +397,7 @@ import { repoUpdateBranchProtectionPriories } from './repository/repoUpdateBranc
 import { repoUpdateFile } from './repository/repoUpdateFile.js';
 import { repoUpdatePullRequest } from './repository/repoUpdatePullRequest.js';
 import { repoUpdateTopics } from './repository/repoUpdateTopics.js';
+import { repoValidateIssueConfig } from './repository/repoValidateIssueConfig.js';
 import { rerunFailedWorkflowRun } from './repository/rerunFailedWorkflowRun.js';
 import { rerunWorkflowJob } from './repository/rerunWorkflowJob.js';
 import { rerunWorkflowRun } from './repository/rerunWorkflowRun.js';
@@ -787,12 +796,19 @@ export const registry: Registry = {
   repoGetCombinedStatusByRef,
   repoGetCommitPullRequest,
   repoGetContents,
+  repoGetContentsExt,
   repoGetContentsList,
+  repoGetEditorConfig,
+  repoGetFileContents,
+  repoGetFileContentsPost,
   repoGetGitHook,
   repoGetHook,
   repoGetHookDelivery,
+  repoGetIssueConfig,
+  repoGetIssueTemplates,
   repoGetKey,
   repoGetLatestRelease,
+  repoGetNote,
   repoGetPullRequest,
   repoGetPullRequestByBaseHead,
   repoGetPullRequestCommits,
@@ -853,6 +869,7 @@ export const registry: Registry = {
   repoSearch,
   repoSearchCode,
   repoSearchCodeAcross,
+  repoSigningKey,
   repoSubmitPullReview,
   repoTestHook,
   repoTrackedTimes,
@@ -863,6 +880,7 @@ export const registry: Registry = {
   repoUpdateFile,
   repoUpdatePullRequest,
   repoUpdateTopics,
+  repoValidateIssueConfig,
   rerunFailedWorkflowRun,
   rerunWorkflowJob,
   rerunWorkflowRun,

@@ -7,7 +7,8 @@ import { git } from '../../git/core.js';
 import { describeCommits } from '../../git/describe.js';
 import { allRefs, treeEntries, treeOf, type RefObject } from '../../git/gitData.js';
 import { historyPage, type HistoryFilter } from '../../git/history.js';
-import { objectType, readBlob, type TreeEntry } from '../../git/objects.js';
+import { readNote } from '../../git/notes.js';
+import { lastCommitFor, objectType, readBlob, type TreeEntry } from '../../git/objects.js';
 import { refTarget, resolveCommit } from '../../git/refs.js';
 import { canRead } from '../../permissions/repo.js';
 import { BadRequest, Conflict, Invalid, NotFound } from '../errors.js';
@@ -64,6 +65,29 @@ export class GitDataService {
     const id = loaded.repo.isEmpty ? undefined : await resolveCommit(dir, sha);
     if (!id) throw new NotFound();
     return (await this.rows(dir, [id], opts))[0]!;
+  }
+
+  /**
+   * The note `refs/notes/commits` holds for the commit `sha` names: its text and, as Gitea answers, the
+   * commit of the notes ref that last changed it. Not found when there is no such commit or no note.
+   */
+  async note(loaded: LoadedRepo, sha: string, opts: { files: boolean; stat: boolean }): Promise<{ message: string; commit: PullCommit }> {
+    const dir = this.dir(loaded);
+    if (!fullId.test(sha) && !/^[0-9a-f]{4,64}$/.test(sha) && !isValidRefName(sha)) throw new Invalid(`no valid ref or sha: ${sha}`);
+    const id = loaded.repo.isEmpty ? undefined : await resolveCommit(dir, sha);
+    const note = id ? await readNote(dir, id) : undefined;
+    if (!note) throw new NotFound();
+    const changedBy = (await lastCommitFor(dir, note.notesCommit, note.path)) ?? note.notesCommit;
+    return { message: note.message.toString('utf8'), commit: (await this.rows(dir, [changedBy], opts))[0]! };
+  }
+
+  /**
+   * The armored public key the server signs this repository's commits with. anvil signs none (Gitea's
+   * `SIGNING_KEY = none`), so it is empty, as Gitea answers with no key configured; readers of the
+   * repository only (loading it said so).
+   */
+  signingKey(_loaded: LoadedRepo): string {
+    return '';
   }
 
   /** One commit with its diff against its first parent (the commit page). */
