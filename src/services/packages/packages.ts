@@ -180,11 +180,11 @@ export class PackageService {
   }
 
   /** The owner's quotas (Gitea's LIMIT_TOTAL_OWNER_COUNT and _SIZE), before a new version or file. */
-  private async checkQuota(tx: Db, ownerId: number, newVersion: boolean, addedBytes: number): Promise<void> {
+  async checkQuota(tx: Db, ownerId: number, newVersion: boolean, addedBytes: number): Promise<void> {
     const { limitTotalOwnerCount: maxCount, limitTotalOwnerSize: maxSize } = this.deps.config.packages;
     if (maxCount >= 0 && newVersion) {
       const [r] = await tx.select({ n: sql<number>`count(*)::int` }).from(packageVersions)
-        .innerJoin(packages, eq(packages.id, packageVersions.packageId)).where(eq(packages.ownerId, ownerId));
+        .innerJoin(packages, eq(packages.id, packageVersions.packageId)).where(and(eq(packages.ownerId, ownerId), eq(packageVersions.isInternal, false)));
       if (Number(r?.n ?? 0) + 1 > maxCount) throw new QuotaExceeded('the owner has too many package versions');
     }
     if (maxSize >= 0) {
@@ -266,7 +266,7 @@ export class PackageService {
     const [row] = await this.deps.db.select({ pkg: packages, version: packageVersions }).from(packageVersions)
       .innerJoin(packages, eq(packages.id, packageVersions.packageId))
       .where(and(eq(packages.ownerId, ownerId), eq(packages.type, type), eq(packages.lowerName, name.toLowerCase()),
-        eq(packageVersions.lowerVersion, version.toLowerCase())));
+        eq(packageVersions.lowerVersion, version.toLowerCase()), eq(packageVersions.isInternal, false)));
     return row;
   }
 
@@ -297,6 +297,7 @@ export class PackageService {
   async search(actor: UserRow | null, ownerId: number, opts: { type?: string; q?: string; page: number; limit: number; packageId?: number }): Promise<{ views: VersionView[]; total: number }> {
     const where = and(
       eq(packages.ownerId, ownerId),
+      eq(packageVersions.isInternal, false),
       opts.type ? eq(packages.type, opts.type) : undefined,
       opts.q ? ilike(packages.name, `%${opts.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
       opts.packageId ? eq(packages.id, opts.packageId) : undefined,
@@ -333,14 +334,14 @@ export class PackageService {
 
   /** A package's newest version. */
   async latest(pkg: PackageRow): Promise<PackageVersionRow | undefined> {
-    const [v] = await this.deps.db.select().from(packageVersions).where(eq(packageVersions.packageId, pkg.id))
+    const [v] = await this.deps.db.select().from(packageVersions).where(and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.isInternal, false)))
       .orderBy(desc(packageVersions.createdAt), desc(packageVersions.id)).limit(1);
     return v;
   }
 
   /** Every version of a package, oldest first. */
   async versionsOf(packageId: number): Promise<PackageVersionRow[]> {
-    return this.deps.db.select().from(packageVersions).where(eq(packageVersions.packageId, packageId))
+    return this.deps.db.select().from(packageVersions).where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.isInternal, false)))
       .orderBy(asc(packageVersions.createdAt), asc(packageVersions.id));
   }
 
@@ -426,7 +427,7 @@ export class PackageService {
       }
       const before = rule.removeDays > 0 ? new Date(Date.now() - rule.removeDays * 86_400_000) : undefined;
       for (const pkg of pkgs) {
-        const versions = await this.deps.db.select().from(packageVersions).where(eq(packageVersions.packageId, pkg.id))
+        const versions = await this.deps.db.select().from(packageVersions).where(and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.isInternal, false)))
           .orderBy(desc(packageVersions.createdAt), desc(packageVersions.id));
         for (const [i, v] of versions.entries()) {
           if (i < rule.keepCount) continue;
