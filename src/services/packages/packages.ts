@@ -312,6 +312,28 @@ export class PackageService {
     return { views: await this.views(rows, actor), total: Number(count?.n ?? 0) };
   }
 
+  /**
+   * An owner's packages of one type whose name contains `q`, by name, each with its newest version (npm
+   * search); `total` counts the packages. Packages with only internal versions are not shown.
+   */
+  async searchLatest(ownerId: number, type: PackageType, q: string, offset: number, limit: number): Promise<{ rows: { pkg: PackageRow; version: PackageVersionRow }[]; total: number }> {
+    const where = and(
+      eq(packages.ownerId, ownerId), eq(packages.type, type),
+      q ? ilike(packages.name, `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+      sql`exists (select 1 from ${packageVersions} where ${packageVersions.packageId} = ${packages.id} and not ${packageVersions.isInternal})`,
+    );
+    const [pkgs, [count]] = await Promise.all([
+      this.deps.db.select().from(packages).where(where).orderBy(asc(packages.lowerName)).limit(limit).offset(offset),
+      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(packages).where(where),
+    ]);
+    const rows: { pkg: PackageRow; version: PackageVersionRow }[] = [];
+    for (const pkg of pkgs) {
+      const version = await this.latest(pkg);
+      if (version) rows.push({ pkg, version });
+    }
+    return { rows, total: Number(count?.n ?? 0) };
+  }
+
   /** Adds owners, creators and the linked repositories `actor` may see to (package, version) rows. */
   async views(rows: { pkg: PackageRow; version: PackageVersionRow }[], actor: UserRow | null): Promise<VersionView[]> {
     if (!rows.length) return [];
