@@ -272,8 +272,8 @@ export function containerRoutes(router: Router, services: Services): void {
         return;
       }
       if (method === 'DELETE') {
-        const { owner } = await imageAccess(ctx, services, who, ownerName, image, 'write');
-        await containers.deleteManifest(owner.id, image, reference);
+        const { owner, actor } = await imageAccess(ctx, services, who, ownerName, image, 'write');
+        await containers.deleteManifest(owner.id, image, reference, actor!);
         ctx.status = 202;
         ctx.length = 0;
         return;

@@ -135,7 +135,7 @@ export function npmRoutes(router: Router, services: Services): void {
       const pc = await packageContext(ctx, services, ownerName, 'write');
       const found = await services.packages.findVersion(pc.owner.id, 'npm', name, rest[1]!);
       if (!found) throw new NotFound('package version does not exist');
-      await services.packages.deleteVersion(found.version);
+      await services.packages.deleteVersion(found.version, pc.actor!);
       ctx.status = 200;
       ctx.body = { ok: true };
       return;
@@ -148,7 +148,7 @@ export function npmRoutes(router: Router, services: Services): void {
         await npm.document(pc.owner.id, name);
       } else {
         const { versions } = await npm.document(pc.owner.id, name);
-        for (const v of versions) await services.packages.deleteVersion(v);
+        for (const v of versions) await services.packages.deleteVersion(v, pc.actor!);
       }
       ctx.status = 200;
       ctx.body = { ok: true };

@@ -317,6 +317,7 @@ export class ContainerRegistry {
           [version] = await tx.update(packageVersions).set({ metadata, creatorId: actor.id }).where(eq(packageVersions.id, version.id)).returning();
         } else {
           [version] = await tx.insert(packageVersions).values({ packageId: pkg.id, creatorId: actor.id, version: reference, lowerVersion: reference.toLowerCase(), metadata }).returning();
+          await this.packages.packageEvent(tx, 'created', version!, owner, actor);
         }
         await tx.insert(packageFiles).values([
           { versionId: version!.id, blobId: manifestBlob.id, name: manifestFile, lowerName: manifestFile, isLead: true },
@@ -347,7 +348,7 @@ export class ContainerRegistry {
   }
 
   /** Deletes a tag, or by digest every version (tag) whose manifest it is. */
-  async deleteManifest(ownerId: number, image: string, reference: string): Promise<void> {
+  async deleteManifest(ownerId: number, image: string, reference: string, actor: UserRow): Promise<void> {
     const byDigest = reference.startsWith('sha256:');
     if (byDigest ? !digestShape.test(reference) : !tagShape.test(reference)) throw manifestUnknown();
     const rows: { version: PackageVersionRow }[] = await this.deps.db.select({ version: packageVersions }).from(packageFiles)
@@ -358,7 +359,7 @@ export class ContainerRegistry {
         eq(packageFiles.isLead, true), eq(packageVersions.isInternal, false),
         byDigest ? eq(packageBlobs.sha256, reference.slice(7)) : eq(packageVersions.lowerVersion, reference.toLowerCase())));
     if (!rows.length) throw manifestUnknown();
-    for (const r of rows) await this.packages.deleteVersion(r.version);
+    for (const r of rows) await this.packages.deleteVersion(r.version, actor);
   }
 
   /** The image's tags in order, `n` at most after `last`; `more` when others follow. */

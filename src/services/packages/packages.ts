@@ -22,6 +22,7 @@ import { storeFor, type BlobStore } from '../../storage/index.js';
 import type { Db } from '../../db/client.js';
 import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, Invalid, NotFound, isUniqueViolation } from '../errors.js';
+import { recordEvent } from '../events/record.js';
 import type { AccessService } from '../repos/access.js';
 
 export const packageTypes = ['generic', 'npm', 'pypi', 'container'] as const;
@@ -244,6 +245,7 @@ export class PackageService {
             .onConflictDoNothing().returning({ id: packageFiles.id });
           if (!inserted.length) throw new Conflict('package file already exists');
         }
+        if (created) await this.packageEvent(tx, 'created', version!, owner, actor);
         return { pkg, version: version!, created };
       });
     } catch (err) {
@@ -401,9 +403,21 @@ export class PackageService {
 
   // ------------------------------------------------------------------ changes
 
-  /** Removes a version and its files; the package goes with its last version. Blobs wait for the cleanup. */
-  async deleteVersion(version: PackageVersionRow): Promise<void> {
+  /** The `package` webhook event of a version published or deleted (the owner's hooks and the system's hear it). */
+  async packageEvent(tx: Db, action: 'created' | 'deleted', version: PackageVersionRow, owner: UserRow, actor: UserRow): Promise<void> {
+    await recordEvent(this.deps, tx, { type: 'package', action, versionId: version.id, actorId: actor.id, ownerId: owner.id, isPrivate: owner.visibility !== 'public' });
+  }
+
+  /**
+   * Removes a version and its files; the package goes with its last version. Blobs wait for the cleanup.
+   * With the actor (not the cleanup task's removals, as in Gitea) the owner's hooks hear of it.
+   */
+  async deleteVersion(version: PackageVersionRow, actor?: UserRow): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
+      if (actor) {
+        const [owner] = await tx.select({ owner: users }).from(packages).innerJoin(users, eq(users.id, packages.ownerId)).where(eq(packages.id, version.packageId));
+        if (owner) await this.packageEvent(tx, 'deleted', version, owner.owner, actor);
+      }
       await tx.delete(packageVersions).where(eq(packageVersions.id, version.id));
       await tx.delete(packages).where(and(eq(packages.id, version.packageId),
         notExists(tx.select({ one: sql`1` }).from(packageVersions).where(eq(packageVersions.packageId, version.packageId)))));
@@ -411,10 +425,10 @@ export class PackageService {
   }
 
   /** Removes one file; the version goes with its last file (Gitea's generic DELETE of a file). */
-  async deleteFile(version: PackageVersionRow, file: PackageFileRow): Promise<void> {
+  async deleteFile(version: PackageVersionRow, file: PackageFileRow, actor?: UserRow): Promise<void> {
     await this.deps.db.delete(packageFiles).where(eq(packageFiles.id, file.id));
     const [left] = await this.deps.db.select({ n: sql<number>`count(*)::int` }).from(packageFiles).where(eq(packageFiles.versionId, version.id));
-    if (Number(left?.n ?? 0) === 0) await this.deleteVersion(version);
+    if (Number(left?.n ?? 0) === 0) await this.deleteVersion(version, actor);
   }
 
   /** Links the package to one of its owner's repositories (Gitea: the caller must be able to write it). */
@@ -428,6 +442,14 @@ export class PackageService {
   }
 
   // ------------------------------------------------------------------ cleanup
+
+  /** The digests that a container image's versions name as files (an index's manifests, a manifest's blobs). */
+  private async referencedManifests(packageId: number): Promise<Set<string>> {
+    const rows = await this.deps.db.select({ name: packageFiles.lowerName }).from(packageFiles)
+      .innerJoin(packageVersions, eq(packageVersions.id, packageFiles.versionId))
+      .where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.isInternal, false), eq(packageFiles.isLead, false)));
+    return new Set(rows.map((r) => r.name));
+  }
 
   /**
    * The `cleanup_packages` cron task: applies each owner's enabled cleanup rules, then removes blobs
@@ -451,13 +473,16 @@ export class PackageService {
       for (const pkg of pkgs) {
         const versions = await this.deps.db.select().from(packageVersions).where(and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.isInternal, false)))
           .orderBy(desc(packageVersions.createdAt), desc(packageVersions.id));
+        // An image's `latest` and the manifests an index names stay (Gitea's container rule).
+        const referenced = pkg.type === 'container' ? await this.referencedManifests(pkg.id) : new Set<string>();
         for (const [i, v] of versions.entries()) {
           if (i < rule.keepCount) continue;
           const subject = rule.matchFullName ? `${pkg.lowerName}/${v.lowerVersion}` : v.lowerVersion;
           if (keep?.test(subject)) continue;
+          // As Gitea's: no age (0 days) means any age, no removal pattern means any version.
           if (before && v.createdAt >= before) continue;
           if (remove && !remove.test(subject)) continue;
-          if (!before && !remove) continue;
+          if (pkg.type === 'container' && (v.lowerVersion === 'latest' || referenced.has(String(v.metadata.digest)))) continue;
           await this.deleteVersion(v);
           removedVersions++;
         }
