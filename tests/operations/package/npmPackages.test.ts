@@ -122,6 +122,8 @@ test('a tarball that does not match its integrity, a name not the path, a bad ve
   };
   const put = (b: string) => fetch(`${registry(owner)}${name}`, { method: 'PUT', headers: { Authorization: w.user.auth, 'Content-Type': 'application/json' }, body: b });
   assert.is((await put(body({ integrity: `sha512-${createHash('sha512').update('other').digest('base64')}` }))).status, 400);
+  // Several hashes: the sha512 one is checked whatever comes first.
+  assert.is((await put(body({ integrity: `sha1-${createHash('sha1').update('not really a tarball').digest('base64')} sha512-${createHash('sha512').update('other').digest('base64')}` }))).status, 400);
   assert.is((await put(body({ name: fresh('other') }))).status, 400);
   assert.is((await put(body({ version: 'one' }))).status, 400);
   assert.is((await doc(owner, name)).status, 404);
