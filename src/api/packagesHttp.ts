@@ -5,8 +5,10 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { Services } from '../services/index.js';
 import { errorAnswer } from './errors.js';
+import { containerErrors, containerRoutes } from './packages/container.js';
 import { genericRoutes } from './packages/generic.js';
 import { npmRoutes } from './packages/npm.js';
+import { pypiRoutes } from './packages/pypi.js';
 
 async function packageErrors(ctx: Context, next: Next): Promise<void> {
   try {
@@ -27,5 +29,9 @@ export function buildPackageRouter(services: Services): Router {
   router.use('/api/packages', packageErrors);
   genericRoutes(router, services);
   npmRoutes(router, services);
+  pypiRoutes(router, services);
+  // The container registry (OCI distribution) at /v2, with its own error shape.
+  router.use(['/v2', '/v2/{*rest}'], containerErrors(services));
+  containerRoutes(router, services);
   return router;
 }

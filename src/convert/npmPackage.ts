@@ -1,6 +1,7 @@
 // npm's package document (the "packument") as Gitea's registry serves it: every version's package.json
-// fields with `dist` (the tarball's URL, sha512 integrity, sha1 shasum), the dist-tags and the times.
-import type { PackageRow, PackageVersionRow } from '../db/schema/index.js';
+// fields with `dist` (the tarball's URL, sha512 integrity, sha1 shasum), the dist-tags and the times; and
+// `npm search`'s answer.
+import type { PackageRow, PackageVersionRow, UserRow } from '../db/schema/index.js';
 import type { FileView } from '../services/packages/packages.js';
 import { iso } from './time.js';
 
@@ -52,5 +53,33 @@ export function toNpmDocument(registry: string, pkg: PackageRow, versions: { ver
     license: latest.license,
     repository: latest.repository,
     keywords: latest.keywords,
+  };
+}
+
+/** `npm search`'s answer (`/-/v1/search`), as Gitea's: each package's newest version. */
+export function toNpmSearch(registry: string, owner: UserRow, rows: { pkg: PackageRow; version: PackageVersionRow }[], total: number): Record<string, unknown> {
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const author = (v: unknown) => (typeof v === 'string' ? v : text((v as { name?: unknown } | null)?.name));
+  return {
+    objects: rows.map(({ pkg, version: v }) => {
+      const m = v.metadata;
+      const scope = pkg.name.startsWith('@') ? pkg.name.slice(1, pkg.name.indexOf('/')) : 'unscoped';
+      const repository = typeof m.repository === 'string' ? m.repository : text((m.repository as { url?: unknown } | null)?.url);
+      return {
+        package: {
+          scope,
+          name: pkg.name,
+          version: v.version,
+          date: iso(v.createdAt),
+          description: text(m.description),
+          author: { name: author(m.author) },
+          publisher: { name: owner.name, username: owner.name },
+          maintainers: [],
+          ...(Array.isArray(m.keywords) ? { keywords: m.keywords.filter((k): k is string => typeof k === 'string') } : {}),
+          links: { npm: `${registry}${npmNamePath(pkg.name)}`, ...(text(m.homepage) ? { homepage: text(m.homepage) } : {}), ...(repository ? { repository } : {}) },
+        },
+      };
+    }),
+    total,
   };
 }

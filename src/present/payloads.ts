@@ -2,18 +2,19 @@
 // (so they show the state of that moment, and a deleted comment or repository can still be described).
 // They are API JSON, so they are built here, above the services, which reach them through
 // ServiceDeps.payloads (`payloads` below; the entry points hand it to Services).
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import type { components } from '../../generated/openapi.js';
 import type { Config } from '../config.js';
 import { toComment, toIssue } from '../convert/issue.js';
 import { requestedReviewers, toPullRequest } from '../convert/pull.js';
+import { toPackage } from '../convert/package.js';
 import { toRelease } from '../convert/release.js';
 import { repoUrls, toRepository } from '../convert/repo.js';
 import { iso } from '../convert/time.js';
 import { toUser } from '../convert/user.js';
 import { hookMessage } from '../convert/hookMessages.js';
 import type { Db } from '../db/client.js';
-import { attachments, comments, commitStatuses, issues, pullReviews, releases, repositories, users, type HookRow, type RepoRow, type UserRow } from '../db/schema/index.js';
+import { attachments, comments, commitStatuses, issues, packages, packageVersions, pullReviews, releases, repositories, users, type HookRow, type RepoRow, type UserRow } from '../db/schema/index.js';
 import { repoPermission } from '../permissions/repo.js';
 import { loadIssueDetails } from '../services/issues/issueDetails.js';
 import { openReviewRequests } from '../services/pulls/reviewRequests.js';
@@ -58,7 +59,31 @@ async function headSide(tx: Db, pull: { repoId: number; headRepoId: number }) {
 
 const zeroSha = (sha: string) => /^0+$/.test(sha);
 
+/** Gitea's PackagePayload: the version as the package API shows it; no repository (the event is the owner's). */
+async function packagePayload(tx: Db, e: Extract<RecordedEvent, { type: 'package' }>, config: Config): Promise<BuiltPayload | undefined> {
+  const [row] = await tx.select({ pkg: packages, version: packageVersions }).from(packageVersions)
+    .innerJoin(packages, eq(packages.id, packageVersions.packageId)).where(eq(packageVersions.id, e.versionId));
+  if (!row) return undefined;
+  const people = await tx.select().from(users).where(inArray(users.id, [row.pkg.ownerId, row.version.creatorId, e.actorId]));
+  const byId = new Map(people.map((u) => [u.id, u]));
+  const owner = byId.get(row.pkg.ownerId);
+  const actor = byId.get(e.actorId);
+  if (!owner || !actor) return undefined;
+  const [linked] = row.pkg.repoId
+    ? await tx.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(eq(repositories.id, row.pkg.repoId))
+    : [];
+  const pkg = toPackage({
+    ...row, owner, creator: byId.get(row.version.creatorId), repo: linked && { ...linked, perm: ownerPerm(linked.repo) },
+  }, owner, config);
+  return {
+    event: 'package',
+    body: { action: e.action, repository: null, package: pkg, sender: toUser(actor, owner, config) },
+    summary: { title: `Package ${e.action}: ${pkg.name}:${pkg.version}`, text: '', url: pkg.html_url, actor: actor.name, repo: owner.name },
+  };
+}
+
 export async function buildPayload(tx: Db, e: RecordedEvent, config: Config): Promise<BuiltPayload | undefined> {
+  if (e.type === 'package') return packagePayload(tx, e, config);
   if (e.repoId === undefined) return undefined;
   const [row] = await tx.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId)).where(eq(repositories.id, e.repoId));
   const [actor] = await tx.select().from(users).where(eq(users.id, e.actorId));

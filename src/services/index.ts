@@ -2,6 +2,7 @@
 import { closeObjectReaders } from '../git/catFile.js';
 import { closeStores } from '../storage/index.js';
 import { LfsService } from './lfs/lfs.js';
+import { ContainerRegistry } from './packages/container.js';
 import { PackageService } from './packages/packages.js';
 import { readTogether, type JsonRead } from '../db/together.js';
 import { AccessService } from './repos/access.js';
@@ -116,6 +117,8 @@ export class Services {
   readonly gitTransport: GitTransportService;
   readonly lfs: LfsService;
   readonly packages: PackageService;
+  /** The container registry (`/v2/`) over the packages. */
+  readonly containers: ContainerRegistry;
   readonly wiki: WikiService;
   readonly transfers: TransferService;
   readonly issues: IssueService;
@@ -215,6 +218,7 @@ export class Services {
     this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys, this.wiki);
     this.lfs = new LfsService(deps, this.gitTransport, this.users, this.repos, this.contents);
     this.packages = new PackageService(deps, this.access);
+    this.containers = new ContainerRegistry(deps, this.packages);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.issueThreads = new IssueThreadService(deps, this.access, this.issues, this.attachments);

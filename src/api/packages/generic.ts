@@ -69,7 +69,7 @@ export function genericRoutes(router: Router, services: Services): void {
 
   router.delete(base, async (ctx) => {
     const f = await find(ctx, 'write');
-    await services.packages.deleteVersion(f.version);
+    await services.packages.deleteVersion(f.version, f.actor!);
     ctx.status = 204;
   });
 
@@ -77,7 +77,7 @@ export function genericRoutes(router: Router, services: Services): void {
     const f = await find(ctx, 'write');
     const file = await services.packages.file(f.version.id, f.p.filename!);
     if (!file) throw new NotFound('package file does not exist');
-    await services.packages.deleteFile(f.version, file.file);
+    await services.packages.deleteFile(f.version, file.file, f.actor!);
     ctx.status = 204;
   });
 }

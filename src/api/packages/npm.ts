@@ -5,10 +5,11 @@
 //   PUT      {name}/-rev/{rev}                `npm unpublish` first sends the changed document: accepted
 //   DELETE   {name}/-rev/{rev}                `npm unpublish name --force`: every version
 //   GET      -/package/{name}/dist-tags, PUT|DELETE -/package/{name}/dist-tags/{tag}   `npm dist-tag`
+//   GET      -/v1/search?text=&from=&size=   `npm search`: the owner's packages whose name has the text
 // A scoped name comes as `@scope%2fname` (or `@scope/name`); the path is parsed here segment by segment.
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { toNpmDocument } from '../../convert/npmPackage.js';
+import { toNpmDocument, toNpmSearch } from '../../convert/npmPackage.js';
 import { BadRequest, NotFound } from '../../services/errors.js';
 import type { Services } from '../../services/index.js';
 import { checkNpmName, NpmPackages } from '../../services/packages/npm.js';
@@ -87,6 +88,20 @@ export function npmRoutes(router: Router, services: Services): void {
     }
     const m = ctx.method;
     if (segs[0] === '-') {
+      if (segs[1] === 'v1' && segs[2] === 'search' && segs.length === 3 && m === 'GET') {
+        const pc = await packageContext(ctx, services, ownerName, 'read');
+        const int = (k: string, dflt: number) => {
+          const raw = typeof ctx.query[k] === 'string' ? (ctx.query[k] as string) : '';
+          const n = raw === '' ? dflt : Number(raw);
+          if (!Number.isInteger(n) || n < 0) throw new BadRequest(`invalid ${k}`);
+          return n;
+        };
+        const size = Math.min(int('size', 20), 250);
+        const text = typeof ctx.query.text === 'string' ? ctx.query.text.trim() : '';
+        const { rows, total } = await services.packages.searchLatest(pc.owner.id, 'npm', text, int('from', 0), size);
+        ctx.body = toNpmSearch(registry(pc.owner.name), pc.owner, rows, total);
+        return;
+      }
       if (segs[1] === 'package') {
         const { name, rest } = splitName(segs.slice(2));
         checkNpmName(name);
@@ -120,7 +135,7 @@ export function npmRoutes(router: Router, services: Services): void {
       const pc = await packageContext(ctx, services, ownerName, 'write');
       const found = await services.packages.findVersion(pc.owner.id, 'npm', name, rest[1]!);
       if (!found) throw new NotFound('package version does not exist');
-      await services.packages.deleteVersion(found.version);
+      await services.packages.deleteVersion(found.version, pc.actor!);
       ctx.status = 200;
       ctx.body = { ok: true };
       return;
@@ -133,7 +148,7 @@ export function npmRoutes(router: Router, services: Services): void {
         await npm.document(pc.owner.id, name);
       } else {
         const { versions } = await npm.document(pc.owner.id, name);
-        for (const v of versions) await services.packages.deleteVersion(v);
+        for (const v of versions) await services.packages.deleteVersion(v, pc.actor!);
       }
       ctx.status = 200;
       ctx.body = { ok: true };

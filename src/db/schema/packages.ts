@@ -37,6 +37,11 @@ export const packageVersions = pgTable(
     lowerVersion: text('lower_version').notNull(),
     /** The format's metadata (npm's package.json, PyPI's core metadata, …). */
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * A version the registry keeps for itself, never listed (Gitea's is_internal): a container image's
+     * `_upload`, which holds the blobs pushed to the image before a manifest names them.
+     */
+    isInternal: boolean('is_internal').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [

@@ -94,7 +94,20 @@ function prefetchHooks(list: DomainEvent[], tx: Db, deps: ServiceDeps): Prefetch
   };
 }
 
+/** An owner's event (a package's): the owner's hooks and the system's that listen to it, as Gitea's. */
+async function deliverOwnerEvent(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promise<void> {
+  if (e.ownerId === undefined) return;
+  const wanted = (await tx.select().from(hooks).where(and(eq(hooks.active, true), isNull(hooks.repoId),
+    or(eq(hooks.ownerId, e.ownerId), and(isNull(hooks.ownerId), eq(hooks.isSystem, true))))))
+    .filter((h) => h.events.includes(e.type) && h.type !== 'packagist');
+  if (wanted.length === 0) return;
+  const built = await deps.payloads.build(tx, e, deps.config);
+  if (!built) return;
+  await queueDeliveries(tx, deps.payloads.encode, wanted, e.id, e.type, built);
+}
+
 export async function deliverToHooks(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promise<void> {
+  if (e.type === 'package') return deliverOwnerEvent(tx, e, deps);
   if (e.repoId === undefined) return;
   if (e.type === 'repository' && e.action === 'created') {
     await copyDefaultHooks(tx, e.repoId);

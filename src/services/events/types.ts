@@ -56,6 +56,8 @@ export type EventData =
   | { type: 'wiki'; action: 'created' | 'edited' | 'deleted'; page: string; sha: string }
   /** A release was published (created, or a draft made public), edited while published, or deleted while published. */
   | { type: 'release'; action: 'published' | 'updated' | 'deleted'; releaseId: number }
+  /** A package version was published (`created`) or deleted; the event is the owner's (no repository), as Gitea's. */
+  | { type: 'package'; action: 'created' | 'deleted'; versionId: number }
   /** An Actions job was queued, blocked, started or ended (`queued`, `waiting`, `in_progress`, `completed`). */
   | { type: 'workflow_job'; action: 'queued' | 'waiting' | 'in_progress' | 'completed'; jobId: number }
   /** An Actions run was made or re-run (`requested`), started (`in_progress`) or ended (`completed`). */

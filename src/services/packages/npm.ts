@@ -60,7 +60,10 @@ export class NpmPackages {
     try {
       const integrity = typeof dist.integrity === 'string' ? dist.integrity : '';
       const sha512 = `sha512-${Buffer.from(spooled.sha512, 'hex').toString('base64')}`;
-      if (integrity && !integrity.split(/\s+/).some((i) => i === sha512) && integrity.startsWith('sha512-')) throw new BadRequest('integrity of the tarball is not as declared');
+      // Subresource Integrity may list several hashes: the sha512 ones must include the bytes' (a list that
+      // merely began with another algorithm used to pass unchecked).
+      const declared = integrity.split(/\s+/).filter((i) => i.startsWith('sha512-'));
+      if (declared.length && !declared.includes(sha512)) throw new BadRequest('integrity of the tarball is not as declared');
       if (typeof dist.shasum === 'string' && dist.shasum.toLowerCase() !== spooled.sha1) throw new BadRequest('shasum of the tarball is not as declared');
     } catch (err) {
       await this.packages.discard([{ spooled }]);

@@ -22,6 +22,7 @@ import { storeFor, type BlobStore } from '../../storage/index.js';
 import type { Db } from '../../db/client.js';
 import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, Invalid, NotFound, isUniqueViolation } from '../errors.js';
+import { recordEvent } from '../events/record.js';
 import type { AccessService } from '../repos/access.js';
 
 export const packageTypes = ['generic', 'npm', 'pypi', 'container'] as const;
@@ -180,11 +181,11 @@ export class PackageService {
   }
 
   /** The owner's quotas (Gitea's LIMIT_TOTAL_OWNER_COUNT and _SIZE), before a new version or file. */
-  private async checkQuota(tx: Db, ownerId: number, newVersion: boolean, addedBytes: number): Promise<void> {
+  async checkQuota(tx: Db, ownerId: number, newVersion: boolean, addedBytes: number): Promise<void> {
     const { limitTotalOwnerCount: maxCount, limitTotalOwnerSize: maxSize } = this.deps.config.packages;
     if (maxCount >= 0 && newVersion) {
       const [r] = await tx.select({ n: sql<number>`count(*)::int` }).from(packageVersions)
-        .innerJoin(packages, eq(packages.id, packageVersions.packageId)).where(eq(packages.ownerId, ownerId));
+        .innerJoin(packages, eq(packages.id, packageVersions.packageId)).where(and(eq(packages.ownerId, ownerId), eq(packageVersions.isInternal, false)));
       if (Number(r?.n ?? 0) + 1 > maxCount) throw new QuotaExceeded('the owner has too many package versions');
     }
     if (maxSize >= 0) {
@@ -244,6 +245,7 @@ export class PackageService {
             .onConflictDoNothing().returning({ id: packageFiles.id });
           if (!inserted.length) throw new Conflict('package file already exists');
         }
+        if (created) await this.packageEvent(tx, 'created', version!, owner, actor);
         return { pkg, version: version!, created };
       });
     } catch (err) {
@@ -266,7 +268,7 @@ export class PackageService {
     const [row] = await this.deps.db.select({ pkg: packages, version: packageVersions }).from(packageVersions)
       .innerJoin(packages, eq(packages.id, packageVersions.packageId))
       .where(and(eq(packages.ownerId, ownerId), eq(packages.type, type), eq(packages.lowerName, name.toLowerCase()),
-        eq(packageVersions.lowerVersion, version.toLowerCase())));
+        eq(packageVersions.lowerVersion, version.toLowerCase()), eq(packageVersions.isInternal, false)));
     return row;
   }
 
@@ -297,6 +299,7 @@ export class PackageService {
   async search(actor: UserRow | null, ownerId: number, opts: { type?: string; q?: string; page: number; limit: number; packageId?: number }): Promise<{ views: VersionView[]; total: number }> {
     const where = and(
       eq(packages.ownerId, ownerId),
+      eq(packageVersions.isInternal, false),
       opts.type ? eq(packages.type, opts.type) : undefined,
       opts.q ? ilike(packages.name, `%${opts.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
       opts.packageId ? eq(packages.id, opts.packageId) : undefined,
@@ -309,6 +312,28 @@ export class PackageService {
       this.deps.db.select({ n: sql<number>`count(*)::int` }).from(packageVersions).innerJoin(packages, eq(packages.id, packageVersions.packageId)).where(where),
     ]);
     return { views: await this.views(rows, actor), total: Number(count?.n ?? 0) };
+  }
+
+  /**
+   * An owner's packages of one type whose name contains `q`, by name, each with its newest version (npm
+   * search); `total` counts the packages. Packages with only internal versions are not shown.
+   */
+  async searchLatest(ownerId: number, type: PackageType, q: string, offset: number, limit: number): Promise<{ rows: { pkg: PackageRow; version: PackageVersionRow }[]; total: number }> {
+    const where = and(
+      eq(packages.ownerId, ownerId), eq(packages.type, type),
+      q ? ilike(packages.name, `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+      sql`exists (select 1 from ${packageVersions} where ${packageVersions.packageId} = ${packages.id} and not ${packageVersions.isInternal})`,
+    );
+    const [pkgs, [count]] = await Promise.all([
+      this.deps.db.select().from(packages).where(where).orderBy(asc(packages.lowerName)).limit(limit).offset(offset),
+      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(packages).where(where),
+    ]);
+    const rows: { pkg: PackageRow; version: PackageVersionRow }[] = [];
+    for (const pkg of pkgs) {
+      const version = await this.latest(pkg);
+      if (version) rows.push({ pkg, version });
+    }
+    return { rows, total: Number(count?.n ?? 0) };
   }
 
   /** Adds owners, creators and the linked repositories `actor` may see to (package, version) rows. */
@@ -333,14 +358,14 @@ export class PackageService {
 
   /** A package's newest version. */
   async latest(pkg: PackageRow): Promise<PackageVersionRow | undefined> {
-    const [v] = await this.deps.db.select().from(packageVersions).where(eq(packageVersions.packageId, pkg.id))
+    const [v] = await this.deps.db.select().from(packageVersions).where(and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.isInternal, false)))
       .orderBy(desc(packageVersions.createdAt), desc(packageVersions.id)).limit(1);
     return v;
   }
 
   /** Every version of a package, oldest first. */
   async versionsOf(packageId: number): Promise<PackageVersionRow[]> {
-    return this.deps.db.select().from(packageVersions).where(eq(packageVersions.packageId, packageId))
+    return this.deps.db.select().from(packageVersions).where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.isInternal, false)))
       .orderBy(asc(packageVersions.createdAt), asc(packageVersions.id));
   }
 
@@ -378,9 +403,21 @@ export class PackageService {
 
   // ------------------------------------------------------------------ changes
 
-  /** Removes a version and its files; the package goes with its last version. Blobs wait for the cleanup. */
-  async deleteVersion(version: PackageVersionRow): Promise<void> {
+  /** The `package` webhook event of a version published or deleted (the owner's hooks and the system's hear it). */
+  async packageEvent(tx: Db, action: 'created' | 'deleted', version: PackageVersionRow, owner: UserRow, actor: UserRow): Promise<void> {
+    await recordEvent(this.deps, tx, { type: 'package', action, versionId: version.id, actorId: actor.id, ownerId: owner.id, isPrivate: owner.visibility !== 'public' });
+  }
+
+  /**
+   * Removes a version and its files; the package goes with its last version. Blobs wait for the cleanup.
+   * With the actor (not the cleanup task's removals, as in Gitea) the owner's hooks hear of it.
+   */
+  async deleteVersion(version: PackageVersionRow, actor?: UserRow): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
+      if (actor) {
+        const [owner] = await tx.select({ owner: users }).from(packages).innerJoin(users, eq(users.id, packages.ownerId)).where(eq(packages.id, version.packageId));
+        if (owner) await this.packageEvent(tx, 'deleted', version, owner.owner, actor);
+      }
       await tx.delete(packageVersions).where(eq(packageVersions.id, version.id));
       await tx.delete(packages).where(and(eq(packages.id, version.packageId),
         notExists(tx.select({ one: sql`1` }).from(packageVersions).where(eq(packageVersions.packageId, version.packageId)))));
@@ -388,10 +425,10 @@ export class PackageService {
   }
 
   /** Removes one file; the version goes with its last file (Gitea's generic DELETE of a file). */
-  async deleteFile(version: PackageVersionRow, file: PackageFileRow): Promise<void> {
+  async deleteFile(version: PackageVersionRow, file: PackageFileRow, actor?: UserRow): Promise<void> {
     await this.deps.db.delete(packageFiles).where(eq(packageFiles.id, file.id));
     const [left] = await this.deps.db.select({ n: sql<number>`count(*)::int` }).from(packageFiles).where(eq(packageFiles.versionId, version.id));
-    if (Number(left?.n ?? 0) === 0) await this.deleteVersion(version);
+    if (Number(left?.n ?? 0) === 0) await this.deleteVersion(version, actor);
   }
 
   /** Links the package to one of its owner's repositories (Gitea: the caller must be able to write it). */
@@ -405,6 +442,14 @@ export class PackageService {
   }
 
   // ------------------------------------------------------------------ cleanup
+
+  /** The digests that a container image's versions name as files (an index's manifests, a manifest's blobs). */
+  private async referencedManifests(packageId: number): Promise<Set<string>> {
+    const rows = await this.deps.db.select({ name: packageFiles.lowerName }).from(packageFiles)
+      .innerJoin(packageVersions, eq(packageVersions.id, packageFiles.versionId))
+      .where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.isInternal, false), eq(packageFiles.isLead, false)));
+    return new Set(rows.map((r) => r.name));
+  }
 
   /**
    * The `cleanup_packages` cron task: applies each owner's enabled cleanup rules, then removes blobs
@@ -426,15 +471,18 @@ export class PackageService {
       }
       const before = rule.removeDays > 0 ? new Date(Date.now() - rule.removeDays * 86_400_000) : undefined;
       for (const pkg of pkgs) {
-        const versions = await this.deps.db.select().from(packageVersions).where(eq(packageVersions.packageId, pkg.id))
+        const versions = await this.deps.db.select().from(packageVersions).where(and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.isInternal, false)))
           .orderBy(desc(packageVersions.createdAt), desc(packageVersions.id));
+        // An image's `latest` and the manifests an index names stay (Gitea's container rule).
+        const referenced = pkg.type === 'container' ? await this.referencedManifests(pkg.id) : new Set<string>();
         for (const [i, v] of versions.entries()) {
           if (i < rule.keepCount) continue;
           const subject = rule.matchFullName ? `${pkg.lowerName}/${v.lowerVersion}` : v.lowerVersion;
           if (keep?.test(subject)) continue;
+          // As Gitea's: no age (0 days) means any age, no removal pattern means any version.
           if (before && v.createdAt >= before) continue;
           if (remove && !remove.test(subject)) continue;
-          if (!before && !remove) continue;
+          if (pkg.type === 'container' && (v.lowerVersion === 'latest' || referenced.has(String(v.metadata.digest)))) continue;
           await this.deleteVersion(v);
           removedVersions++;
         }

@@ -134,4 +134,15 @@ test('cleanup_packages: an owner\'s rule removes old versions; blobs no file hol
   assert.is((await fetch(genericUrl(app, u.username, 'rolling', 'keep-me', 'file.bin'))).status, 200);
 });
 
+test('cleanup_packages: a rule with only a count keeps that many newest versions and removes the rest (any age, any version)', async () => {
+  const u = await (await import('../../helpers/orgs.js')).actor(app);
+  for (const v of ['1', '2', '3', '4']) await publishGeneric(app, u, u.username, { name: 'counted', version: v, body: `counted ${v} ${u.username}` });
+  const { packageCleanupRules } = await import('../../../src/db/schema/index.js');
+  await app.services.deps.db.insert(packageCleanupRules).values({ ownerId: u.id, type: 'generic', keepCount: 2 });
+  const admin = await app.token(app.admin, ['all']);
+  assert.is((await fetch(`${app.url}/api/v1/admin/cron/cleanup_packages`, { method: 'POST', headers: { Authorization: admin } })).status, 204);
+  const versions = await app.client(u.auth).GET('/packages/{owner}/{type}/{name}', { params: { path: { owner: u.username, type: 'generic', name: 'counted' } } });
+  assert.equal(versions.data!.map((p) => p.version).sort(), ['3', '4']);
+});
+
 test.run();

@@ -122,6 +122,8 @@ test('a tarball that does not match its integrity, a name not the path, a bad ve
   };
   const put = (b: string) => fetch(`${registry(owner)}${name}`, { method: 'PUT', headers: { Authorization: w.user.auth, 'Content-Type': 'application/json' }, body: b });
   assert.is((await put(body({ integrity: `sha512-${createHash('sha512').update('other').digest('base64')}` }))).status, 400);
+  // Several hashes: the sha512 one is checked whatever comes first.
+  assert.is((await put(body({ integrity: `sha1-${createHash('sha1').update('not really a tarball').digest('base64')} sha512-${createHash('sha512').update('other').digest('base64')}` }))).status, 400);
   assert.is((await put(body({ name: fresh('other') }))).status, 400);
   assert.is((await put(body({ version: 'one' }))).status, 400);
   assert.is((await doc(owner, name)).status, 404);
@@ -183,6 +185,33 @@ test('a private organization: writers publish, readers read, others get 401 or 4
   assert.is((await doc(owner, name, w.outsider.auth)).status, 404);
   assert.match(await failure(npm(w.reader, owner, project(name, '1.0.1'), ['publish'])), /401|E401|403|E403/);
   assert.is((await doc(owner, name, w.orgOwner.auth)).status, 200);
+});
+
+test('npm search: the owner\'s packages whose name has the text, each at its newest version; paged; hidden where the owner is', async () => {
+  const owner = w.user.username;
+  const stem = fresh('findme');
+  await npm(w.user, owner, project(`${stem}-one`, '1.0.0', { keywords: ['alpha'], description: 'the first' }), ['publish']);
+  await npm(w.user, owner, project(`${stem}-one`, '1.2.0', { keywords: ['alpha'], description: 'the first, newer' }), ['publish']);
+  await npm(w.user, owner, project(`@scope/${stem}-two`, '0.1.0'), ['publish']);
+  await npm(w.user, owner, project(fresh('other'), '1.0.0'), ['publish']);
+
+  const found = JSON.parse(await npm(undefined, owner, dir, ['search', '--json', stem])) as { name: string; version: string; description: string; keywords?: string[] }[];
+  assert.equal(found.map((p) => `${p.name}@${p.version}`).sort(), [`${stem}-one@1.2.0`, `@scope/${stem}-two@0.1.0`].sort());
+  assert.is(found.find((p) => p.name === `${stem}-one`)!.description, 'the first, newer');
+  assert.equal(found.find((p) => p.name === `${stem}-one`)!.keywords, ['alpha']);
+
+  const search = (owner_: string, q: string, auth?: string) => fetch(`${registry(owner_)}-/v1/search?${q}`, { headers: auth ? { Authorization: auth } : {} });
+  const page = await (await search(owner, `text=${stem}&size=1&from=1`)).json() as { objects: { package: { name: string; scope: string; links: { npm: string } } }[]; total: number };
+  assert.is(page.total, 2);
+  assert.is(page.objects.length, 1);
+  assert.is(page.objects[0]!.package.name, `${stem}-one`);
+  assert.is(page.objects[0]!.package.scope, 'unscoped');
+  assert.is((await (await search(owner, `text=${stem}&size=1`)).json() as { objects: { package: { scope: string } }[] }).objects[0]!.package.scope, 'scope');
+  assert.is((await search(owner, 'text=x&size=-1')).status, 400);
+  // A private organization's packages: members search, others do not.
+  assert.is((await search(w.org.name, 'text=a', w.reader.auth)).status, 200);
+  assert.is((await search(w.org.name, 'text=a', w.outsider.auth)).status, 404);
+  assert.is((await search(w.org.name, 'text=a')).status, 401);
 });
 
 test.run();

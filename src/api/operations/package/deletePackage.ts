@@ -3,6 +3,6 @@ import type { Handler } from '../../types.js';
 
 export const deletePackage: Handler<'deletePackage'> = async (req) => {
   const { version } = await loadPackageVersion(req, req.path, 'write');
-  await req.services.packages.deleteVersion(version);
+  await req.services.packages.deleteVersion(version, req.auth.actor!);
   return { status: 204 };
 };

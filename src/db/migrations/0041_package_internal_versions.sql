@@ -1,0 +1,1 @@
+ALTER TABLE "package_versions" ADD COLUMN "is_internal" boolean DEFAULT false NOT NULL;
