@@ -83,6 +83,8 @@ import { getRepoRunner } from './repository/getRepoRunner.js';
 import { getRepoRunners } from './repository/getRepoRunners.js';
 import { getRepoVariable } from './repository/getRepoVariable.js';
 import { getRepoVariablesList } from './repository/getRepoVariablesList.js';
+import { getSigningKey } from './miscellaneous/getSigningKey.js';
+import { getSigningKeySSH } from './miscellaneous/getSigningKeySSH.js';
 import { getUserRunner } from './user/getUserRunner.js';
 import { getUserRunners } from './user/getUserRunners.js';
 import { getUserSettings } from './user/getUserSettings.js';
@@ -226,6 +228,7 @@ import { orgListProjectColumns } from './organization/orgListProjectColumns.js';
 import { orgListProjects } from './organization/orgListProjects.js';
 import { orgListPublicMembers } from './organization/orgListPublicMembers.js';
 import { orgListRepos } from './organization/orgListRepos.js';
+import { orgListTeamActivityFeeds } from './organization/orgListTeamActivityFeeds.js';
 import { orgListTeamMember } from './organization/orgListTeamMember.js';
 import { orgListTeamMembers } from './organization/orgListTeamMembers.js';
 import { orgListTeamRepo } from './organization/orgListTeamRepo.js';
@@ -545,6 +548,8 @@ export const registry: Registry = {
   getRepoRunners,
   getRepoVariable,
   getRepoVariablesList,
+  getSigningKey,
+  getSigningKeySSH,
   getUserRunner,
   getUserRunners,
   getUserSettings,
@@ -688,6 +693,7 @@ export const registry: Registry = {
   orgListProjects,
   orgListPublicMembers,
   orgListRepos,
+  orgListTeamActivityFeeds,
   orgListTeamMember,
   orgListTeamMembers,
   orgListTeamRepo,
