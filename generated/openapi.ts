@@ -371,6 +371,34 @@ export interface paths {
         patch: operations["adminEditUser"];
         trace?: never;
     };
+    "/admin/users/{username}/badges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's badges
+         * @description Site administrators. The user's badges, by slug, with `X-Total-Count`; 404 for an unknown user.
+         */
+        get: operations["adminListUserBadges"];
+        put?: never;
+        /**
+         * Add a badge to a user
+         * @description Site administrators. Gives the user every badge of `badge_slugs`, all or none: 422 for a slug no badge has (`badge does not exist [slug: X]`) or a badge the user holds already. Badges are made with the command line (`anvil admin badge create`). 404 for an unknown user.
+         */
+        post: operations["adminAddUserBadges"];
+        /**
+         * Remove a badge from a user
+         * @description Site administrators. Takes the badges of `badge_slugs` from the user; a slug the user does not hold changes nothing. 404 for an unknown user.
+         */
+        delete: operations["adminDeleteUserBadges"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users/{username}/keys": {
         parameters: {
             query?: never;
@@ -7114,6 +7142,14 @@ export interface components {
             size: number;
             uuid: string;
         };
+        /** @description a badge a user may hold */
+        Badge: {
+            description: string;
+            /** Format: int64 */
+            id: number;
+            image_url: string;
+            slug: string;
+        };
         /** @description a repository branch */
         Branch: {
             /** @description the branch's head commit */
@@ -10048,6 +10084,10 @@ export interface components {
             visibility: "public" | "limited" | "private";
             website: string;
         };
+        /** @description the badges to give or take, by slug */
+        UserBadgeOption: {
+            badge_slugs?: string[];
+        };
         /** @description the number of a user's actions in one quarter hour */
         UserHeatmapData: {
             /** Format: int64 */
@@ -11081,6 +11121,81 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminListUserBadges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the user's badges */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Badge"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    adminAddUserBadges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserBadgeOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminDeleteUserBadges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserBadgeOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -12,6 +12,7 @@ import { GetTree } from './repository/GetTree.js';
 import { GetWorkflowRun } from './repository/GetWorkflowRun.js';
 import { ListActionTasks } from './repository/ListActionTasks.js';
 import { acceptRepoTransfer } from './repository/acceptRepoTransfer.js';
+import { adminAddUserBadges } from './admin/adminAddUserBadges.js';
 import { adminCreateHook } from './admin/adminCreateHook.js';
 import { adminCreateOrg } from './admin/adminCreateOrg.js';
 import { adminCreatePublicKey } from './admin/adminCreatePublicKey.js';
@@ -22,6 +23,7 @@ import { adminCronList } from './admin/adminCronList.js';
 import { adminCronRun } from './admin/adminCronRun.js';
 import { adminDeleteHook } from './admin/adminDeleteHook.js';
 import { adminDeleteUser } from './admin/adminDeleteUser.js';
+import { adminDeleteUserBadges } from './admin/adminDeleteUserBadges.js';
 import { adminDeleteUserPublicKey } from './admin/adminDeleteUserPublicKey.js';
 import { adminEditHook } from './admin/adminEditHook.js';
 import { adminEditUser } from './admin/adminEditUser.js';
@@ -31,6 +33,7 @@ import { adminGetHook } from './admin/adminGetHook.js';
 import { adminGetHookDelivery } from './admin/adminGetHookDelivery.js';
 import { adminListHookDeliveries } from './admin/adminListHookDeliveries.js';
 import { adminListHooks } from './admin/adminListHooks.js';
+import { adminListUserBadges } from './admin/adminListUserBadges.js';
 import { adminRedeliverHook } from './admin/adminRedeliverHook.js';
 import { adminRenameUser } from './admin/adminRenameUser.js';
 import { adminSearchEmails } from './admin/adminSearchEmails.js';
@@ -477,6 +480,7 @@ export const registry: Registry = {
   GetWorkflowRun,
   ListActionTasks,
   acceptRepoTransfer,
+  adminAddUserBadges,
   adminCreateHook,
   adminCreateOrg,
   adminCreatePublicKey,
@@ -487,6 +491,7 @@ export const registry: Registry = {
   adminCronRun,
   adminDeleteHook,
   adminDeleteUser,
+  adminDeleteUserBadges,
   adminDeleteUserPublicKey,
   adminEditHook,
   adminEditUser,
@@ -496,6 +501,7 @@ export const registry: Registry = {
   adminGetHookDelivery,
   adminListHookDeliveries,
   adminListHooks,
+  adminListUserBadges,
   adminRedeliverHook,
   adminRenameUser,
   adminSearchEmails,
