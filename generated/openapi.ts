@@ -371,6 +371,34 @@ export interface paths {
         patch: operations["adminEditUser"];
         trace?: never;
     };
+    "/admin/users/{username}/badges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's badges
+         * @description Site administrators. The user's badges, by slug, with `X-Total-Count`; 404 for an unknown user.
+         */
+        get: operations["adminListUserBadges"];
+        put?: never;
+        /**
+         * Add a badge to a user
+         * @description Site administrators. Gives the user every badge of `badge_slugs`, all or none: 422 for a slug no badge has (`badge does not exist [slug: X]`) or a badge the user holds already. Badges are made with the command line (`anvil admin badge create`). 404 for an unknown user.
+         */
+        post: operations["adminAddUserBadges"];
+        /**
+         * Remove a badge from a user
+         * @description Site administrators. Takes the badges of `badge_slugs` from the user; a slug the user does not hold changes nothing. 404 for an unknown user.
+         */
+        delete: operations["adminDeleteUserBadges"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users/{username}/keys": {
         parameters: {
             query?: never;
@@ -5578,6 +5606,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/signing-key.gpg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get default signing-key.gpg
+         * @description The armored GPG public key commits made by the server are signed with, as plain text. anvil signs no commits and has no signing key configured, so this answers 404, as Gitea does without one (`no signing key`). Anyone, anonymous callers included; any valid credential works, whatever its scopes.
+         */
+        get: operations["getSigningKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signing-key.pub": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get default signing-key.pub
+         * @description The SSH public key commits made by the server are signed with, as plain text. anvil signs no commits and has no signing key configured, so this answers 404, as Gitea does without one (`no signing key`). Anyone, anonymous callers included; any valid credential works, whatever its scopes.
+         */
+        get: operations["getSigningKeySSH"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/teams/{id}": {
         parameters: {
             query?: never;
@@ -5604,6 +5672,26 @@ export interface paths {
          * @description Owners of the team's organization and site administrators; a caller who cannot see the team gets 404, one who can but is not an owner 403 (`Must be an organization owner`). Only the fields given change. `permission`, `units` and `units_map` follow the rules of `POST /orgs/{org}/teams` (below admin, `units_map` sets each unit, else `units` get the team's permission); the new access applies at once to every member. `includes_all_repositories` gives the team every repository of the organization; switched off, the team keeps the repositories it has now (as in Gitea) but not future ones (anvil applies it whether or not `permission` is given; Gitea only with `permission`). The Owners team keeps owner access, all repositories and repository creation whatever is sent, and cannot be renamed (422). A name taken by another team of the organization (case-insensitive) or `new` is 422.
          */
         patch: operations["orgEditTeam"];
+        trace?: never;
+    };
+    "/teams/{id}/activities/feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a team's activity feeds
+         * @description Newest first. The actions in the repositories the team reaches (every repository of its organization with `includes_all_repositories`), to signed-in callers who may see the team (as `GET /teams/{id}`; 404 otherwise). The rules of `GET /orgs/{org}/activities/feeds` apply to the rows shown; private repositories' actions are included only for site administrators and members of the organization, each row only for a caller who can read its repository, and only with a token that has the repository scope (`read:repository`). An action whose actor the caller may not see is left out. Gitea admits only the team's members, the organization's owners and site administrators (other members get 403 `Must be a team member`). `date` restricts the feed to that day (UTC); Gitea ignores an unparsable `date`, anvil rejects it (422).
+         */
+        get: operations["orgListTeamActivityFeeds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/teams/{id}/members": {
@@ -7409,6 +7497,14 @@ export interface components {
              */
             size: number;
             uuid: string;
+        };
+        /** @description a badge a user may hold */
+        Badge: {
+            description: string;
+            /** Format: int64 */
+            id: number;
+            image_url: string;
+            slug: string;
         };
         /** @description a repository branch */
         Branch: {
@@ -10450,6 +10546,10 @@ export interface components {
             visibility: "public" | "limited" | "private";
             website: string;
         };
+        /** @description the badges to give or take, by slug */
+        UserBadgeOption: {
+            badge_slugs?: string[];
+        };
         /** @description the number of a user's actions in one quarter hour */
         UserHeatmapData: {
             /** Format: int64 */
@@ -11492,6 +11592,82 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminListUserBadges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the user's badges */
+            200: {
+                headers: {
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Badge"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminAddUserBadges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserBadgeOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminDeleteUserBadges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description username of the user */
+                username: components["parameters"]["Username"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserBadgeOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23455,6 +23631,50 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    getSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the armored GPG public key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getSigningKeySSH: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the SSH public key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     orgGetTeam: {
         parameters: {
             query?: never;
@@ -23538,6 +23758,42 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    orgListTeamActivityFeeds: {
+        parameters: {
+            query?: {
+                /** @description the day (YYYY-MM-DD) whose activities to list */
+                date?: string;
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path: {
+                /** @description id of the team */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of activities */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Activity"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
         };
     };

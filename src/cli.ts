@@ -1,5 +1,6 @@
 // Admin commands for when the server is not running:
 //   npm run cli -- admin user create --username U --password P --email E [--admin] [--must-change-password]
+//   npm run cli -- admin badge create --slug SLUG [--description TEXT] [--image-url URL]
 //   npm run cli -- admin cron list
 //   npm run cli -- admin cron run TASK
 //   npm run cli -- migrate
@@ -17,6 +18,7 @@ import { payloads } from './present/payloads.js';
 
 const usage = `usage:
   anvil admin user create --username NAME --password PASSWORD --email EMAIL [--admin] [--must-change-password]
+  anvil admin badge create --slug SLUG [--description TEXT] [--image-url URL]
   anvil admin cron list
   anvil admin cron run TASK
   anvil migrate
@@ -86,6 +88,17 @@ async function main(argv: string[]): Promise<number> {
     }
     console.log(`${rest[0]} ${outcome.status === 'ok' ? 'finished' : 'failed'} in ${outcome.durationMs} ms: ${outcome.message}`);
     return outcome.status === 'ok' ? 0 : 1;
+  }
+  if (a === 'admin' && b === 'badge' && c === 'create') {
+    // A badge site administrators may then give users (POST /admin/users/{username}/badges).
+    const { values } = parseArgs({ args: rest, options: { slug: { type: 'string' }, description: { type: 'string' }, 'image-url': { type: 'string' } } });
+    if (!values.slug) {
+      console.error(usage);
+      return 2;
+    }
+    const badge = await withServices((s) => s.badges.create({ slug: values.slug!, description: values.description, imageUrl: values['image-url'] }));
+    console.log(`created badge "${badge.slug}" (id ${badge.id})`);
+    return 0;
   }
   if (a === 'admin' && b === 'user' && c === 'create') {
     const { values } = parseArgs({

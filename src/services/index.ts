@@ -59,6 +59,7 @@ import { TransferService } from './repos/transfers.js';
 import { UserService } from './users/users.js';
 import { EmailService } from './users/emails.js';
 import { UserAdminService } from './users/userAdmin.js';
+import { BadgeService } from './users/badges.js';
 import { AvatarService } from './users/avatars.js';
 import { WikiService } from './repos/wiki.js';
 import { StopwatchService } from './times/stopwatches.js';
@@ -99,6 +100,7 @@ export class Services {
   readonly tokens: TokenService;
   readonly emails: EmailService;
   readonly userAdmin: UserAdminService;
+  readonly badges: BadgeService;
   readonly access: AccessService;
   readonly orgs: OrgService;
   readonly teams: TeamService;
@@ -240,6 +242,7 @@ export class Services {
     this.projectColumns = new ProjectColumnService(deps, this.access);
     this.stopwatches = new StopwatchService(deps, this.access);
     this.userAdmin = new UserAdminService(deps, this.repos);
+    this.badges = new BadgeService(deps);
     this.avatars = new AvatarService(deps);
     this.follows = new FollowService(deps);
     this.blocks = new BlockService(deps);

@@ -168,10 +168,15 @@ for (const op of ops) for (const seed of seeds) {
 }
 
 /**
- * Operations that answer 403 to every caller unless the site enables them, as in Gitea: the git hooks API
- * (Gitea's DISABLE_GIT_HOOKS, on by default; anvil runs no custom git hooks at all).
+ * Operations that refuse every caller unless the site enables them, as in Gitea: the git hooks API (403)
+ * (Gitea's DISABLE_GIT_HOOKS, on by default; anvil runs no custom git hooks at all), and the server's
+ * signing keys, which no configuration provides.
  */
-const disabledByDefault = new Set(['repoListGitHooks', 'repoGetGitHook', 'repoEditGitHook', 'repoDeleteGitHook']);
+const disabledByDefault = new Set([
+  'repoListGitHooks', 'repoGetGitHook', 'repoEditGitHook', 'repoDeleteGitHook',
+  // The server's signing keys: anvil has none to configure, so these are 404 to everyone (Gitea without a key).
+  'getSigningKey', 'getSigningKeySSH',
+]);
 
 /**
  * Operations merged in session 16 whose success path the world has no fixture for yet: a

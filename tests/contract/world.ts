@@ -294,6 +294,8 @@ export class World {
     const blockVictim = (await services.users.byName('block-victim'))!;
     await services.blocks.block(await row(users.user), await row(users.user), blockVictim, 'fixture');
     await services.blocks.block(await row(users.user), org, blockVictim, 'fixture');
+    // The badge adminAddUserBadges gives (and the run takes back after each success).
+    await services.badges.create({ slug: 'fixture-badge', description: 'a fixture' });
     await world.restoreTokens();
     for (const o of [org, privateOrg]) {
       const { rows } = await services.teams.list(o, await services.access.orgViewer(o.id, await row(users.admin)), { limit: 50, offset: 0 });
@@ -1001,6 +1003,7 @@ export class World {
       if (specPath.startsWith('/repos/{owner}/{repo}/tag_protections') && this.isFixtureRepo(owner, repo)) await this.restoreTagProtection(owner, repo);
       if (/\/push_mirrors(\/\{name\})?$/.test(specPath) && method !== 'get' && this.isFixtureRepo(owner, repo)) await this.restorePushMirror(owner, repo);
       if (specPath === '/admin/users/{username}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/admin/users/${path.username}/keys/${added.id}`);
+      if (specPath === '/admin/users/{username}/badges' && method === 'post') await this.api('DELETE', `/admin/users/${path.username}/badges`, { badge_slugs: ['fixture-badge'] });
       if (specPath === '/user/gpg_keys' && method === 'post' && added?.id) await this.api('DELETE', `/user/gpg_keys/${added.id}`, undefined, this.users.user.username);
       if (specPath === '/user/gpg_keys/{id}' && method === 'delete') await this.restoreGpgKey();
       if (specPath === '/repos/{owner}/{repo}/keys' && method === 'post' && added?.id) await this.api('DELETE', `/repos/${owner}/${repo}/keys/${added.id}`);
@@ -1326,6 +1329,7 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     userVerifyGPGKey: { properties: { key_id: { enum: world.gpgKeyId ? [world.gpgKeyId] : ['0'] }, armored_signature: { enum: [world.gpgSignature || 'none'] } } },
     userCurrentPostKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
     adminCreatePublicKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
+    adminAddUserBadges: { properties: { badge_slugs: { type: 'array', minItems: 1, maxItems: 1, items: { const: 'fixture-badge' } } } },
     repoCreateKey: { properties: { title: { pattern: plainName }, key: { enum: world.freshKeys } } },
     ActionsDispatchWorkflow: { properties: { ref: { const: 'main' }, inputs: { type: 'object', maxProperties: 0 } } },
     orgAddProjectColumnIssue: { properties: { issue_id: { enum: world.orgIssueIds.length ? world.orgIssueIds : [1] } } },

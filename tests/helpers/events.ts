@@ -18,11 +18,13 @@ export async function eventsOf(app: TestApp, repoId: number) {
   return { rows, kinds: rows.map((r) => (r.action ? `${r.type}/${r.action}` : r.type)) };
 }
 
-type FeedPath = { org: string } | { username: string } | { owner: string; repo: string };
+type FeedPath = { org: string } | { username: string } | { owner: string; repo: string } | { team: number };
 
-/** GET one of the three feeds; `query` as sent. */
+/** GET one of the four feeds (organization, user, repository, team); `query` as sent. */
 export async function feed(app: TestApp, where: FeedPath, auth?: string, query: Record<string, string> = {}) {
-  const path = 'org' in where
+  const path = 'team' in where
+    ? `/teams/${where.team}/activities/feeds`
+    : 'org' in where
     ? `/orgs/${where.org}/activities/feeds`
     : 'username' in where
       ? `/users/${where.username}/activities/feeds`

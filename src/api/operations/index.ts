@@ -12,6 +12,7 @@ import { GetTree } from './repository/GetTree.js';
 import { GetWorkflowRun } from './repository/GetWorkflowRun.js';
 import { ListActionTasks } from './repository/ListActionTasks.js';
 import { acceptRepoTransfer } from './repository/acceptRepoTransfer.js';
+import { adminAddUserBadges } from './admin/adminAddUserBadges.js';
 import { adminCreateHook } from './admin/adminCreateHook.js';
 import { adminCreateOrg } from './admin/adminCreateOrg.js';
 import { adminCreatePublicKey } from './admin/adminCreatePublicKey.js';
@@ -22,6 +23,7 @@ import { adminCronList } from './admin/adminCronList.js';
 import { adminCronRun } from './admin/adminCronRun.js';
 import { adminDeleteHook } from './admin/adminDeleteHook.js';
 import { adminDeleteUser } from './admin/adminDeleteUser.js';
+import { adminDeleteUserBadges } from './admin/adminDeleteUserBadges.js';
 import { adminDeleteUserPublicKey } from './admin/adminDeleteUserPublicKey.js';
 import { adminEditHook } from './admin/adminEditHook.js';
 import { adminEditUser } from './admin/adminEditUser.js';
@@ -31,6 +33,7 @@ import { adminGetHook } from './admin/adminGetHook.js';
 import { adminGetHookDelivery } from './admin/adminGetHookDelivery.js';
 import { adminListHookDeliveries } from './admin/adminListHookDeliveries.js';
 import { adminListHooks } from './admin/adminListHooks.js';
+import { adminListUserBadges } from './admin/adminListUserBadges.js';
 import { adminRedeliverHook } from './admin/adminRedeliverHook.js';
 import { adminRenameUser } from './admin/adminRenameUser.js';
 import { adminSearchEmails } from './admin/adminSearchEmails.js';
@@ -83,6 +86,8 @@ import { getRepoRunner } from './repository/getRepoRunner.js';
 import { getRepoRunners } from './repository/getRepoRunners.js';
 import { getRepoVariable } from './repository/getRepoVariable.js';
 import { getRepoVariablesList } from './repository/getRepoVariablesList.js';
+import { getSigningKey } from './miscellaneous/getSigningKey.js';
+import { getSigningKeySSH } from './miscellaneous/getSigningKeySSH.js';
 import { getUserRunner } from './user/getUserRunner.js';
 import { getUserRunners } from './user/getUserRunners.js';
 import { getUserSettings } from './user/getUserSettings.js';
@@ -226,6 +231,7 @@ import { orgListProjectColumns } from './organization/orgListProjectColumns.js';
 import { orgListProjects } from './organization/orgListProjects.js';
 import { orgListPublicMembers } from './organization/orgListPublicMembers.js';
 import { orgListRepos } from './organization/orgListRepos.js';
+import { orgListTeamActivityFeeds } from './organization/orgListTeamActivityFeeds.js';
 import { orgListTeamMember } from './organization/orgListTeamMember.js';
 import { orgListTeamMembers } from './organization/orgListTeamMembers.js';
 import { orgListTeamRepo } from './organization/orgListTeamRepo.js';
@@ -495,6 +501,7 @@ export const registry: Registry = {
   GetWorkflowRun,
   ListActionTasks,
   acceptRepoTransfer,
+  adminAddUserBadges,
   adminCreateHook,
   adminCreateOrg,
   adminCreatePublicKey,
@@ -505,6 +512,7 @@ export const registry: Registry = {
   adminCronRun,
   adminDeleteHook,
   adminDeleteUser,
+  adminDeleteUserBadges,
   adminDeleteUserPublicKey,
   adminEditHook,
   adminEditUser,
@@ -514,6 +522,7 @@ export const registry: Registry = {
   adminGetHookDelivery,
   adminListHookDeliveries,
   adminListHooks,
+  adminListUserBadges,
   adminRedeliverHook,
   adminRenameUser,
   adminSearchEmails,
@@ -566,6 +575,8 @@ export const registry: Registry = {
   getRepoRunners,
   getRepoVariable,
   getRepoVariablesList,
+  getSigningKey,
+  getSigningKeySSH,
   getUserRunner,
   getUserRunners,
   getUserSettings,
@@ -709,6 +720,7 @@ export const registry: Registry = {
   orgListProjects,
   orgListPublicMembers,
   orgListRepos,
+  orgListTeamActivityFeeds,
   orgListTeamMember,
   orgListTeamMembers,
   orgListTeamRepo,

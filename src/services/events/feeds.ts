@@ -4,14 +4,19 @@
 import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
 import { and, count, desc, eq, gte, inArray, lt, not, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
-import { activities, activityTallies, comments, issues, repositories, users, type ActivityRow, type CommentRow, type IssueRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { activities, activityTallies, comments, issues, repositories, teamRepos, users, type ActivityRow, type CommentRow, type IssueRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import type { ServiceDeps } from '../context.js';
 import { Invalid } from '../errors.js';
 import { permissionFromColumns, repoGrantFields } from '../repos/access.js';
 import { visibleTo } from '../repos/repoQuery.js';
 import type { RepoPermission } from '../../permissions/repo.js';
 
-export type FeedScope = { kind: 'org'; orgId: number } | { kind: 'user'; userId: number; onlyPerformedBy: boolean } | { kind: 'repo'; repoId: number };
+export type FeedScope =
+  | { kind: 'org'; orgId: number }
+  | { kind: 'user'; userId: number; onlyPerformedBy: boolean }
+  | { kind: 'repo'; repoId: number }
+  /** The repositories a team reaches: every one of its organization's, or those given it. */
+  | { kind: 'team'; orgId: number; teamId: number; allRepositories: boolean };
 
 export interface FeedFilter {
   date?: string;
@@ -62,6 +67,10 @@ export class FeedService {
     const scoped = (t: { ownerId: AnyPgColumn; repoId: AnyPgColumn; actUserId: AnyPgColumn }): SQL | undefined => {
       if (scope.kind === 'org') return eq(t.ownerId, scope.orgId);
       if (scope.kind === 'repo') return eq(t.repoId, scope.repoId);
+      if (scope.kind === 'team') {
+        if (scope.allRepositories) return eq(t.ownerId, scope.orgId);
+        return and(eq(t.ownerId, scope.orgId), inArray(t.repoId, db.select({ id: teamRepos.repoId }).from(teamRepos).where(eq(teamRepos.teamId, scope.teamId))));
+      }
       return scope.onlyPerformedBy ? eq(t.actUserId, scope.userId) : or(eq(t.actUserId, scope.userId), eq(t.ownerId, scope.userId));
     };
     // As in Gitea, an action shows only when its actor may be seen: a public account's to anyone, a limited

@@ -1,0 +1,4 @@
+// GET /signing-key.gpg: anvil signs no commits and has no signing key, so 404, as Gitea without one.
+import { signingKeyTests } from '../../helpers/signingKey.js';
+
+signingKeyTests('getSigningKey', '/signing-key.gpg');
