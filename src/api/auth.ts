@@ -82,7 +82,8 @@ export async function authenticate(ctx: Context, services: Services): Promise<Au
         const hit = looksLikeToken(secret) ? await services.tokens.resolve(secret.toLowerCase()) : undefined;
         if (hit) {
           const loginLower = login.toLowerCase();
-          if (loginLower !== hit.user.lowerName && loginLower !== hit.user.email.toLowerCase()
+          // An empty login (`https://:TOKEN@host/…`, as Gitea's mirrors send it) names no one else.
+          if (loginLower !== '' && loginLower !== hit.user.lowerName && loginLower !== hit.user.email.toLowerCase()
             && loginLower !== 'oauth2' && loginLower !== secret.toLowerCase()) {
             // A user whose password happens to look like someone else's token still signs in with it.
             const user = await services.users.authenticate(login, secret);

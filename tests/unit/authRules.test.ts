@@ -93,8 +93,8 @@ test('Basic with the token as the username and an empty password or x-oauth-basi
   await refused(authenticate(ctx({ Authorization: basic(`${other}:`) }).c, setup().services), Unauthorized, 'user does not exist or token is invalid');
 });
 
-test('Basic with a token as the password: the username, e-mail, "oauth2" or the token as login', async () => {
-  for (const login of ['Alice', 'ALICE@example.com', 'oauth2', tok.toUpperCase()]) {
+test('Basic with a token as the password: the username, e-mail, "oauth2", the token or nothing as login', async () => {
+  for (const login of ['Alice', 'ALICE@example.com', 'oauth2', tok.toUpperCase(), '']) {
     const { services, calls } = setup();
     const a = await authenticate(ctx({ Authorization: basic(`${login}:${tok.toUpperCase()}`) }).c, services);
     assert.is(a.method, 'token', login);

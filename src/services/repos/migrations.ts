@@ -28,7 +28,7 @@ import type { OrgService } from '../orgs/orgs.js';
 import type { UserService } from '../users/users.js';
 import type { AccessService } from './access.js';
 import { FolderJournals } from './folderJournals.js';
-import { checkRemote, gitAccess, GiteaApiReader, type RemoteCredentials } from './remoteAccess.js';
+import { checkRemote, gitAccess, GiteaApiReader, hasCredentials, type RemoteCredentials } from './remoteAccess.js';
 import { mirrorIntervalSeconds, mirrorSecretPlace } from './mirrorSettings.js';
 
 export interface MigrateInput {
@@ -180,8 +180,8 @@ export class MigrationService {
       }
       const branches = await branchCount(scratch);
       const tips = await refTargets(scratch);
-      const sealed = input.mirror && (given.username || given.password || given.token || remote.credentials.username)
-        ? JSON.stringify(remote.credentials) : undefined;
+      // Any one of a user name, a password or a token, given in the body or in the address (`https://:TOKEN@host/…`).
+      const sealed = input.mirror && hasCredentials(remote.credentials) ? JSON.stringify(remote.credentials) : undefined;
       const [key] = sealed ? await this.keys() : [];
 
       const repo = await withTx(db, async (tx) => {

@@ -69,6 +69,9 @@ export async function checkRemote(cfg: MigrationsConfig, raw: string, given: Rem
   return { url: u.toString().replace(/\/$/, ''), host, port, address: usable[0]!, credentials };
 }
 
+/** Whether there is anything to send: a user name, a password or a token, any one alone (as Gitea stores a mirror's). */
+export const hasCredentials = (c: RemoteCredentials): boolean => Boolean(c.username || c.password || c.token);
+
 /** The Authorization header the credentials make, if any. */
 export function authorizationOf(c: RemoteCredentials): string | undefined {
   if (c.token) return `token ${c.token}`;

@@ -76,6 +76,37 @@ test('one sync at a time: a claimed mirror is not synced again; concurrent syncs
   assert.is(counts.filter((c) => c !== undefined).length, 1);
 });
 
+test('a token alone (in the address as https://:TOKEN@host, or as auth_password without a user) is kept, and syncs read the private source with it', async () => {
+  const token = src.owner.auth.slice('token '.length);
+  const at = new URL(src.cloneUrl(src.secret));
+  at.password = token;
+  assert.is(at.username, '');
+  const made = await Promise.all([
+    { clone_addr: at.toString() },
+    { clone_addr: src.cloneUrl(src.secret), auth_password: token },
+  ].map(async (how) => {
+    const res = await app.client(me.auth).POST('/repos/migrate', { body: { ...how, repo_name: fresh('tok'), mirror: true, mirror_interval: '0', private: true } });
+    assert.is(res.response.status, 201, JSON.stringify(res.error));
+    return res.data!;
+  }));
+  const work = await src.ws.clone(src.ws.remote(src.owner, src.owner.username, src.secret.name));
+  const sha = await src.ws.commit(work, `tok-${Date.now()}.txt`, 'tok\n', 'for the token mirrors');
+  await src.ws.must(['push', '-q', 'origin', `HEAD:${src.secret.default_branch}`], work);
+  for (const m of made) {
+    const [row] = await app.services.deps.db.select().from(pullMirrors).where(eq(pullMirrors.repoId, m.id!));
+    assert.ok(row!.credentials, 'the credentials are stored');
+    assert.not.match(row!.credentials!, token);
+    assert.not.match(row!.remoteUrl, /@/);
+    assert.is((await sync(m, me.auth)).response.status, 200);
+    const dir = repoFolder(app, me.username, m.name);
+    await eventually(async () => {
+      const [r] = await app.services.deps.db.select().from(pullMirrors).where(eq(pullMirrors.repoId, m.id!));
+      assert.is(r!.lastError, '', 'the sync read the source');
+      return git(dir, ['rev-parse', `refs/heads/${m.default_branch}`]).trim() === sha;
+    }, 'the token mirror to follow');
+  }
+});
+
 test('update_mirrors runs the due mirrors; a source that fails leaves its message as the last error', async () => {
   await app.services.deps.db.update(pullMirrors).set({ nextSyncAt: new Date(0), remoteUrl: `${src.app.url}/nobody/gone.git` }).where(eq(pullMirrors.repoId, mirror.id!));
   const admin = await actor(app, app.admin);
