@@ -3,11 +3,12 @@
 // a caller without the access needed is 401 with `WWW-Authenticate` (clients then send credentials),
 // except that an owner a signed-in caller may not see at all is 404.
 import type { Context } from 'koa';
-import type { UserRow } from '../../db/schema/index.js';
+import type { PackageBlobRow, UserRow } from '../../db/schema/index.js';
 import { NotFound, Unauthorized } from '../../services/errors.js';
 import type { Services } from '../../services/index.js';
 import type { PackageAccess } from '../../services/packages/packages.js';
 import { authenticate, authorize, type Auth } from '../auth.js';
+import { contentDisposition } from '../attachmentHttp.js';
 import { textProblem } from '../textInput.js';
 
 export interface PackageContext {
@@ -31,4 +32,25 @@ export async function packageContext(ctx: Context, services: Services, ownerName
   }
   if (need === 'write' && access !== 'write') throw new PackageUnauthorized('user should have specific permission or be a site admin');
   return { auth, owner, access, actor: auth.actor };
+}
+
+/**
+ * Answers with a stored package file as a download (generic, npm and PyPI files alike): a 303 to the store
+ * where it serves files directly (SERVE_DIRECT), otherwise the bytes streamed with their length; `headers`
+ * go with the bytes only.
+ */
+export async function sendPackageFile(
+  ctx: Context, services: Services, file: { blob: PackageBlobRow; file: { name: string } }, headers: Record<string, string> = {},
+): Promise<void> {
+  const opened = await services.packages.open(file.blob, file.file.name);
+  if (opened.redirect) {
+    ctx.status = 303;
+    ctx.redirect(opened.redirect);
+    return;
+  }
+  ctx.set('Content-Disposition', contentDisposition(file.file.name));
+  for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
+  ctx.type = 'application/octet-stream';
+  ctx.body = opened.stream;
+  ctx.length = opened.size;
 }

@@ -4,8 +4,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Services } from '../../services/index.js';
 import { BadRequest, Conflict, NotFound } from '../../services/errors.js';
-import { contentDisposition } from '../attachmentHttp.js';
-import { packageContext } from './context.js';
+import { packageContext, sendPackageFile } from './context.js';
 
 const nameShape = /^[-_+.\w]+$/;
 const fileShape = /^[-_+=:;.()[\]{}~!@#$%^& \w]+$/;
@@ -53,18 +52,7 @@ export function genericRoutes(router: Router, services: Services): void {
     const f = await find(ctx, 'read');
     const file = await services.packages.file(f.version.id, f.p.filename!);
     if (!file) throw new NotFound('package file does not exist');
-    const opened = await services.packages.open(file.blob, file.file.name);
-    if (opened.redirect) {
-      ctx.status = 303;
-      ctx.redirect(opened.redirect);
-      return;
-    }
-    ctx.set('Content-Disposition', contentDisposition(file.file.name));
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('ETag', `"${file.blob.sha256}"`);
-    ctx.type = 'application/octet-stream';
-    ctx.body = opened.stream;
-    ctx.length = opened.size;
+    await sendPackageFile(ctx, services, file, { 'X-Content-Type-Options': 'nosniff', 'ETag': `"${file.blob.sha256}"` });
   });
 
   router.delete(base, async (ctx) => {

@@ -14,8 +14,7 @@ import { BadRequest, NotFound } from '../../services/errors.js';
 import type { Services } from '../../services/index.js';
 import { checkNpmName, NpmPackages } from '../../services/packages/npm.js';
 import { readJsonBody, readTextBody } from '../body.js';
-import { contentDisposition } from '../attachmentHttp.js';
-import { packageContext } from './context.js';
+import { packageContext, sendPackageFile } from './context.js';
 
 /** Splits the path after `/npm/` into the package name and what follows it. */
 function splitName(segs: string[]): { name: string; rest: string[] } {
@@ -46,16 +45,7 @@ export function npmRoutes(router: Router, services: Services): void {
     const found = await services.packages.findVersion(pc.owner.id, 'npm', name, version);
     const file = found && (await services.packages.file(found.version.id, filename));
     if (!file) throw new NotFound('package file does not exist');
-    const opened = await services.packages.open(file.blob, file.file.name);
-    if (opened.redirect) {
-      ctx.status = 303;
-      ctx.redirect(opened.redirect);
-      return;
-    }
-    ctx.set('Content-Disposition', contentDisposition(file.file.name));
-    ctx.type = 'application/octet-stream';
-    ctx.body = opened.stream;
-    ctx.length = opened.size;
+    await sendPackageFile(ctx, services, file);
   };
 
   const distTags = async (ctx: Context, ownerName: string, name: string, tag: string | undefined) => {

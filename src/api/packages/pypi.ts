@@ -11,8 +11,7 @@ import { BadRequest } from '../../services/errors.js';
 import type { Services } from '../../services/index.js';
 import type { Spooled } from '../../services/packages/packages.js';
 import { PypiPackages } from '../../services/packages/pypi.js';
-import { contentDisposition } from '../attachmentHttp.js';
-import { packageContext } from './context.js';
+import { packageContext, sendPackageFile } from './context.js';
 
 /** The form's fields and its `content` file (spooled); other files are read and dropped. */
 async function readUpload(ctx: Context, services: Services): Promise<{ fields: Map<string, string[]>; filename: string; spooled: Spooled }> {
@@ -83,15 +82,6 @@ export function pypiRoutes(router: Router, services: Services): void {
   router.get('/api/packages/:owner/pypi/files/:name/:version/:filename', async (ctx) => {
     const pc = await packageContext(ctx, services, String(ctx.params.owner), 'read');
     const file = await pypi.file(pc.owner.id, String(ctx.params.name), String(ctx.params.version), String(ctx.params.filename));
-    const opened = await services.packages.open(file.blob, file.file.name);
-    if (opened.redirect) {
-      ctx.status = 303;
-      ctx.redirect(opened.redirect);
-      return;
-    }
-    ctx.set('Content-Disposition', contentDisposition(file.file.name));
-    ctx.type = 'application/octet-stream';
-    ctx.body = opened.stream;
-    ctx.length = opened.size;
+    await sendPackageFile(ctx, services, file);
   });
 }
