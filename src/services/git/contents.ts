@@ -1,7 +1,6 @@
 // Files and directories of a commit: the contents API and raw downloads.
 import { lastCommitFor, lsTree, readBlob, readCommit, submoduleUrls, type CommitData, type TreeEntry } from '../../git/objects.js';
 import { allRefNames, resolveCommit } from '../../git/refs.js';
-import { parseFromFiles } from 'editorconfig';
 import { parse as parseYaml } from 'yaml';
 import { canRead } from '../../permissions/repo.js';
 import type { BranchService } from './branches.js';
@@ -158,6 +157,8 @@ export class ContentService {
     const contents = await readBlob(at.dir, config.id);
     // A virtual root: the library is given the one file, and reads nothing from the disk.
     const root = '/__anvil_repository__';
+    // Loaded on first use: the library instantiates a wasm module, which no other request needs.
+    const { parseFromFiles } = await import('editorconfig');
     const props = await parseFromFiles(`${root}/${at.path}`, Promise.resolve([{ name: `${root}/.editorconfig`, contents }]), { root, unset: true });
     const out: Record<string, string | number | boolean> = {};
     for (const [k, v] of Object.entries(props)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = v;
