@@ -104,6 +104,17 @@ test('201: site admin and a write:repository token; a private repository', async
   }
 });
 
+test('201: a full name git would refuse (only dots, spaces or quotes) signs the commit with the login', async () => {
+  for (const full_name of ['.', ' ', '"<>"']) {
+    const set = await app.client(r.writer.auth).PATCH('/user/settings', { body: { full_name } });
+    assert.is(set.response.status, 200, JSON.stringify(set.error));
+    const res = await create(repo, `odd-name-${encodeURIComponent(full_name)}.txt`, { content: b64('x\n') }, r.writer.auth);
+    assert.is(res.response.status, 201, `${JSON.stringify(full_name)}: ${JSON.stringify(res.error)}`);
+    assert.is(res.data!.commit!.author!.name, r.writer.username, JSON.stringify(full_name));
+  }
+  await app.client(r.writer.auth).PATCH('/user/settings', { body: { full_name: '' } });
+});
+
 test('403: a protected branch the caller may not push to', async () => {
   await disk.commit(dir, 'guarded', { 'g.txt': 'g' }, { from: 'main' });
   await protectOk(app, repo, r.owner.auth, { rule_name: 'guarded', enable_push: false });
