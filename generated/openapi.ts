@@ -4125,6 +4125,26 @@ export interface paths {
         patch: operations["issueEditLabel"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get repo licenses
+         * @description Anyone who can read the repository's code. The SPDX identifiers of the licenses detected in the license files at the root of the default branch (`LICENSE`, `LICENCE`, `COPYING`, `UNLICENSE`, any letter case, with or without an extension such as `.md` or `.txt` or a suffix such as `LICENSE-MIT`), sorted and without repeats: a file counts as a license when its text, normalized (letter case, punctuation, markup, copyright lines and placeholders set aside), matches the standard text of an SPDX license closely enough (word-pair similarity of at least 0.9, the closest license winning). `[]` for an empty repository or one without a recognized license file.
+         */
+        get: operations["repoGetLicenses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/media/{filepath}": {
         parameters: {
             query?: never;
@@ -20157,6 +20177,35 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetLicenses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the SPDX identifiers of the detected licenses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     repoGetRawFileOrLFS: {

@@ -331,6 +331,7 @@ import { repoGetIssueConfig } from './repository/repoGetIssueConfig.js';
 import { repoGetIssueTemplates } from './repository/repoGetIssueTemplates.js';
 import { repoGetKey } from './repository/repoGetKey.js';
 import { repoGetLatestRelease } from './repository/repoGetLatestRelease.js';
+import { repoGetLicenses } from './repository/repoGetLicenses.js';
 import { repoGetNote } from './repository/repoGetNote.js';
 import { repoGetPullRequest } from './repository/repoGetPullRequest.js';
 import { repoGetPullRequestByBaseHead } from './repository/repoGetPullRequestByBaseHead.js';
@@ -820,6 +821,7 @@ export const registry: Registry = {
   repoGetIssueTemplates,
   repoGetKey,
   repoGetLatestRelease,
+  repoGetLicenses,
   repoGetNote,
   repoGetPullRequest,
   repoGetPullRequestByBaseHead,
