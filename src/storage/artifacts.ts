@@ -156,10 +156,11 @@ export class ArtifactStorage {
   }
 
   /**
-   * Merges a file's chunks (in order, from byte 0, a repeated chunk once) into the artifact's folder.
+   * Merges a file's chunks (in order, from byte 0, a repeated chunk once) into the artifact's folder
+   * (or the folder of `intoArtifactId`, the confirmed artifact of the name that the file is added to).
    * Answers the stored path, or undefined when the chunks do not cover `storedSize` bytes.
    */
-  async mergeFile(runId: number, artifactId: number, fileId: number, storedSize: number): Promise<string | undefined> {
+  async mergeFile(runId: number, artifactId: number, fileId: number, storedSize: number, intoArtifactId = artifactId): Promise<string | undefined> {
     const dir = this.chunkDir(artifactId, fileId);
     const names = await readdir(dir).catch(() => [] as string[]);
     const chunks = names
@@ -175,8 +176,8 @@ export class ArtifactStorage {
       next = c.end + 1;
     }
     if (next !== storedSize) return undefined;
-    const relative = join(this.folderPath(runId, artifactId), String(fileId));
-    await mkdir(this.absolute(this.folderPath(runId, artifactId)), { recursive: true });
+    const relative = join(this.folderPath(runId, intoArtifactId), String(fileId));
+    await mkdir(this.absolute(this.folderPath(runId, intoArtifactId)), { recursive: true });
     await mkdir(this.uploadDir(artifactId), { recursive: true });
     const part = join(this.uploadDir(artifactId), `merged-${fileId}.part`);
     const out = createWriteStream(part);
@@ -188,6 +189,11 @@ export class ArtifactStorage {
     await rename(part, this.absolute(relative));
     await rm(dir, { recursive: true, force: true });
     return relative;
+  }
+
+  /** One stored file of a v1–v3 artifact (replaced by a later upload of its path). */
+  async removeFile(relative: string): Promise<void> {
+    if (relative) await rm(this.absolute(relative), { force: true });
   }
 
   /** The chunks left of an upload, once it is confirmed. */

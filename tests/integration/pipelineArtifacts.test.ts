@@ -1,7 +1,8 @@
 // The v1–v3 artifact protocol (/api/actions_pipeline/…) as actions/upload-artifact@v3 and
 // download-artifact@v3 speak it (tests/helpers/pipelineArtifacts.ts): chunked and gzip'ed uploads, the
 // confirmation, listing and downloading; a wrong or ended task's token, another run's artifact; the
-// artifact through the REST API (listed, zipped) and its expiry through cleanup_actions.
+// artifact through the REST API (listed, zipped) and its expiry through cleanup_actions; two jobs of one
+// run uploading to one artifact name (Gitea's matrix case).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -22,6 +23,9 @@ let runner: TestRunner;
 /** Two running tasks, of two runs. */
 let a: PipelineClient;
 let b: PipelineClient;
+/** Two running tasks (jobs) of a third run. */
+let m1: PipelineClient;
+let m2: PipelineClient;
 let taskB: Awaited<ReturnType<typeof fetchTask>>;
 
 const body = (n: number, seed: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 31 + seed * 7 + (i >> 8)) & 0xff));
@@ -32,17 +36,23 @@ test.before(async () => {
   const repo = await userRepo(app, owner, { auto_init: true });
   repoName = repo.name;
   const job = 'on: push\njobs:\n  j:\n    runs-on: pipeline\n    steps: [{run: x}]\n';
-  await pushFiles(app, owner, owner.username, repo.name, { '.gitea/workflows/a.yml': job, '.gitea/workflows/b.yml': job });
-  await runsOf(app, repo.id, 2);
+  const twoJobs = 'on: push\njobs:\n  x:\n    runs-on: pipeline\n    steps: [{run: x}]\n  y:\n    runs-on: pipeline\n    steps: [{run: y}]\n';
+  await pushFiles(app, owner, owner.username, repo.name, { '.gitea/workflows/a.yml': job, '.gitea/workflows/b.yml': job, '.gitea/workflows/c.yml': twoJobs });
+  await runsOf(app, repo.id, 3);
   runner = await registerRunner(app, ['pipeline']);
-  const tasks = [await eventually(() => fetchTask(runner), 'task 1'), await eventually(() => fetchTask(runner), 'task 2')];
+  const tasks: Array<NonNullable<Awaited<ReturnType<typeof fetchTask>>>> = [];
+  for (let i = 1; i <= 4; i++) tasks.push(await eventually(() => fetchTask(runner), `task ${i}`));
   const clients = tasks.map((t) => {
     const ctx = t.context as { gitea_runtime_token: string; run_id: string };
     return { base: app.url, runId: Number(ctx.run_id), token: ctx.gitea_runtime_token };
   });
-  assert.is.not(clients[0]!.runId, clients[1]!.runId);
-  [a, b] = clients as [PipelineClient, PipelineClient];
-  taskB = tasks[1];
+  const shared = clients.filter((c) => clients.filter((d) => d.runId === c.runId).length === 2);
+  assert.is(shared.length, 2);
+  [m1, m2] = shared as [PipelineClient, PipelineClient];
+  const single = clients.map((c, i) => ({ c, t: tasks[i] })).filter(({ c }) => !shared.includes(c));
+  assert.is.not(single[0]!.c.runId, single[1]!.c.runId);
+  [a, b] = [single[0]!.c, single[1]!.c];
+  taskB = single[1]!.t;
 });
 test.after(async () => {
   await app.close();
@@ -90,7 +100,7 @@ test('a multi-chunk plain file, a gzip\'ed file and an empty one go up, are conf
   assert.is(readFileSync(join(dir, 'empty')).length, 0);
 });
 
-test('bad requests: a chunk whose MD5 or length is wrong, a wrong hash, a bad range, a missing file: 400; a second artifact of a name: 409; an incomplete file is not confirmed', async () => {
+test('bad requests: a chunk whose MD5 or length is wrong, a wrong hash, a bad range, a missing file: 400; an incomplete file is not confirmed', async () => {
   const { fileContainerResourceUrl: url } = json<{ fileContainerResourceUrl: string }>(await createContainer(a, 'partial'));
   const chunk = Buffer.from('0123456789');
   const put = (headers: Record<string, string>, itemPath = 'partial/f.txt', to = url) =>
@@ -111,7 +121,6 @@ test('bad requests: a chunk whose MD5 or length is wrong, a wrong hash, a bad ra
   assert.is((await confirm(a, 'never-opened', 1)).status, 404);
   assert.is((await send(`${artifactsUrl(a)}?artifactName=`, 'PATCH', a.token)).status, 400);
   assert.is((await createContainer(a, 'a/b')).status, 400);
-  assert.is((await createContainer(a, 'dist')).status, 409);
 });
 
 test('tokens: none, a wrong one or another scheme is 401; another run\'s id in the path is 400; another run\'s file is 400; a task that ended is 401', async () => {
@@ -134,6 +143,60 @@ test('tokens: none, a wrong one or another scheme is 401; another run\'s id in t
   assert.equal(json<{ value: Array<{ name: string }> }>(await send(artifactsUrl(b), 'GET', b.token)).value.map((x) => x.name), ['own']);
   await finishTask(runner, taskB!, Result.SUCCESS);
   assert.is((await send(artifactsUrl(b), 'GET', b.token)).status, 401);
+});
+
+test('two jobs of a run upload to one name: one artifact lists both jobs\' files (a path sent again replaces that file), unconfirmed files unseen; the API lists and zips it once', async () => {
+  const db = app.services.deps.db;
+  const one = Buffer.from('from job one\n');
+  const two = Buffer.from('from job two\n'.repeat(200));
+  const first = Buffer.from('shared, first version\n');
+  const second = Buffer.from('shared, second version, longer\n');
+  await uploadArtifact(m1, 'matrix', { 'one.txt': one, 'shared.txt': first });
+  const [before] = await db.select().from(actionArtifactFiles).innerJoin(actionArtifacts, eq(actionArtifacts.id, actionArtifactFiles.artifactId))
+    .where(eq(actionArtifacts.name, 'matrix')).then((r) => r.filter((x) => x.action_artifact_files.path === 'shared.txt'));
+  const oldShared = join(app.services.deps.config.dataDir, before!.action_artifact_files.storagePath);
+  assert.ok(existsSync(oldShared));
+
+  // Job two's upload, not yet confirmed: the artifact still has job one's files only.
+  const { fileContainerResourceUrl: url } = json<{ fileContainerResourceUrl: string }>(await createContainer(m2, 'matrix'));
+  assert.equal(await uploadFile(m2, url, 'matrix/two.txt', two, { gzip: true, chunkSize: 100 }).then((s) => [...new Set(s)]), [200]);
+  assert.equal(await uploadFile(m2, url, 'matrix/shared.txt', second), [200]);
+  let files = await downloadArtifact(m1, 'matrix');
+  assert.equal(Object.keys(files).sort(), ['one.txt', 'shared.txt']);
+  assert.ok(files['shared.txt']!.equals(first));
+  assert.is((await confirm(m2, 'matrix', two.length + second.length)).status, 200);
+
+  // Either job sees all three files, shared.txt as job two sent it.
+  for (const c of [m1, m2]) {
+    files = await downloadArtifact(c, 'matrix');
+    assert.equal(Object.keys(files).sort(), ['one.txt', 'shared.txt', 'two.txt']);
+    assert.ok(files['one.txt']!.equals(one));
+    assert.ok(files['two.txt']!.equals(two));
+    assert.ok(files['shared.txt']!.equals(second));
+    assert.equal(json<{ value: Array<{ name: string }> }>(await send(artifactsUrl(c), 'GET', c.token)).value.map((x) => x.name), ['matrix']);
+  }
+  const rows = await db.select().from(actionArtifacts).where(eq(actionArtifacts.name, 'matrix'));
+  assert.equal(rows.map((r) => [r.runId, r.status]), [[m1.runId, 'upload_confirmed']]);
+  assert.is(rows[0]!.size, one.length + two.length + second.length);
+  assert.is((await db.select().from(actionArtifactFiles).where(eq(actionArtifactFiles.artifactId, rows[0]!.id))).length, 3);
+  assert.not.ok(existsSync(oldShared), 'the replaced file is gone from disk');
+
+  const api = app.client(owner.basic);
+  const listed = await api.GET('/repos/{owner}/{repo}/actions/runs/{run}/artifacts', { params: { path: { owner: owner.username, repo: repoName, run: m1.runId } } });
+  assert.equal(listed.data!.artifacts!.map((x) => [x.id, x.name, x.size_in_bytes]), [[rows[0]!.id, 'matrix', one.length + two.length + second.length]]);
+  const zip = await api.GET('/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/zip', { params: { path: { owner: owner.username, repo: repoName, artifact_id: rows[0]!.id } }, parseAs: 'arrayBuffer' });
+  assert.is(zip.response.status, 200);
+  const dir = join(app.services.deps.config.dataDir, 'tmp', `unzip-${rows[0]!.id}`);
+  extractZip(Buffer.from(zip.data as ArrayBuffer), dir);
+  const { readFileSync } = await import('node:fs');
+  assert.ok(readFileSync(join(dir, 'one.txt')).equals(one));
+  assert.ok(readFileSync(join(dir, 'two.txt')).equals(two));
+  assert.ok(readFileSync(join(dir, 'shared.txt')).equals(second));
+
+  // The same job uploading the name again (a later step) adds to it too.
+  await uploadArtifact(m1, 'matrix', { 'later/three.txt': Buffer.from('3') });
+  assert.equal(Object.keys(await downloadArtifact(m2, 'matrix')).sort(), ['later/three.txt', 'one.txt', 'shared.txt', 'two.txt']);
+  assert.is((await db.select().from(actionArtifacts).where(eq(actionArtifacts.name, 'matrix'))).length, 1);
 });
 
 test('cleanup_actions expires a v3 artifact: its files go, the API shows it expired, its zip is 404', async () => {

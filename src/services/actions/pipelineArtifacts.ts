@@ -5,9 +5,12 @@
 // confirm, which merges every file's chunks; downloads list the run's artifacts, their files and each
 // file. An artifact is one action_artifacts row (version 3) with its files in action_artifact_files, so
 // the API lists it, zips it (src/services/actions/artifacts.ts) and cleanup_actions expires it.
+// As in Gitea (which keys an artifact's files by run, name and path), several jobs of a run (a matrix)
+// may upload to one name: each job uploads into its own pending row, and its confirmation adds its files
+// to the run's confirmed artifact of that name (a path uploaded again replaces that file) in one transaction.
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { actionArtifactFiles, actionArtifacts, type ActionArtifactRow } from '../../db/schema/index.js';
 import type { ServiceDeps } from '../context.js';
 import type { ArtifactService, TaskCaller } from './artifacts.js';
@@ -67,11 +70,26 @@ export class PipelineArtifacts {
     return caller.run.id;
   }
 
-  private async pending(runId: number, name: string): Promise<ActionArtifactRow | undefined> {
+  /** The job's own open upload of the name (each job of a run uploads apart). */
+  private async pending(caller: TaskCaller, name: string): Promise<ActionArtifactRow | undefined> {
     const [row] = await this.deps.db
       .select()
       .from(actionArtifacts)
-      .where(and(eq(actionArtifacts.runId, runId), eq(actionArtifacts.name, name), eq(actionArtifacts.version, 3), eq(actionArtifacts.status, 'upload_pending')))
+      .where(and(
+        eq(actionArtifacts.runId, caller.run.id), eq(actionArtifacts.name, name), eq(actionArtifacts.jobId, caller.jobId),
+        eq(actionArtifacts.version, 3), eq(actionArtifacts.status, 'upload_pending'),
+      ))
+      .orderBy(asc(actionArtifacts.id))
+      .limit(1);
+    return row;
+  }
+
+  /** The run's confirmed v1–v3 artifact of the name, the one later uploads of the name add their files to. */
+  private async confirmed(runId: number, name: string): Promise<ActionArtifactRow | undefined> {
+    const [row] = await this.deps.db
+      .select()
+      .from(actionArtifacts)
+      .where(and(eq(actionArtifacts.runId, runId), eq(actionArtifacts.name, name), eq(actionArtifacts.version, 3), eq(actionArtifacts.status, 'upload_confirmed')))
       .orderBy(asc(actionArtifacts.id))
       .limit(1);
     return row;
@@ -87,13 +105,14 @@ export class PipelineArtifacts {
       if (!Number.isSafeInteger(asked) || asked < 0) throw new BadRequest('RetentionDays must be a whole number of days');
       if (asked > 0) days = Math.min(asked, retentionDays);
     }
+    // A v4 artifact (one zip) of the name cannot take files; a v1–v3 one can (see confirm).
     const taken = await this.deps.db
       .select({ id: actionArtifacts.id })
       .from(actionArtifacts)
-      .where(and(eq(actionArtifacts.runId, caller.run.id), eq(actionArtifacts.name, name), eq(actionArtifacts.status, 'upload_confirmed')));
+      .where(and(eq(actionArtifacts.runId, caller.run.id), eq(actionArtifacts.name, name), eq(actionArtifacts.version, 4), eq(actionArtifacts.status, 'upload_confirmed')));
     if (taken.length) throw new Conflict(`an artifact named ${name} already exists in this run`);
     const expiresAt = new Date(Date.now() + days * 86_400_000);
-    const open = await this.pending(caller.run.id, name);
+    const open = await this.pending(caller, name);
     if (open) {
       await this.deps.db.update(actionArtifacts).set({ expiresAt, updatedAt: new Date() }).where(eq(actionArtifacts.id, open.id));
     } else {
@@ -121,7 +140,7 @@ export class PipelineArtifacts {
     const encoding = (up.contentEncoding ?? '').trim().toLowerCase();
     if (encoding !== '' && encoding !== 'gzip') throw new BadRequest(`Content-Encoding ${encoding} is not supported`);
     const size = intHeader(up.fileLength, 'x-tfs-filelength') || total;
-    const artifact = await this.pending(caller.run.id, name);
+    const artifact = await this.pending(caller, name);
     if (!artifact) throw new NotFound(`no upload of artifact ${name} is open in this run`);
 
     const [file] = await this.deps.db
@@ -129,7 +148,8 @@ export class PipelineArtifacts {
       .values({ artifactId: artifact.id, path, size, storedSize: total, contentEncoding: encoding })
       .onConflictDoUpdate({
         target: [actionArtifactFiles.artifactId, actionArtifactFiles.path],
-        set: { size, storedSize: total, contentEncoding: encoding },
+        // (a file merged by an earlier, failed confirmation and now sent again is merged again)
+        set: { size, storedSize: total, contentEncoding: encoding, storagePath: '' },
       })
       .returning({ id: actionArtifactFiles.id });
     if (empty) return;
@@ -146,29 +166,59 @@ export class PipelineArtifacts {
     }
   }
 
-  /** PATCH …/artifacts?artifactName=: every file's chunks merged; the artifact is confirmed. */
+  /**
+   * PATCH …/artifacts?artifactName=: every file's chunks merged. The first upload of a name in the run
+   * becomes its artifact; a later one (another job of the run, or the same job again) adds its files to
+   * it, a path already there replacing that file. Files are merged (disk) before the one transaction
+   * that moves the rows, so the artifact is never seen half-updated.
+   */
   async confirm(caller: TaskCaller, artifactName: string | undefined): Promise<void> {
     if (!artifactName) throw new BadRequest('Error artifact name is empty');
     const name = checkArtifactName(artifactName);
-    const artifact = await this.pending(caller.run.id, name);
+    const artifact = await this.pending(caller, name);
     if (!artifact) throw new NotFound(`no upload of artifact ${name} is open in this run`);
     const files = await this.deps.db.select().from(actionArtifactFiles).where(eq(actionArtifactFiles.artifactId, artifact.id)).orderBy(asc(actionArtifactFiles.id));
     if (files.length === 0) throw new BadRequest(`nothing was uploaded to artifact ${name}`);
-    const merged: Array<{ id: number; storagePath: string }> = [];
+    const target = await this.confirmed(artifact.runId, name);
+    const folderOf = target ?? artifact;
+    const { storage } = this.artifacts;
+    // Each merged file is noted at once (the upload is still pending, so unseen): a confirmation that
+    // fails on a later file can be repeated once that file is whole.
     for (const f of files) {
-      const storagePath = f.storagePath || (await this.artifacts.storage.mergeFile(artifact.runId, artifact.id, f.id, f.storedSize));
+      if (f.storagePath) continue;
+      const storagePath = await storage.mergeFile(artifact.runId, artifact.id, f.id, f.storedSize, folderOf.id);
       if (!storagePath) throw new BadRequest(`file ${f.path} of artifact ${name} was not uploaded whole`);
-      merged.push({ id: f.id, storagePath });
+      await this.deps.db.update(actionArtifactFiles).set({ storagePath }).where(eq(actionArtifactFiles.id, f.id));
     }
-    for (const m of merged) await this.deps.db.update(actionArtifactFiles).set({ storagePath: m.storagePath }).where(eq(actionArtifactFiles.id, m.id));
-    await this.deps.db
-      .update(actionArtifacts)
-      .set({
-        status: 'upload_confirmed', storagePath: this.artifacts.storage.folderPath(artifact.runId, artifact.id),
-        size: files.reduce((n, f) => n + f.size, 0), updatedAt: new Date(),
-      })
-      .where(eq(actionArtifacts.id, artifact.id));
-    await this.artifacts.storage.clearUpload(artifact.id);
+    const now = new Date();
+    const replaced = await this.deps.db.transaction(async (tx) => {
+      // The target, unless it went meanwhile (deleted, expired): then this upload is the artifact.
+      const [into] = target
+        ? await tx.select().from(actionArtifacts).where(and(eq(actionArtifacts.id, target.id), eq(actionArtifacts.status, 'upload_confirmed')))
+        : [];
+      if (!into) {
+        await tx
+          .update(actionArtifacts)
+          .set({ status: 'upload_confirmed', storagePath: storage.folderPath(artifact.runId, folderOf.id), size: files.reduce((n, f) => n + f.size, 0), updatedAt: now })
+          .where(eq(actionArtifacts.id, artifact.id));
+        return [];
+      }
+      const gone = await tx
+        .delete(actionArtifactFiles)
+        .where(and(eq(actionArtifactFiles.artifactId, into.id), inArray(actionArtifactFiles.path, files.map((f) => f.path))))
+        .returning({ storagePath: actionArtifactFiles.storagePath });
+      await tx.update(actionArtifactFiles).set({ artifactId: into.id }).where(eq(actionArtifactFiles.artifactId, artifact.id));
+      const [total] = await tx
+        .select({ n: sql<string>`coalesce(sum(${actionArtifactFiles.size}), 0)` })
+        .from(actionArtifactFiles)
+        .where(eq(actionArtifactFiles.artifactId, into.id));
+      const later = [into.expiresAt, artifact.expiresAt].filter((d): d is Date => d !== null).sort((x, y) => y.getTime() - x.getTime())[0] ?? null;
+      await tx.update(actionArtifacts).set({ size: Number(total?.n ?? 0), expiresAt: later, updatedAt: now }).where(eq(actionArtifacts.id, into.id));
+      await tx.delete(actionArtifacts).where(eq(actionArtifacts.id, artifact.id));
+      return gone.map((g) => g.storagePath);
+    });
+    for (const p of replaced) await storage.removeFile(p);
+    await storage.clearUpload(artifact.id);
   }
 
   /** GET …/artifacts: the run's confirmed v1–v3 artifacts, each with where its files are listed. */
@@ -178,7 +228,8 @@ export class PipelineArtifacts {
       .from(actionArtifacts)
       .where(and(eq(actionArtifacts.runId, caller.run.id), eq(actionArtifacts.version, 3), eq(actionArtifacts.status, 'upload_confirmed')))
       .orderBy(asc(actionArtifacts.id));
-    const value = rows.map((r) => ({ name: r.name, fileContainerResourceUrl: `${this.base(caller.run.id)}/${md5Hex(r.name)}/download_url` }));
+    // (One row a name, but two jobs confirming at the same instant may each have made one.)
+    const value = [...new Set(rows.map((r) => r.name))].map((name) => ({ name, fileContainerResourceUrl: `${this.base(caller.run.id)}/${md5Hex(name)}/download_url` }));
     return { count: value.length, value };
   }
 
