@@ -323,6 +323,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/unadopted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List unadopted repositories
+         * @description Site administrators only. Folders `<owner>/<name>.git` in the repository root that no repository row owns, as `owner/name` (lower case, as on disk), in the order of the folders' names; folders of accounts that do not exist and names no repository could have are left out. `pattern` (Gitea's handler reads `query`; both are taken, `pattern` first) is a glob (`*`, `?`, `[…]`, `{a,b}`) on the owner, or `owner-glob/name-glob`; an invalid glob matches everything. `X-Total-Count` is the number of matches.
+         */
+        get: operations["adminUnadoptedList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/unadopted/{owner}/{repo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adopt unadopted files as a repository
+         * @description Site administrators only. Makes the repository row for the folder `<owner>/<repo>.git`, private as in Gitea, its default branch read from the folder (HEAD's branch when it exists, else main, master, the first branch; without branches the repository is empty), its size the folder's; the creation is recorded as one made through the API (feed, webhooks). 404 when the owner, or the folder, does not exist, or a repository of that name already exists (Gitea answers 404 for all three).
+         */
+        post: operations["adminAdoptRepository"];
+        /**
+         * Delete unadopted files
+         * @description Site administrators only. Removes the folder `<owner>/<repo>.git`. 404 when the owner or the folder does not exist, or a repository row owns it (Gitea answers 404 for each).
+         */
+        delete: operations["adminDeleteUnadoptedRepository"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users": {
         parameters: {
             query?: never;
@@ -11491,6 +11535,82 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"][];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminUnadoptedList: {
+        parameters: {
+            query?: {
+                /** @description page size of results (default 30, at most 50) */
+                limit?: components["parameters"]["Limit"];
+                /** @description page number of results to return (1-based) */
+                page?: components["parameters"]["Page"];
+                /** @description pattern of repositories to search for */
+                pattern?: string;
+                /** @description the same as `pattern` (the name Gitea's handler reads) */
+                query?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of `owner/name` of each unadopted repository */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count": components["headers"]["XTotalCount"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminAdoptRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    adminDeleteUnadoptedRepository: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repo */
+                owner: string;
+                /** @description name of the repo */
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

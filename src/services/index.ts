@@ -52,6 +52,7 @@ import { FeedService } from './events/feeds.js';
 import { HookService } from './events/hooks.js';
 import { OrgService } from './orgs/orgs.js';
 import { RepoService } from './repos/repos.js';
+import { UnadoptedService } from './repos/unadopted.js';
 import { TeamService } from './orgs/teams.js';
 import { MemberService } from './orgs/members.js';
 import { TokenService } from './users/tokens.js';
@@ -106,6 +107,8 @@ export class Services {
   readonly teams: TeamService;
   readonly members: MemberService;
   readonly repos: RepoService;
+  /** Folders in the repository root that no repository row owns (admin). */
+  readonly unadopted: UnadoptedService;
   readonly collaborators: CollaboratorService;
   readonly branches: BranchService;
   readonly diffpatch: DiffPatchService;
@@ -205,6 +208,7 @@ export class Services {
     this.teams = new TeamService(deps);
     this.members = new MemberService(deps);
     this.repos = new RepoService(deps, this.access);
+    this.unadopted = new UnadoptedService(deps, this.access);
     this.markup = new MarkupService(deps, this.repos);
     this.collaborators = new CollaboratorService(deps, this.access);
     this.protections = new BranchProtectionService(deps);

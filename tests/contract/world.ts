@@ -17,6 +17,7 @@ import { seedArtifact } from '../helpers/artifacts.js';
 import { samplePng } from '../helpers/avatars.js';
 import { disk } from '../helpers/gitFixtures.js';
 import { repoFolder } from '../helpers/repos.js';
+import { folderExists, makeFolder } from '../helpers/unadopted.js';
 import type { AccessRule } from '../../src/api/auth.js';
 import type { HttpRequest } from '../../fuzz/http.js';
 import { anyRequest, validRequest, type GeneratedRequest, type JsonSchema, type OperationShape } from '../../fuzz/arbitraries.js';
@@ -106,6 +107,8 @@ const transferRepo = 'xfer';
 const pushMirrorAddress = 'http://127.0.0.1:9/contract/mirror.git';
 /** Empty repositories (cheap to re-create) for the operations that delete, rename or give away a repository. */
 const victimRepo = 'victim';
+/** A folder of the user's in the repository root without a row: adopted or deleted by the unadopted operations. */
+const unadoptedRepo = 'unadopted-fixture';
 /** merge-upstream's fork (the site admin's) and its base (the user's). */
 const upstreamBase = 'upstream-base';
 const upstreamFork = 'upstream-fork';
@@ -316,6 +319,7 @@ export class World {
       await world.restorePackage(owner);
     }
     await world.restoreTransfer();
+    await world.restoreUnadopted();
     // merge-upstream (#39): the site admin's fork of a repository of the user that nothing else forks.
     if (await world.step('create a repository to fork', 'POST', '/user/repos', { name: upstreamBase, auto_init: true }, users.user.username)) {
       await world.step('fork it for merge-upstream', 'POST', `/repos/${users.user.username}/${upstreamBase}/forks`, { name: upstreamFork });
@@ -433,6 +437,9 @@ export class World {
         .map((op) => [op, { username: ['block-victim', 'BLOCK-VICTIM', 'nobody-here', org.name] }])),
       repoEdit: { repo: [victimRepo] },
       repoTransfer: { repo: [victimRepo] },
+      // The unadopted folder (204), a repository with a row (404), no such owner (404).
+      ...Object.fromEntries(['adminAdoptRepository', 'adminDeleteUnadoptedRepository']
+        .map((op) => [op, { owner: [user.username, user.username, 'nobody-here'], repo: [unadoptedRepo, unadoptedRepo, 'repo-a'] }])),
       repoDeleteBranch: { branch: ['spare', 'main'] },
       // A rename takes spare away (made again after it); main would move the default branch under every other operation.
       repoRenameBranch: { branch: ['spare', 'spare', 'nope'] },
@@ -685,6 +692,15 @@ export class World {
     if (operationId !== 'userVerifyGPGKey' || !this.gpgKey) return;
     const token = await this.api('GET', '/user/gpg_key_token', undefined, this.users.user.username);
     this.gpgSignature = await detachedSignature(this.gpgKey.pair, String(token.json));
+  }
+
+  /** The user's unadopted folder: an adopted one loses its row (and folder) and the folder is made again. */
+  private async restoreUnadopted(): Promise<void> {
+    const owner = this.users.user.username;
+    if ((await this.api('GET', `/repos/${owner}/${unadoptedRepo}`)).status === 200) {
+      await this.step('delete the adopted repository', 'DELETE', `/repos/${owner}/${unadoptedRepo}`);
+    }
+    if (!folderExists(this.app, owner, unadoptedRepo)) makeFolder(this.app, owner, unadoptedRepo, { branches: ['main'] });
   }
 
   private async restoreVictimOrg(): Promise<void> {
@@ -1030,6 +1046,7 @@ export class World {
         } else await this.restoreHook(specPath.startsWith('/orgs/') ? (path.org ?? '') : specPath.startsWith('/user/') ? '@user' : '');
       }
       if (specPath === '/orgs/{org}' && method === 'delete') await this.restoreVictimOrg();
+      if (specPath === '/admin/unadopted/{owner}/{repo}') await this.restoreUnadopted();
       if (specPath === '/orgs/{org}' && method === 'patch') await this.restoreOrgFields();
       if ((specPath === '/teams/{id}' || specPath === '/orgs/{org}/members/{username}') && method !== 'get') await this.restoreDevs();
       if (specPath === '/orgs/{org}/public_members/{username}' && method === 'delete') await this.restorePublicMember();

@@ -13,6 +13,7 @@ import { GetWorkflowRun } from './repository/GetWorkflowRun.js';
 import { ListActionTasks } from './repository/ListActionTasks.js';
 import { acceptRepoTransfer } from './repository/acceptRepoTransfer.js';
 import { adminAddUserBadges } from './admin/adminAddUserBadges.js';
+import { adminAdoptRepository } from './admin/adminAdoptRepository.js';
 import { adminCreateHook } from './admin/adminCreateHook.js';
 import { adminCreateOrg } from './admin/adminCreateOrg.js';
 import { adminCreatePublicKey } from './admin/adminCreatePublicKey.js';
@@ -22,6 +23,7 @@ import { adminCreateUser } from './admin/adminCreateUser.js';
 import { adminCronList } from './admin/adminCronList.js';
 import { adminCronRun } from './admin/adminCronRun.js';
 import { adminDeleteHook } from './admin/adminDeleteHook.js';
+import { adminDeleteUnadoptedRepository } from './admin/adminDeleteUnadoptedRepository.js';
 import { adminDeleteUser } from './admin/adminDeleteUser.js';
 import { adminDeleteUserBadges } from './admin/adminDeleteUserBadges.js';
 import { adminDeleteUserPublicKey } from './admin/adminDeleteUserPublicKey.js';
@@ -38,6 +40,7 @@ import { adminRedeliverHook } from './admin/adminRedeliverHook.js';
 import { adminRenameUser } from './admin/adminRenameUser.js';
 import { adminSearchEmails } from './admin/adminSearchEmails.js';
 import { adminSearchUsers } from './admin/adminSearchUsers.js';
+import { adminUnadoptedList } from './admin/adminUnadoptedList.js';
 import { approveWorkflowRun } from './repository/approveWorkflowRun.js';
 import { cancelWorkflowRun } from './repository/cancelWorkflowRun.js';
 import { createCurrentUserRepo } from './repository/createCurrentUserRepo.js';
@@ -503,6 +506,7 @@ export const registry: Registry = {
   ListActionTasks,
   acceptRepoTransfer,
   adminAddUserBadges,
+  adminAdoptRepository,
   adminCreateHook,
   adminCreateOrg,
   adminCreatePublicKey,
@@ -512,6 +516,7 @@ export const registry: Registry = {
   adminCronList,
   adminCronRun,
   adminDeleteHook,
+  adminDeleteUnadoptedRepository,
   adminDeleteUser,
   adminDeleteUserBadges,
   adminDeleteUserPublicKey,
@@ -528,6 +533,7 @@ export const registry: Registry = {
   adminRenameUser,
   adminSearchEmails,
   adminSearchUsers,
+  adminUnadoptedList,
   approveWorkflowRun,
   cancelWorkflowRun,
   createCurrentUserRepo,
