@@ -60,7 +60,7 @@ async function rawCommit(dir: string, id: string): Promise<RawCommit> {
     if (line.startsWith('tree ')) out.tree = line.slice(5);
     else if (line.startsWith('parent ')) out.parents.push(line.slice(7));
     else if (line.startsWith('author ')) {
-      const m = /^author (.*) <([^>]*)> (\d+ [+-]\d{4})$/.exec(line);
+      const m = /^author (.*) <([^>]*)> (\d+ [+-]\d{4})$/s.exec(line);
       if (m) [out.author, out.authorDate] = [{ name: m[1]!, email: m[2]! }, `@${m[3]!}`];
     }
   }

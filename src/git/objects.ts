@@ -20,7 +20,7 @@ export interface CommitData {
 /** A "Name <email> 1700000000 +0000" line of a commit or tag object. */
 export function person(line: string): Person {
   // "Name <email> 1700000000 +0000"
-  const m = /^(.*) <([^>]*)> (\d+) ([+-]\d{4})$/.exec(line);
+  const m = /^(.*) <([^>]*)> (\d+) ([+-]\d{4})$/s.exec(line);
   if (!m) return { name: line, email: '', date: new Date(0) };
   return { name: m[1]!, email: m[2]!, date: new Date(Number(m[3]) * 1000) };
 }

@@ -52,7 +52,7 @@ async function diffTrees(dir: string, a: string, b: string, prefix: string, out:
 
 /** "Name <email> 1700000000 +0130" → name, email and the date as git's %aI prints it (the writer's offset). */
 function signature(line: string): LoggedCommit['author'] | undefined {
-  const m = /^(.*) <([^>]*)> (\d+) ([+-])(\d\d)(\d\d)$/.exec(line);
+  const m = /^(.*) <([^>]*)> (\d+) ([+-])(\d\d)(\d\d)$/s.exec(line);
   if (!m) return undefined;
   const offsetMin = (m[4] === '-' ? -1 : 1) * (Number(m[5]) * 60 + Number(m[6]));
   const local = new Date((Number(m[3]) + offsetMin * 60) * 1000).toISOString().slice(0, 19);

@@ -112,6 +112,14 @@ test('201: a full name git would refuse (only dots, spaces or quotes) signs the 
     assert.is(res.response.status, 201, `${JSON.stringify(full_name)}: ${JSON.stringify(res.error)}`);
     assert.is(res.data!.commit!.author!.name, r.writer.username, JSON.stringify(full_name));
   }
+  // Control characters inside a name reach git as they are; the answer still parses the commit's author line.
+  const odd = 'a\rb\tc\bd';
+  assert.is((await app.client(r.writer.auth).PATCH('/user/settings', { body: { full_name: odd } })).response.status, 200);
+  const res = await create(repo, 'odd-name-control.txt', { content: b64('x\n') }, r.writer.auth);
+  assert.is(res.response.status, 201, JSON.stringify(res.error));
+  assertSpec('repoCreateFile', res);
+  assert.is(res.data!.commit!.author!.name, odd);
+  assert.ok(res.data!.commit!.author!.email!.includes('@'), res.data!.commit!.author!.email);
   await app.client(r.writer.auth).PATCH('/user/settings', { body: { full_name: '' } });
 });
 
