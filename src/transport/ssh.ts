@@ -23,12 +23,16 @@ export interface SshServer {
  * key (clients would see it change between them): each writes its candidate to a file of its own and links
  * it into place, which only the first link does; the others read the winner's.
  */
-function hostKey(dataDir: string, utils: typeof ssh2Types.utils): Buffer {
+export function hostKey(dataDir: string, utils: typeof ssh2Types.utils): Buffer {
   const dir = join(dataDir, 'ssh');
   const file = join(dir, 'anvil_host_ed25519');
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });
-    const pair = utils.generateKeyPairSync('ed25519');
+    // ssh2's ed25519 generator strips a public key's leading zero bytes, so about 1 key in 256 is one that
+    // ssh2 itself then refuses ("Malformed OpenSSH private key", mscdex/ssh2#1390): the server would never
+    // start on that data folder. Such a key is never written; another is made.
+    let pair = utils.generateKeyPairSync('ed25519');
+    while (utils.parseKey(pair.private) instanceof Error || utils.parseKey(pair.public) instanceof Error) pair = utils.generateKeyPairSync('ed25519');
     const candidate = join(dir, `.anvil_host_ed25519.${process.pid}.${randomBytes(6).toString('hex')}`);
     writeFileSync(candidate, pair.private, { mode: 0o600 });
     chmodSync(candidate, 0o600);
