@@ -14,6 +14,7 @@ import Router from '@koa/router';
 import { PgliteStatementCache } from '../src/db/pgliteStatements.js';
 import { tokenCacheMs } from '../src/services/users/tokens.js';
 import { inProcessChanges, PostgresChanges, type ChangeFeed } from '../src/db/changes.js';
+import { matchesIn } from '../src/services/search/codeSearch.js';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Query = (text: string, params: unknown[]) => Promise<Row[]>;
@@ -163,9 +164,32 @@ router.get('/repos/:owner/:repo/issues/:index', async (ctx) => {
   if (!i) ctx.throw(404);
   ctx.body = issueJson(i!, owner, repo, me);
 });
+// Keyword search (#41), two ways: `reference=ilike` as a server without a text index would write it (Gitea's
+// database indexer: one ILIKE per field, the comments in an EXISTS), otherwise by the trigram indexes, one
+// select per field in a union (what anvil does, written by hand). The keyword is a word (no number arm).
+const matchedBy = (how: string) => how === 'ilike'
+  ? `(i.title ilike $2 or i.body ilike $2 or exists (select 1 from comments c where c.issue_id = i.id and c.type = 'comment' and c.body ilike $2))`
+  : `i.id in (select id from issues where title ilike $2 and repo_id = $1 union all select id from issues where body ilike $2 and repo_id = $1
+       union all select issue_id from comments where type = 'comment' and body ilike $2 and repo_id = $1)`;
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+async function searchIssues(ctx: Koa.Context, me: Row, owner: Row, repo: Row) {
+  const { limit, offset } = page(ctx);
+  const match = matchedBy(String(ctx.query.reference ?? ''));
+  const like = likePattern(String(ctx.query.q).trim());
+  const [rows, [total]] = await Promise.all([
+    q(`with page as (select i.id from issues i where i.repo_id = $1 and not i.is_pull and ${match}
+         order by i.created_at desc, i.id desc limit $3 offset $4)
+       select i.*, ${issueDetails} from page join issues i on i.id = page.id
+       order by i.created_at desc, i.id desc`, [repo.id, like, limit, offset]),
+    q(`select count(*) as n from issues i where i.repo_id = $1 and not i.is_pull and ${match}`, [repo.id, like]),
+  ]);
+  ctx.set('X-Total-Count', String(total!.n));
+  ctx.body = rows.map((i) => issueJson(i, owner, repo, me));
+}
 router.get('/repos/:owner/:repo/issues', async (ctx) => {
   const me = await caller(ctx);
   const { repo, owner } = await repoOf(ctx.params.owner!, ctx.params.repo!);
+  if (ctx.query.q) return searchIssues(ctx, me, owner, repo);
   const { limit, offset } = page(ctx);
   const [rows, [total]] = await Promise.all([
     // The page's ids first (an index-only walk), then the details of those rows alone.
@@ -211,6 +235,63 @@ router.get('/orgs/:org/activities/feeds', async (ctx) => {
     content: a.content, created: iso(a.created_at), is_private: a.is_private, ref_name: a.ref_name,
     repo: repoJson(a.repo, org!, me.is_admin, host), repo_id: n(a.repo_id), user_id: n(org!.id),
   }));
+});
+// Pull requests (#41): the page's ids first, then the rows with their pull request, the stored
+// statistics (no git), and the total from the repository's counter (an unfiltered list: state=all).
+function pullJson(i: Row, owner: Row, repo: Row, viewer: Row) {
+  const issue = issueJson(i, owner, repo, viewer);
+  const p = i.pull;
+  const repository = repoJson(repo, owner, viewer.is_admin, host);
+  const html = `${root}${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}/pulls/${i.index}`;
+  const branch = (name: string, sha: string) => ({ label: name, ref: name, sha, repo_id: n(repo.id), repo: repository });
+  const draft = /^(wip:|\[wip\])/i.test(i.title);
+  return {
+    id: n(p.id), url: html, number: issue.number, user: issue.user, title: issue.title, body: issue.body, labels: issue.labels,
+    milestone: null, assignee: issue.assignee, assignees: issue.assignees, requested_reviewers: [], requested_reviewers_teams: [],
+    state: issue.state, draft, is_locked: issue.is_locked, comments: issue.comments, additions: p.additions, deletions: p.deletions,
+    changed_files: p.changed_files, html_url: html, diff_url: `${html}.diff`, patch_url: `${html}.patch`, mergeable: p.mergeable && !draft,
+    merged: p.merged, merged_at: iso(p.merged_at), merge_commit_sha: p.merge_commit_sha ?? null, merged_by: null,
+    allow_maintainer_edit: p.allow_maintainer_edit, base: branch(p.base_branch, p.base_sha), head: branch(p.head_branch, p.head_sha),
+    merge_base: p.merge_base, due_date: issue.due_date, created_at: issue.created_at, updated_at: issue.updated_at,
+    closed_at: issue.closed_at, pin_order: issue.pin_order, content_version: issue.content_version,
+  };
+}
+router.get('/repos/:owner/:repo/pulls', async (ctx) => {
+  const me = await caller(ctx);
+  const { repo, owner } = await repoOf(ctx.params.owner!, ctx.params.repo!);
+  if (ctx.query.state !== 'all') ctx.throw(400, 'the reference lists state=all only');
+  const { limit, offset } = page(ctx);
+  const rows = await q(`with page as (select id from issues where repo_id = $1 and is_pull
+       order by created_at desc, id desc limit $2 offset $3)
+     select i.*, row_to_json(p) as pull, ${issueDetails} from page join issues i on i.id = page.id join pull_requests p on p.issue_id = i.id
+     order by i.created_at desc, i.id desc`, [repo.id, limit, offset]);
+  ctx.set('X-Total-Count', String(repo.num_pulls));
+  ctx.body = rows.map((i) => pullJson(i, owner, repo, me));
+});
+// Code search (#41), one term: the trigram index of the files' content, the page, then its lines (cut as
+// anvil cuts them: the same matchesIn, so the fragments compare; the database path is written here).
+router.get('/repos/:owner/:repo/search/code', async (ctx) => {
+  await caller(ctx);
+  const { repo, owner } = await repoOf(ctx.params.owner!, ctx.params.repo!);
+  const { limit, offset } = page(ctx);
+  const term = String(ctx.query.q ?? '').trim();
+  const like = likePattern(term);
+  const [files, [total], [indexed]] = await Promise.all([
+    q('select path, blob, language, content from code_index_files where repo_id = $1 and content ilike $2 order by path limit $3 offset $4', [repo.id, like, limit, offset]),
+    q('select count(*) as n from code_index_files where repo_id = $1 and content ilike $2', [repo.id, like]),
+    q('select indexed_commit from code_index_repos where repo_id = $1', [repo.id]),
+  ]);
+  const path = `${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}`;
+  ctx.set('X-Total-Count', String(total!.n));
+  ctx.body = {
+    total_count: n(total!.n), indexed_commit: indexed?.indexed_commit ?? '',
+    items: files.map((f) => ({
+      repository: { id: n(repo.id), name: repo.name, full_name: `${owner.name}/${repo.name}`, owner: owner.name, html_url: `${root}${path}` },
+      path: f.path, sha: f.blob, language: f.language,
+      html_url: `${root}${path}/src/branch/${repo.default_branch.split('/').map(encodeURIComponent).join('/')}/${f.path.split('/').map(encodeURIComponent).join('/')}`,
+      matches: matchesIn(f.content, [term]),
+    })),
+  };
 });
 router.post('/repos/:owner/:repo/issues', async (ctx) => {
   const me = await caller(ctx);
