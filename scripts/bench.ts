@@ -163,7 +163,11 @@ let initialIndexMs = NaN;
 async function indexedBy(s: Server, token: string, sha: string): Promise<number> {
   const t0 = performance.now();
   for (;;) {
-    const res = await api(s, 'GET', `/repos/root/code/search/code?q=${rareWord}&limit=1`, token) as { indexed_commit: string };
+    if (s.child.exitCode !== null) throw new Error('code index: the server exited');
+    // A keep-alive connection the server closed meanwhile fails one request: ask again.
+    const res = await api(s, 'GET', `/repos/root/code/search/code?q=${rareWord}&limit=1`, token)
+      .catch((err: Error) => ({ indexed_commit: '', failed: err })) as { indexed_commit: string; failed?: Error };
+    if (res.failed) log(`code index: ${res.failed.message}; asking again`);
     if (res.indexed_commit === sha) return performance.now() - t0;
     if (performance.now() - t0 > 300_000) throw new Error(`code index: not at ${sha} after 5 minutes (at ${res.indexed_commit || 'nothing'})`);
     await new Promise((r) => setTimeout(r, 20));
