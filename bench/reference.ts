@@ -34,8 +34,9 @@ async function connect(): Promise<{ q: Query; changes: ChangeFeed }> {
     return { q: (text, params) => sql.unsafe(text, params as never[], { prepare: true }) as unknown as Promise<Row[]>, changes };
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const { pgliteExtensions } = await import('../src/db/client.js');
-  const pg = await PGlite.create(target, { extensions: pgliteExtensions });
+  const { pgliteExtensions, pgliteStartParams } = await import('../src/db/client.js');
+  // The same shared buffers as anvil's PGlite (PostgreSQL's default 128 MB would favour the reference).
+  const pg = await PGlite.create(target, { startParams: pgliteStartParams(), extensions: pgliteExtensions });
   // Closed on SIGTERM, as anvil closes it: killed with the database open, the next server to open the
   // folder (anvil, whose start to first 200 is measured) would first have to recover it.
   process.once('SIGTERM', () => void pg.close().finally(() => process.exit(0)));

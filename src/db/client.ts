@@ -139,7 +139,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   // PGlite's reads through Node's file system land in the OS page cache anyway: 32 MB keeps the idle
   // server on existing data near 275 MB (64 MB: 320 MB, over the 300 MB target of `make bench`; the
   // default 128 MB: 400 MB). PGLITE_SHARED_BUFFERS sets another size (`128MB`).
-  const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${process.env.PGLITE_SHARED_BUFFERS || '32MB'}`];
+  const startParams = pgliteStartParams();
   if (target.kind === 'pglite-dir') {
     mkdirSync(target.dir, { recursive: true });
     pg = await PGlite.create(target.dir, { startParams, extensions: pgliteExtensions });
@@ -169,6 +169,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
  * anvil's database (the server, the test template, the bench) passes these.
  */
 export const pgliteExtensions = { pg_trgm };
+
+/** PGlite's start parameters: anvil's, and the bench reference's, so both run with the same buffers. */
+export function pgliteStartParams(): string[] {
+  return [...PGlite.defaultStartParams, '-c', `shared_buffers=${process.env.PGLITE_SHARED_BUFFERS || '32MB'}`];
+}
 
 export function pgliteDir(dataDir: string): string {
   return join(dataDir, 'pg');
