@@ -4198,7 +4198,7 @@ export interface paths {
         };
         /**
          * Get a file's raw content, or the Git LFS object its pointer stands for
-         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. As `raw`, except for a file that is a Git LFS pointer (`version https://git-lfs.github.com/spec/v1`, `oid sha256:…`, `size …`, at most 1024 bytes) of an object this repository holds (a fork: or the repositories it was forked from): the body is then the object's content, streamed from the LFS store, with its `Content-Length`. A pointer to an object the repository does not hold is served as it is, as any other blob. Served as `application/octet-stream` with `Content-Disposition: inline` and the file's name. With `LFS_SERVE_DIRECT` on object storage the answer is a 303 redirect to a presigned URL of the object, as Gitea's. Without `ref`, as Gitea, `filepath` may start with a branch, tag or full commit id (the legacy `{ref}/{filepath}` form); when it does not, the default branch is read. 404 when the repository is empty, `ref` does not exist, or the path is missing, a directory or a submodule.
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. As `raw`, except for a file that is a Git LFS pointer (`version https://git-lfs.github.com/spec/v1`, `oid sha256:…`, `size …`, at most 1024 bytes) of an object this repository holds (a fork: or the repositories it was forked from): the body is then the object's content, streamed from the LFS store, with its `Content-Length`. A pointer to an object the repository does not hold is served as it is, as any other blob. Served as `application/octet-stream` with `Content-Disposition: inline` and the file's name. With `LFS_SERVE_DIRECT` on object storage the answer is a 303 redirect to a presigned URL of the object, as Gitea's. Without `ref`, as Gitea, `filepath` may start with a branch, tag or full commit id (the legacy `{ref}/{filepath}` form); when it does not, the default branch is read. 404 when the repository is empty, `ref` does not exist, or the path is missing, a directory or a submodule. Byte ranges as Gitea serves them: `Accept-Ranges: bytes` and an `ETag` (the blob id, or the LFS object's oid for an object served; a range of an object is read from the store, never the whole object, quoted) on every answer; `If-None-Match` naming the ETag is 304; one range `Range: bytes=first-last` (or `first-`, or the suffix `-n`, which Gitea refuses with 416) is 206 with `Content-Range`; a start that is not a number or not below the size is 416; an end before the start or not a number is 400 (Gitea's). `If-Range` is honoured (Gitea ignores it): when it is not the current ETag the whole file is answered 200. A range of an empty file, or a `Range` that is not `bytes=`, is the whole file.
          */
         get: operations["repoGetRawFileOrLFS"];
         put?: never;
@@ -4794,7 +4794,7 @@ export interface paths {
         };
         /**
          * Get a file's raw content
-         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. The body is the blob's bytes, unchanged (for a symlink: the link's target path), served as `application/octet-stream` (Gitea sniffs text and images and labels them, e.g. `text/plain; charset=utf-8`; clients read the bytes either way). Without `ref`, as Gitea, `filepath` may start with a branch, tag or full commit id (the legacy `{ref}/{filepath}` form, e.g. `raw/main/README.md`); when it does not, the default branch is read. 404 when the repository is empty, `ref` does not exist, or the path is missing, a directory or a submodule.
+         * @description Anyone who can read the repository's code, anonymous callers included on public repositories. The body is the blob's bytes, unchanged (for a symlink: the link's target path), served as `application/octet-stream` (Gitea sniffs text and images and labels them, e.g. `text/plain; charset=utf-8`; clients read the bytes either way). Without `ref`, as Gitea, `filepath` may start with a branch, tag or full commit id (the legacy `{ref}/{filepath}` form, e.g. `raw/main/README.md`); when it does not, the default branch is read. 404 when the repository is empty, `ref` does not exist, or the path is missing, a directory or a submodule. Byte ranges as Gitea serves them: `Accept-Ranges: bytes` and an `ETag` (the blob id, quoted) on every answer; `If-None-Match` naming the ETag is 304; one range `Range: bytes=first-last` (or `first-`, or the suffix `-n`, which Gitea refuses with 416) is 206 with `Content-Range`; a start that is not a number or not below the size is 416; an end before the start or not a number is 400 (Gitea's). `If-Range` is honoured (Gitea ignores it): when it is not the current ETag the whole file is answered 200. A range of an empty file, or a `Range` that is not `bytes=`, is the whole file.
          */
         get: operations["repoGetRawFile"];
         put?: never;
@@ -10783,6 +10783,28 @@ export interface components {
             };
             content?: never;
         };
+        /** @description `If-None-Match` names the file's `ETag`: nothing has changed (empty body) */
+        NotModified: {
+            headers: {
+                /** @description the file's validator, quoted */
+                ETag?: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description the `Range` asked for one byte range of the file: those bytes, with `Content-Range: bytes first-last/size` and their `Content-Length` */
+        PartialContent: {
+            headers: {
+                /** @description the range sent and the file's size */
+                "Content-Range"?: string;
+                /** @description the file's validator (the blob id, or the LFS object's oid), quoted */
+                ETag?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/octet-stream": string;
+            };
+        };
         /** @description the request body is too large */
         PayloadTooLarge: {
             headers: {
@@ -10795,6 +10817,17 @@ export interface components {
         /** @description the change is not allowed in the current state */
         PreconditionFailed: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["APIError"];
+            };
+        };
+        /** @description the `Range`'s start is not a number or lies at or past the end of the file; `Content-Range: bytes *\/size` names the size */
+        RangeNotSatisfiable: {
+            headers: {
+                /** @description `bytes *\/size` */
+                "Content-Range"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -20358,6 +20391,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
             /** @description `LFS_SERVE_DIRECT` on object storage: the object is at the presigned URL in `Location` */
             303: {
                 headers: {
@@ -20367,9 +20401,12 @@ export interface operations {
                 };
                 content?: never;
             };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            416: components["responses"]["RangeNotSatisfiable"];
             422: components["responses"]["Validation"];
         };
     };
@@ -21797,9 +21834,13 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            206: components["responses"]["PartialContent"];
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            416: components["responses"]["RangeNotSatisfiable"];
             422: components["responses"]["Validation"];
         };
     };

@@ -24,6 +24,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Headers the answer carries (a 416's `Content-Range`). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -56,7 +58,7 @@ const storageAnswers = {
 export function errorAnswer(err: unknown): { status: number; message: string; unexpected: boolean; headers?: Record<string, string> } {
   if (err instanceof TooManyRequests) return { status: 429, message: err.message, unexpected: false, headers: { 'Retry-After': String(err.retryAfter) } };
   if (err instanceof DomainError) return { status: statusOf[err.kind] ?? 500, message: err.message, unexpected: false };
-  if (err instanceof HttpError) return { status: err.status, message: err.message, unexpected: false };
+  if (err instanceof HttpError) return { status: err.status, message: err.message, unexpected: false, ...(err.headers ? { headers: err.headers } : {}) };
   const storage = storageProblemOf(err);
   if (storage) return { ...storageAnswers[storage], unexpected: true };
   return { status: 500, message: 'internal server error', unexpected: true };

@@ -9,7 +9,7 @@ import type { MultipartBody } from './multipart.js';
 
 export type OperationId = keyof operations;
 type Op<K extends OperationId> = operations[K];
-type SuccessStatus = 200 | 201 | 202 | 204 | 205 | 302 | 303;
+type SuccessStatus = 200 | 201 | 202 | 204 | 205 | 206 | 302 | 303 | 304;
 
 type JsonBody<R> = R extends { content: { 'application/json': infer B } }
   ? B

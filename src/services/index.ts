@@ -264,7 +264,10 @@ export class Services {
     this.mergeUpstream = new MergeUpstreamService(deps, this.access, this.branches);
     // update_mirrors: the pull mirrors due, then the push mirrors whose interval has come (as Gitea's task).
     const mirrorUpdates = { syncDue: async () => `${await this.mirrors.syncDue()}; ${await this.pushMirrors.syncDue()}` };
-    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts), this.lfs, mirrorUpdates, this.packages));
+    this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts), this.lfs, mirrorUpdates, {
+      cleanup: () => this.packages.cleanup(),
+      removeAbandonedUploads: () => this.containers.removeAbandonedUploads(),
+    }));
     this.runners = new RunnerService(deps, this.actions, this.actionSettings);
     this.repoActions = new RepoActionService(deps, this.actions, this.actionQueries);
     // Releases

@@ -12,6 +12,7 @@ import { people, sharedRepo } from '../helpers/issues.js';
 import { binary, gitLfs, httpRemote, lfsApi, lfsHome, object, pointerOf } from '../helpers/lfs.js';
 import { newRelease, uploadAsset } from '../helpers/releases.js';
 import { pathOf, userRepo } from '../helpers/repos.js';
+import { assertRanges } from '../helpers/ranges.js';
 import { startS3, type LocalS3 } from '../helpers/s3.js';
 
 let app: TestApp;
@@ -90,6 +91,21 @@ test('git-lfs pushes a 12 MB binary (a multipart upload) into S3 and a reader cl
   const put = await lfsApi(app, repo.full_name, 'PUT', `/objects/${wrong}/${obj.size}`, { auth: p.writer.basic, body: obj.content });
   assert.is(put.status, 422);
   assert.is(await app.services.lfs.store.stat(lfsKey(wrong)), undefined);
+});
+
+test('media: byte ranges of an LFS object are ranged reads of the S3 object', async () => {
+  const p = await people(app);
+  const repo = await sharedRepo(app, p);
+  const obj = object(Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251)));
+  const batchUp = await lfsApi(app, repo.full_name, 'POST', '/objects/batch', { auth: p.writer.basic, json: { operation: 'upload', objects: [{ oid: obj.oid, size: obj.size }] } });
+  const action = batchUp.json.objects[0].actions.upload;
+  assert.is((await fetch(action.href, { method: 'PUT', headers: action.header, body: new Uint8Array(obj.content) })).status, 200);
+  const commit = await app.client(p.writer.auth).POST('/repos/{owner}/{repo}/contents/{filepath}', {
+    params: { path: { ...repo.path, filepath: 'obj.bin' } }, body: { content: Buffer.from(pointerOf(obj)).toString('base64') },
+  });
+  assert.is(commit.response.status, 201);
+  assert.is((await app.services.lfs.store.stat(lfsKey(obj.oid)))?.size, obj.size, 'the object is in the bucket');
+  await assertRanges(`${app.url}/api/v1/repos/${repo.full_name}/media/obj.bin`, obj.content, `"${obj.oid}"`, { Authorization: p.reader.auth });
 });
 
 test('SERVE_DIRECT: attachment and LFS downloads are redirects to presigned URLs that serve the bytes', async () => {

@@ -33,6 +33,8 @@ export interface MirrorUpdates {
 /** What cleanup_packages needs of the package service. */
 export interface PackageCleanup {
   cleanup(): Promise<{ versions: number; blobs: number }>;
+  /** Container uploads started and never finished, older than a day. */
+  removeAbandonedUploads(): Promise<number>;
 }
 
 export function cronTaskDefs(m: MaintenanceService, actions: ActionUpkeep, lfs?: LfsGarbage, mirrors?: MirrorUpdates, packages?: PackageCleanup): CronTaskDef[] {
@@ -49,7 +51,11 @@ export function cronTaskDefs(m: MaintenanceService, actions: ActionUpkeep, lfs?:
     t('update_migration_poster_id', '@midnight', true, true, nothing('no migrated repositories')),
     t('cleanup_hook_task_table', '@midnight', true, false, () => m.cleanupHookDeliveries()),
     t('cleanup_packages', '@midnight', true, true, packages
-      ? async () => { const r = await packages.cleanup(); return `removed ${r.versions} package version${r.versions === 1 ? '' : 's'} by cleanup rules and ${r.blobs} unreferenced blob${r.blobs === 1 ? '' : 's'}`; }
+      ? async () => {
+        const uploads = await packages.removeAbandonedUploads();
+        const r = await packages.cleanup();
+        return `removed ${r.versions} package version${r.versions === 1 ? '' : 's'} by cleanup rules, ${r.blobs} unreferenced blob${r.blobs === 1 ? '' : 's'} and ${uploads} abandoned container upload${uploads === 1 ? '' : 's'}`;
+      }
       : nothing('no packages')),
     // extended
     t('sync_repo_licenses', '@annually', false, false, nothing('no license detection: a repository records the license it was created with')),

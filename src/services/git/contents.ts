@@ -265,13 +265,13 @@ export class ContentService {
   }
 
   /** A file's bytes; directories and submodules are 404. */
-  async raw(loaded: LoadedRepo, rawPath: string, ref?: string): Promise<{ name: string; data: Buffer }> {
+  async raw(loaded: LoadedRepo, rawPath: string, ref?: string): Promise<{ name: string; id: string; data: Buffer }> {
     const legacy = ref ? undefined : await this.legacyRef(loaded, rawPath);
     const { dir, path, commit } = await this.locate(loaded, legacy?.path ?? rawPath, legacy?.ref ?? ref);
     if (!path) throw new NotFound();
     const self = (await lsTree(dir, commit, path, { self: true })).find((e) => e.path === path);
     if (!self || self.type !== 'blob') throw new NotFound();
-    return { name: path.split('/').pop()!, data: await readBlob(dir, self.id) };
+    return { name: path.split('/').pop()!, id: self.id, data: await readBlob(dir, self.id) };
   }
 }
 

@@ -344,13 +344,20 @@ export class LfsService {
   /**
    * `GET …/media/{filepath}` (Gitea's GetRawFileOrLFS): the file at `ref` as `raw` reads it; for an LFS
    * pointer of an object this repository holds, that object instead (streamed from the store, or a
-   * presigned URL with SERVE_DIRECT). A pointer to an object it does not hold is served as it is.
+   * presigned URL with SERVE_DIRECT). A pointer to an object it does not hold is served as it is. `etag`
+   * is Gitea's: the object's oid, else the blob's id. `open` reads the bytes, or an inclusive range of
+   * them (an object's range is read from the store, never the whole object).
    */
-  async media(loaded: LoadedRepo, path: string, ref?: string): Promise<{ name: string; size: number; data?: Buffer; stream?: Readable; redirect?: string }> {
+  async media(loaded: LoadedRepo, path: string, ref?: string): Promise<{
+    name: string; size: number; etag: string;
+    open: (range?: { start: number; end: number }) => Promise<{ data?: Buffer; stream?: Readable; redirect?: string }>;
+  }> {
     const file = await this.contents.raw(loaded, path, ref);
     const object = await this.resolvePointer(loaded, file.data);
-    if (!object) return { name: file.name, size: file.data.length, data: file.data };
-    return { name: file.name, ...(await object.open(undefined, file.name)) };
+    if (!object) {
+      return { name: file.name, size: file.data.length, etag: `"${file.id}"`, open: async (range) => ({ data: range ? file.data.subarray(range.start, range.end + 1) : file.data }) };
+    }
+    return { name: file.name, size: object.size, etag: `"${object.oid}"`, open: (range) => object.open(range, file.name) };
   }
 
   /** The bytes of LFS objects recorded for `repoId` (repository size counts them). */

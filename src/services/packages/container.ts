@@ -10,7 +10,7 @@
 // is finished, by reading the file once more (streamed), and the bytes go to the content-addressed store.
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -255,6 +255,33 @@ export class ContainerRegistry {
     }
     await rm(join(this.uploadsDir(), `${uuid}.json`), { force: true });
     await this.accept(owner, actor, image, digest, { path, size, md5: hashes.md5.digest('hex'), sha1: hashes.sha1.digest('hex'), sha256: hashes.sha256.digest('hex'), sha512: hashes.sha512.digest('hex') });
+  }
+
+  /**
+   * `cleanup_packages`: uploads started and never finished (their bytes untouched for `olderThanMs`, Gitea's
+   * OLDER_THAN of the task, 24 hours by default, as its cleanupExpiredUploadedBlobs) are removed, bytes and
+   * description. Every chunk appended touches the bytes, so an upload in progress is never taken. Removing a
+   * file twice is no error: processes sharing a data folder may sweep together. Answers how many went.
+   */
+  async removeAbandonedUploads(olderThanMs = 86_400_000, now = Date.now()): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.uploadsDir());
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw err;
+    }
+    let removed = 0;
+    const ids = new Set(names.map((n) => n.replace(/\.json$/, '')).filter((n) => uploadShape.test(n)));
+    for (const uuid of ids) {
+      // The bytes' last change; a description without bytes (a crash between the two writes) by its own.
+      const touched = await stat(join(this.uploadsDir(), uuid)).catch(() => stat(join(this.uploadsDir(), `${uuid}.json`))).catch(() => undefined);
+      if (!touched || now - touched.mtimeMs <= olderThanMs) continue;
+      await rm(join(this.uploadsDir(), `${uuid}.json`), { force: true });
+      await rm(join(this.uploadsDir(), uuid), { force: true });
+      removed++;
+    }
+    return removed;
   }
 
   async cancelUpload(ownerId: number, image: string, uuid: string): Promise<void> {

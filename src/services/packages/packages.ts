@@ -413,22 +413,35 @@ export class PackageService {
    * With the actor (not the cleanup task's removals, as in Gitea) the owner's hooks hear of it.
    */
   async deleteVersion(version: PackageVersionRow, actor?: UserRow): Promise<void> {
-    await this.deps.db.transaction(async (tx) => {
-      if (actor) {
-        const [owner] = await tx.select({ owner: users }).from(packages).innerJoin(users, eq(users.id, packages.ownerId)).where(eq(packages.id, version.packageId));
-        if (owner) await this.packageEvent(tx, 'deleted', version, owner.owner, actor);
-      }
-      await tx.delete(packageVersions).where(eq(packageVersions.id, version.id));
-      await tx.delete(packages).where(and(eq(packages.id, version.packageId),
-        notExists(tx.select({ one: sql`1` }).from(packageVersions).where(eq(packageVersions.packageId, version.packageId)))));
-    });
+    await this.deps.db.transaction((tx) => this.deleteVersionIn(tx, version, actor));
   }
 
-  /** Removes one file; the version goes with its last file (Gitea's generic DELETE of a file). */
+  private async deleteVersionIn(tx: Db, version: PackageVersionRow, actor?: UserRow): Promise<void> {
+    if (actor) {
+      const [owner] = await tx.select({ owner: users }).from(packages).innerJoin(users, eq(users.id, packages.ownerId)).where(eq(packages.id, version.packageId));
+      if (owner) await this.packageEvent(tx, 'deleted', version, owner.owner, actor);
+    }
+    await tx.delete(packageVersions).where(eq(packageVersions.id, version.id));
+    await tx.delete(packages).where(and(eq(packages.id, version.packageId),
+      notExists(tx.select({ one: sql`1` }).from(packageVersions).where(eq(packageVersions.packageId, version.packageId)))));
+  }
+
+  /**
+   * Removes one file; the version goes with its last file (Gitea's generic DELETE of a file). One
+   * transaction that first locks the version's row: concurrent deletions of its files queue there, so the
+   * one that removes the last file sees that none is left and removes the version, and no deletion removes
+   * a version another file still belongs to (a file being added waits on the same row: its foreign key).
+   * A file or version that a concurrent deletion removed first is 404.
+   */
   async deleteFile(version: PackageVersionRow, file: PackageFileRow, actor?: UserRow): Promise<void> {
-    await this.deps.db.delete(packageFiles).where(eq(packageFiles.id, file.id));
-    const [left] = await this.deps.db.select({ n: sql<number>`count(*)::int` }).from(packageFiles).where(eq(packageFiles.versionId, version.id));
-    if (Number(left?.n ?? 0) === 0) await this.deleteVersion(version, actor);
+    await this.deps.db.transaction(async (tx) => {
+      const [locked] = await tx.select({ id: packageVersions.id }).from(packageVersions).where(eq(packageVersions.id, version.id)).for('update');
+      if (!locked) throw new NotFound();
+      const gone = await tx.delete(packageFiles).where(and(eq(packageFiles.id, file.id), eq(packageFiles.versionId, version.id))).returning({ id: packageFiles.id });
+      if (!gone.length) throw new NotFound();
+      const [left] = await tx.select({ one: sql`1` }).from(packageFiles).where(eq(packageFiles.versionId, version.id)).limit(1);
+      if (!left) await this.deleteVersionIn(tx, version, actor);
+    });
   }
 
   /** Links the package to one of its owner's repositories (Gitea: the caller must be able to write it). */

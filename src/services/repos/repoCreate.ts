@@ -6,6 +6,7 @@ import { collaborations, labels, repoWatches, repositories, users, type ObjectFo
 import { withTx } from '../../db/tx.js';
 import { commitFiles } from '../../git/commit.js';
 import { initBare } from '../../git/init.js';
+import { folderSize } from '../../git/size.js';
 import { beginCreate, type JournalStore } from '../../git/folderMoves.js';
 import { repoDir } from '../../git/paths.js';
 import * as templates from '../../templates/index.js';
@@ -110,6 +111,9 @@ export async function createRepository(
       const who = signatureOf(actor, config);
       await commitFiles(scratch, { branch: p.defaultBranch, files: p.files, message: 'Initial commit\n', author: who });
     }
+    // The size is right from the start, as Gitea's (it counts the folder after init): read here, outside
+    // the transaction; the move into place keeps every file, and a new repository has no LFS objects.
+    const sizeBytes = await folderSize(scratch);
     const repo = await withTx(db, async (tx) => {
       if (!actor.isAdmin && limit >= 0) {
         // Creates for one owner queue here, so that two racing ones cannot both take the last place.
@@ -133,6 +137,7 @@ export async function createRepository(
           trustModel: input.trustModel || 'default',
           numBranches: p.files.length ? 1 : 0,
           licenses: p.licenses,
+          sizeBytes,
         })
         .returning();
       if (p.labelSet) {

@@ -3,7 +3,7 @@
 // and by digest, lists and deletes tags; HTTP checks the rest: the challenge and tokens, monolithic and
 // chunked uploads, cross-repository mount, indexes, tag paging, deletes, every error and who may do what.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
@@ -142,6 +142,44 @@ test('monolithic and chunked uploads, upload status, digests checked, cancel', a
   assert.is((await fetch(`${app.url}/v2/${name}/blobs/${sha256(bytes)}`, { method: 'DELETE', headers: { Authorization: auth } })).status, 202);
   assert.is((await fetch(`${app.url}/v2/${name}/blobs/${sha256(bytes)}`, { method: 'HEAD', headers: { Authorization: auth } })).status, 404);
   assert.is(await errorCode(await fetch(`${app.url}/v2/${name}/blobs/${sha256(bytes)}`, { method: 'DELETE', headers: { Authorization: auth } })), 'BLOB_UNKNOWN');
+});
+
+test('cleanup_packages removes uploads started and never finished once untouched for a day (Gitea\'s OLDER_THAN), bytes and description; one in progress stays', async () => {
+  const auth = await registryAuth(app, w.user.basic);
+  const name = `${w.user.username}/${fresh('abandoned')}`;
+  const start = async () => {
+    const location = (await fetch(`${app.url}/v2/${name}/blobs/uploads/`, { method: 'POST', headers: { Authorization: auth } })).headers.get('location')!;
+    assert.is((await fetch(`${app.url}${location}`, { method: 'PATCH', headers: { Authorization: auth }, body: 'some bytes' })).status, 202);
+    return location;
+  };
+  const [old, fresh1] = [await start(), await start()];
+  const dir = join(app.config.dataDir, 'tmp', 'packages', 'container-uploads');
+  const oldId = old.split('/').pop()!;
+  const dayAgo = new Date(Date.now() - 25 * 3_600_000);
+  for (const f of [oldId, `${oldId}.json`]) utimesSync(join(dir, f), dayAgo, dayAgo);
+  const admin = await app.token(app.admin, ['all']);
+  assert.is((await fetch(`${app.url}/api/v1/admin/cron/cleanup_packages`, { method: 'POST', headers: { Authorization: admin } })).status, 204);
+  assert.not.ok(readdirSync(dir).some((f) => f.startsWith(oldId)), 'the abandoned upload\'s files are gone');
+  const gone = await fetch(`${app.url}${old}`, { headers: { Authorization: auth } });
+  assert.is(gone.status, 404);
+  assert.is(await errorCode(gone), 'BLOB_UPLOAD_UNKNOWN');
+  // The recent one is untouched and can still be finished.
+  const status = await fetch(`${app.url}${fresh1}`, { headers: { Authorization: auth } });
+  assert.is(status.status, 204);
+  assert.is(status.headers.get('range'), '0-9');
+  assert.is((await fetch(`${app.url}${fresh1}?digest=${sha256('some bytes')}`, { method: 'PUT', headers: { Authorization: auth } })).status, 201);
+  // Another sweep at once finds nothing more to do.
+  assert.is(await app.services.containers.removeAbandonedUploads(), 0);
+});
+
+test('GET /v2/_catalog: not implemented by Gitea 1.26, so 404 NAME_UNKNOWN as any route it does not have (with or without n/last)', async () => {
+  const auth = await registryAuth(app, w.user.basic);
+  for (const q of ['', '?n=10', '?n=1&last=a']) {
+    const res = await fetch(`${app.url}/v2/_catalog${q}`, { headers: { Authorization: auth } });
+    assert.is(res.status, 404, q);
+    assert.is(await errorCode(res), 'NAME_UNKNOWN');
+    assert.is(res.headers.get('link'), null);
+  }
 });
 
 test('cross-repository mount: from an image the caller may read; otherwise an upload starts', async () => {

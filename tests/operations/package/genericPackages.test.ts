@@ -9,6 +9,8 @@ import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { and, eq, sql } from 'drizzle-orm';
+import { events, packageFiles, packageVersions } from '../../../src/db/schema/index.js';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import { fresh } from '../../helpers/orgs.js';
 import { genericUrl, packageWorld, publishGeneric, putGeneric, type PackageWorld } from '../../helpers/packages.js';
@@ -110,6 +112,41 @@ test('delete a file, then the version; the same content is stored once', async (
   assert.is((await del('file.bin')).status, 404);
   assert.is((await del()).status, 204);
   assert.is((await del()).status, 404);
+});
+
+test('concurrent deletions of a version\'s files: the last one removes the version exactly once, the others leave it with its files', async () => {
+  const db = app.services.deps.db;
+  const versionOf = async (name: string, version: string) => (await db.select({ id: packageVersions.id }).from(packageVersions)
+    .where(sql`${packageVersions.packageId} in (select id from packages where owner_id = ${w.user.id} and lower_name = ${name.toLowerCase()})
+      and ${packageVersions.lowerVersion} = ${version.toLowerCase()}`))[0]?.id;
+  const filesOf = async (versionId: number) => (await db.select({ name: packageFiles.name }).from(packageFiles).where(eq(packageFiles.versionId, versionId))).map((f) => f.name).sort();
+  const names = Array.from({ length: 8 }, (_, i) => `part${i}.bin`);
+  const withFiles = async () => {
+    const a = await publishGeneric(app, w.user, w.user.username, { name: fresh('race'), file: names[0] });
+    for (const f of names.slice(1)) assert.is((await putGeneric(app, w.user.auth, w.user.username, a.name, a.version, f, `content of ${f}`)).status, 201);
+    return { ...a, id: (await versionOf(a.name, a.version))! };
+  };
+  const del = (a: { name: string; version: string }, file: string) =>
+    fetch(genericUrl(app, w.user.username, a.name, a.version, file), { method: 'DELETE', headers: { Authorization: w.user.auth } }).then((r) => r.status);
+
+  // All eight at once: every deletion is 204, the version and package are gone, one `deleted` event.
+  for (let round = 0; round < 3; round++) {
+    const a = await withFiles();
+    assert.equal(await Promise.all(names.map((f) => del(a, f))), names.map(() => 204), `round ${round}`);
+    assert.is(await versionOf(a.name, a.version), undefined, 'the version went with its last file');
+    const deleted = await db.select({ id: events.id }).from(events)
+      .where(and(eq(events.type, 'package'), eq(events.action, 'deleted'), sql`(${events.data}->>'versionId')::bigint = ${a.id}`));
+    assert.is(deleted.length, 1, 'one deleted event for the version');
+  }
+  // Seven of eight at once: the version stays with the eighth file; the same file twice at once is one 204 and one 404.
+  const b = await withFiles();
+  const statuses = await Promise.all([...names.slice(0, 7).map((f) => del(b, f)), del(b, names[0]!)]);
+  assert.equal(statuses.slice(1, 7), names.slice(1, 7).map(() => 204));
+  assert.equal([statuses[0], statuses[7]].sort(), [204, 404], 'one of the two deletions of the same file');
+  assert.equal(await filesOf(b.id), [names[7]], 'the version keeps its last file');
+  const get = await fetch(genericUrl(app, w.user.username, b.name, b.version, names[7]), { headers: { Authorization: w.user.auth } });
+  assert.is(get.status, 200);
+  assert.is(await get.text(), `content of ${names[7]}`);
 });
 
 test('cleanup_packages: an owner\'s rule removes old versions; blobs no file holds go after an hour', async () => {

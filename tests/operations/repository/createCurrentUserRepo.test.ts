@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { collaborations, labels, repositories } from '../../../src/db/schema/index.js';
+import { folderSize } from '../../../src/git/size.js';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import {
   actor, assertFsck, existsSync, fresh, getRepo, git, messageOf, permissionOf, raw, readIn, repoFolder, siteAdmin, swaggerOf,
@@ -83,6 +84,18 @@ test('201: auto_init with README, gitignores and license, by the caller; the clo
     assert.match(readIn(work, '.gitignore'), /^# ---> Rust\n(.*\n)*target\n(.*\n)*# ---> Go\n/);
     assert.match(readIn(work, 'LICENSE'), new RegExp(`^Copyright \\(c\\) ${new Date().getUTCFullYear()} ${bob.username}\\.`));
   });
+});
+
+test('201: an auto_init repository\'s size is its folder\'s from the start, as Gitea computes it after init (not 0 until a push)', async () => {
+  const name = fresh('Sized');
+  const r = await create({ name, auto_init: true, gitignores: 'Rust,Go,Node', license: 'GPL-3.0-or-later' }, bob.auth);
+  assert.is(r.response.status, 201);
+  const kb = Math.round((await folderSize(repoFolder(app, bob.username, name))) / 1024);
+  assert.ok(kb > 0, `a folder of ${kb} KB`);
+  assert.is(r.data!.size, kb, 'the answer of the creation');
+  assert.is((await getRepo(app, bob.username, name, bob.auth)).data!.size, kb, 'read afterwards');
+  const [row] = await app.services.deps.db.select({ sizeBytes: repositories.sizeBytes }).from(repositories).where(eq(repositories.id, r.data!.id!));
+  assert.is(row!.sizeBytes, await folderSize(repoFolder(app, bob.username, name)), 'the bytes recorded are the folder\'s');
 });
 
 test('201: sha256, private, template, trust_model and issue_labels', async () => {

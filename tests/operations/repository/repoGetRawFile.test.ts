@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import { dirOf, disk, fetchRaw, getVerbatim, repoFor, roles, wrongScope, type Roles } from '../../helpers/gitFixtures.js';
 import { swaggerOf, type Repository } from '../../helpers/repos.js';
+import { assertRanges, get } from '../../helpers/ranges.js';
 import { assertSpecAnswer } from '../../helpers/spec-check.js';
 
 let app: TestApp;
@@ -137,6 +138,27 @@ test('404 (empty): a private repository for anonymous callers and outsiders; an 
   await missing(priv, 'README.md', undefined, 'anonymous');
   await missing(priv, 'README.md', r.outsider.auth, 'outsider');
   await missing({ full_name: `${r.owner.username}/nope` } as Repository, 'README.md', r.owner.auth, 'unknown repository');
+});
+
+test('206/304/400/416: byte ranges, If-Range and If-None-Match with the blob id as ETag, as Gitea serves them', async () => {
+  const url = `${app.url}/api/v1${rawUrl(repo, 'docs/deep/data.bin')}`;
+  const etag = `"${(await disk.run(dir, ['rev-parse', 'main:docs/deep/data.bin'])).trim()}"`;
+  await assertRanges(url, bin, etag, { Authorization: r.reader.auth });
+  // Another version of the file has another ETag.
+  const guideTag = `"${(await disk.run(dir, ['rev-parse', 'dev:docs/guide.md'])).trim()}"`;
+  assert.is((await get(`${app.url}/api/v1${rawUrl(repo, 'docs/guide.md')}?ref=dev`)).headers.get('etag'), guideTag);
+  const partial = await get(url, { Range: 'bytes=0-3' });
+  assertSpecAnswer('repoGetRawFile', 206, undefined);
+  assert.is(partial.status, 206);
+  const bad = await get(url, { Range: `bytes=${bin.length}-` });
+  assert.is(bad.status, 416);
+  assertSpecAnswer('repoGetRawFile', 416, JSON.parse(bad.bytes.toString()));
+  const wrongEnd = await get(url, { Range: 'bytes=5-1' });
+  assertSpecAnswer('repoGetRawFile', 400, JSON.parse(wrongEnd.bytes.toString()));
+  // A range of a private repository's file is 404 to outsiders, as the file is.
+  const privUrl = `${app.url}/api/v1${rawUrl(priv, 'README.md')}`;
+  assert.is((await get(privUrl, { Range: 'bytes=0-1', Authorization: r.outsider.auth })).status, 404);
+  assert.is((await get(privUrl, { Range: 'bytes=0-1', Authorization: r.reader.auth })).status, 206);
 });
 
 test('401: a wrong token; 403: a token without the repository scope; 422: a NUL in the path or ref', async () => {

@@ -10,6 +10,7 @@ import { dirOf, disk, fetchRaw, getVerbatim, repoFor, roles, wrongScope, type Ro
 import { fork } from '../../helpers/forks.js';
 import { object, pointerOf, uploadObject } from '../../helpers/lfs.js';
 import { pathOf, swaggerOf, type Repository } from '../../helpers/repos.js';
+import { assertRanges, get } from '../../helpers/ranges.js';
 import { assertSpecAnswer } from '../../helpers/spec-check.js';
 
 let app: TestApp;
@@ -119,6 +120,34 @@ test('404 (empty): a directory, a missing path, `..`, an unknown ref, an empty r
   await missing(priv, 'secret.bin', undefined, 'anonymous on a private repository');
   await missing(priv, 'secret.bin', r.outsider.auth, 'outsider on a private repository');
   await missing({ full_name: `${r.owner.username}/nope` } as Repository, 'README.md', r.owner.auth, 'unknown repository');
+});
+
+test('206/304/400/416: byte ranges of an LFS object (read from the store) and of a plain file, with Gitea\'s ETags (the oid; the blob id)', async () => {
+  const base = `${app.url}/api/v1${mediaUrl(repo, '')}`;
+  await assertRanges(`${base}assets/logo.psd`, logo.content, `"${logo.oid}"`);
+  await assertRanges(`${base}assets/logo.psd?ref=dev`, logoDev.content, `"${logoDev.oid}"`);
+  const readme = await disk.file(dir, 'main', 'README.md');
+  await assertRanges(`${base}README.md`, readme, `"${(await disk.run(dir, ['rev-parse', 'main:README.md'])).trim()}"`);
+  // A pointer of an object the repository does not hold: the pointer's bytes, with the blob's id.
+  const unheldBlob = `"${(await disk.run(dir, ['rev-parse', 'main:unheld.psd'])).trim()}"`;
+  const part = await get(`${base}unheld.psd`, { Range: 'bytes=0-6' });
+  assert.is(part.status, 206);
+  assert.is(part.bytes.toString(), 'version');
+  assert.is(part.headers.get('etag'), unheldBlob);
+  // A large range in the middle of the object.
+  const mid = await get(`${base}assets/logo.psd`, { Range: 'bytes=100000-199999' });
+  assert.is(mid.status, 206);
+  assert.ok(mid.bytes.equals(logo.content.subarray(100000, 200000)));
+  assertSpecAnswer('repoGetRawFileOrLFS', 206, undefined);
+  const bad = await get(`${base}assets/logo.psd`, { Range: `bytes=${logo.size}-` });
+  assertSpecAnswer('repoGetRawFileOrLFS', 416, JSON.parse(bad.bytes.toString()));
+  assertSpecAnswer('repoGetRawFileOrLFS', 304, undefined);
+  // Private: a range is 404 to an outsider, served to a reader.
+  const secretUrl = `${app.url}/api/v1${mediaUrl(priv, 'secret.bin')}`;
+  assert.is((await get(secretUrl, { Range: 'bytes=0-9', Authorization: r.outsider.auth })).status, 404);
+  const mine = await get(secretUrl, { Range: 'bytes=0-9', Authorization: r.reader.auth });
+  assert.is(mine.status, 206);
+  assert.ok(mine.bytes.equals(secret.content.subarray(0, 10)));
 });
 
 test('401: a wrong token; 403: a token without the repository scope; 422: a NUL in the path or ref', async () => {
