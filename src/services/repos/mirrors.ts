@@ -75,9 +75,11 @@ export class MirrorService {
     const [claim] = await db.update(pullMirrors).set({ claimedUntil: new Date(now.getTime() + config.migrations.mirrorLeaseMs) })
       .where(and(eq(pullMirrors.repoId, repoId), or(isNull(pullMirrors.claimedUntil), lt(pullMirrors.claimedUntil, now)))).returning();
     if (!claim) return undefined;
+    // Writes of this sync apply only while it still holds the mirror.
+    const held = and(eq(pullMirrors.repoId, repoId), eq(pullMirrors.claimedUntil, claim.claimedUntil!));
     const release = (set: Partial<PullMirrorRow>) => db.update(pullMirrors).set({
       claimedUntil: null, lastSyncAt: new Date(), nextSyncAt: claim.intervalSeconds ? new Date(Date.now() + claim.intervalSeconds * 1000) : null, ...set,
-    }).where(eq(pullMirrors.repoId, repoId));
+    }).where(held);
     try {
       const [row] = await db.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId))
         .where(eq(repositories.id, repoId));
@@ -87,9 +89,19 @@ export class MirrorService {
       const access = gitAccess(remote);
       const dir = repoDir(config.dataDir, row.owner.name, row.repo.name);
       const isRef = (r: string) => r.startsWith('refs/heads/') || r.startsWith('refs/tags/');
-      const before = new Map([...(await refTargets(dir))].filter(([r]) => isRef(r)));
+      const current = async () => new Map([...(await refTargets(dir))].filter(([r]) => isRef(r)));
+      // The refs before this fetch, kept in the row until the changes are recorded: a sync whose process
+      // died after fetching left them there, and this one records the changes from them.
+      let before: Map<string, string>;
+      if (claim.pendingRefs) before = new Map(Object.entries(claim.pendingRefs));
+      else {
+        before = await current();
+        await db.update(pullMirrors).set({ pendingRefs: Object.fromEntries(before) }).where(held);
+      }
       await fetchRemote(dir, remote.url, ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], access, { prune: claim.enablePrune });
-      const after = new Map([...(await refTargets(dir))].filter(([r]) => isRef(r)));
+      // Tests only: die as a crash would, after git moved the refs and before anything is recorded.
+      if (config.leftovers.crashAfterMirrorFetch) process.kill(process.pid, 'SIGKILL');
+      const after = await current();
       const changes: RefChange[] = [];
       for (const [ref, sha] of after) if (before.get(ref) !== sha) changes.push({ ref, before: before.get(ref) ?? zero, after: sha });
       for (const [ref, sha] of before) if (!after.has(ref)) changes.push({ ref, before: sha, after: zero });
@@ -97,9 +109,13 @@ export class MirrorService {
       const patch = head && head !== row.repo.defaultBranch && after.has(`refs/heads/${head}`) ? { defaultBranch: head } : {};
       if (patch.defaultBranch) await setHead(dir, patch.defaultBranch);
       if (changes.length || patch.defaultBranch) {
-        await this.branches.refsChanged({ repo: row.repo, owner: row.owner }, row.owner.id, changes, [...before.values()], patch);
+        // The events and the end of the pending mark in one transaction, only while this sync holds the mirror.
+        await this.branches.refsChanged({ repo: row.repo, owner: row.owner }, row.owner.id, changes, [...before.values()], patch, async (tx) => {
+          const [still] = await tx.update(pullMirrors).set({ pendingRefs: null }).where(held).returning({ repoId: pullMirrors.repoId });
+          if (!still) throw new Error('the mirror\'s sync lost its claim before recording its changes');
+        });
       }
-      await release({ lastError: '', ...(changes.length ? { updatedAt: new Date() } : {}) });
+      await release({ lastError: '', pendingRefs: null, ...(changes.length ? { updatedAt: new Date() } : {}) });
       return changes.length;
     } catch (err) {
       const message = remoteFailure(err);
