@@ -74,6 +74,11 @@ export interface Config {
      * pull mirror's fetch moved its refs and before the changes are recorded.
      */
     crashAfterMirrorFetch: boolean;
+    /**
+     * ANVIL_TEST_CRASH_MID_MIGRATION=1, for tests only: the process kills itself (SIGKILL) once a
+     * migration has read its source and before it writes anything.
+     */
+    crashMidMigration: boolean;
   };
 }
 
@@ -419,6 +424,7 @@ export function loadConfig(env: Env = process.env): Config {
       pollIntervalMs: int(env, 'LEFTOVERS_POLL_INTERVAL_MS', 1000, 10),
       crashAfterPush: bool(env, 'ANVIL_TEST_CRASH_AFTER_PUSH', false),
       crashAfterMirrorFetch: bool(env, 'ANVIL_TEST_CRASH_AFTER_MIRROR_FETCH', false),
+      crashMidMigration: bool(env, 'ANVIL_TEST_CRASH_MID_MIGRATION', false),
     },
     actions: {
       enabled: bool(env, 'ACTIONS_ENABLED', true),

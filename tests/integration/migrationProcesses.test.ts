@@ -1,5 +1,7 @@
 // Migrations and pull mirrors across real processes (#39): a process killed (SIGKILL) at the worst
 // moment leaves a clear state that the next process (here the restarted one) finishes.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventually, receiver, type Receiver } from '../helpers/hooks.js';
@@ -78,6 +80,30 @@ test('a mirror sync killed between its fetch and its record: the next sync recor
   await eventually(async () => (await api(next, 'GET', '/repos/root/copy')).json.mirror_updated !== lastSync || undefined, 'the next sync to finish', 10_000);
   await new Promise((r) => setTimeout(r, 500));
   assert.is(pushesOf().length, 1, 'recorded exactly once');
+  await next.stop();
+});
+
+test('a process killed mid migration: no repository, the scratch folder removed by the next process, the name free again', async () => {
+  const db = await processDatabase();
+  const dataDir = scratchDir('anvil-migrate-kill-');
+  cleanups.push(() => db.drop(), () => removeDir(dataDir));
+  const fast = { ...env, LEFTOVERS_LEASE_SECONDS: '1', LEFTOVERS_POLL_INTERVAL_MS: '200' };
+  const doomed = await spawnAnvil({ dataDir, databaseUrl: db.url, env: { ...fast, ANVIL_TEST_CRASH_MID_MIGRATION: '1' } });
+  started.push(doomed);
+  assert.is((await api(doomed, 'POST', '/user/repos', { name: 'origin', auto_init: true })).status, 201);
+  const body = { clone_addr: `${doomed.url}/root/origin.git`, repo_name: 'moved' };
+  await api(doomed, 'POST', '/repos/migrate', body).then(() => assert.unreachable('the process answered'), () => undefined);
+  await died(doomed, 'the process to die mid migration');
+  const scratch = () => (existsSync(join(dataDir, 'tmp')) ? readdirSync(join(dataDir, 'tmp')).filter((n) => /^(creating|scratch)-/.test(n)) : []);
+  assert.ok(scratch().length > 0, 'the dead migration left its scratch folder');
+
+  const next = await spawnAnvil({ dataDir, databaseUrl: db.url, env: fast });
+  started.push(next);
+  assert.is((await api(next, 'GET', '/repos/root/moved')).status, 404, 'no half-made repository');
+  await eventually(() => scratch().length === 0, 'the scratch folder removed by the live process', 20_000);
+  const again = await api(next, 'POST', '/repos/migrate', { ...body, clone_addr: `${next.url}/root/origin.git` });
+  assert.is(again.status, 201, JSON.stringify(again.json));
+  assert.is(again.json.empty, false);
   await next.stop();
 });
 

@@ -189,6 +189,8 @@ export class MigrationService {
         }
         wikiFetched = true;
       }
+      // Tests only: die as a crash would, with the source read into the scratch folder and nothing written.
+      if (config.leftovers.crashMidMigration) process.kill(process.pid, 'SIGKILL');
       const branches = await branchCount(scratch);
       const tips = await refTargets(scratch);
       // Any one of a user name, a password or a token, given in the body or in the address (`https://:TOKEN@host/…`).
