@@ -69,6 +69,16 @@ export interface Config {
      * finished a push and before it is recorded, as a crash at the worst moment would.
      */
     crashAfterPush: boolean;
+    /**
+     * ANVIL_TEST_CRASH_AFTER_MIRROR_FETCH=1, for tests only: the process kills itself (SIGKILL) once a
+     * pull mirror's fetch moved its refs and before the changes are recorded.
+     */
+    crashAfterMirrorFetch: boolean;
+    /**
+     * ANVIL_TEST_CRASH_MID_MIGRATION=1, for tests only: the process kills itself (SIGKILL) once a
+     * migration has read its source and before it writes anything.
+     */
+    crashMidMigration: boolean;
   };
 }
 
@@ -413,6 +423,8 @@ export function loadConfig(env: Env = process.env): Config {
       leaseMs: int(env, 'LEFTOVERS_LEASE_SECONDS', 10, 1) * 1000,
       pollIntervalMs: int(env, 'LEFTOVERS_POLL_INTERVAL_MS', 1000, 10),
       crashAfterPush: bool(env, 'ANVIL_TEST_CRASH_AFTER_PUSH', false),
+      crashAfterMirrorFetch: bool(env, 'ANVIL_TEST_CRASH_AFTER_MIRROR_FETCH', false),
+      crashMidMigration: bool(env, 'ANVIL_TEST_CRASH_MID_MIGRATION', false),
     },
     actions: {
       enabled: bool(env, 'ACTIONS_ENABLED', true),

@@ -3,6 +3,7 @@
 import * as assert from 'uvu/assert';
 import { gitWorkspace } from './events.js';
 import { startApp, type TestApp } from './harness.js';
+import { uploadAsset } from './releases.js';
 import { actor, fresh, userRepo, type Actor, type Repository } from './repos.js';
 
 /** The target's settings: loopback is refused by default, so the tests allow it. */
@@ -11,7 +12,10 @@ export const migrationEnv = { MIGRATIONS_ALLOW_LOCALNETWORKS: 'true', MIRROR_MIN
 export interface Source {
   app: TestApp;
   owner: Actor;
-  /** A public repository with a second branch, a tag, labels, a milestone, an issue with a comment, a pull request, a release and a wiki page. */
+  /**
+   * A public repository with a second branch, a tag, labels, a milestone, an issue with a comment and
+   * reactions (on both), a pull request, a release with an asset and a wiki page.
+   */
   full: Repository;
   /** A private repository with one commit. */
   secret: Repository;
@@ -44,10 +48,18 @@ export async function startSource(): Promise<Source> {
   const label = await ok(c.POST('/repos/{owner}/{repo}/labels', { params: { path }, body: { name: 'bug', color: '#ee0701', description: 'broken' } }), 'label');
   const ms = await ok(c.POST('/repos/{owner}/{repo}/milestones', { params: { path }, body: { title: 'v1.0', description: 'first' } }), 'milestone');
   const issue = await ok(c.POST('/repos/{owner}/{repo}/issues', { params: { path }, body: { title: 'It breaks', body: 'when run', labels: [label!.id], milestone: ms!.id } }), 'issue');
-  await ok(c.POST('/repos/{owner}/{repo}/issues/{index}/comments', { params: { path: { ...path, index: issue!.number } }, body: { body: 'confirmed' } }), 'comment');
+  const comment = await ok(c.POST('/repos/{owner}/{repo}/issues/{index}/comments', { params: { path: { ...path, index: issue!.number } }, body: { body: 'confirmed' } }), 'comment');
+  // Reactions on the issue (by two accounts, one kind shared) and on its comment.
+  const fan = await actor(app);
+  const fanClient = app.client(fan.auth);
+  await ok(c.POST('/repos/{owner}/{repo}/issues/{index}/reactions', { params: { path: { ...path, index: issue!.number } }, body: { content: 'heart' } }), 'reaction');
+  await ok(fanClient.POST('/repos/{owner}/{repo}/issues/{index}/reactions', { params: { path: { ...path, index: issue!.number } }, body: { content: 'heart' } }), 'reaction 2');
+  await ok(fanClient.POST('/repos/{owner}/{repo}/issues/{index}/reactions', { params: { path: { ...path, index: issue!.number } }, body: { content: '+1' } }), 'reaction 3');
+  await ok(c.POST('/repos/{owner}/{repo}/issues/comments/{id}/reactions', { params: { path: { ...path, id: comment!.id! } }, body: { content: 'rocket' } }), 'comment reaction');
   await ok(c.POST('/repos/{owner}/{repo}/issues', { params: { path }, body: { title: 'Closed one', closed: true } } as never), 'issue 2');
   await ok(c.POST('/repos/{owner}/{repo}/pulls', { params: { path }, body: { title: 'Add feature', head: 'feature', base: full.default_branch, body: 'please' } }), 'pull');
-  await ok(c.POST('/repos/{owner}/{repo}/releases', { params: { path }, body: { tag_name: 'v1', name: 'One', body: 'notes' } }), 'release');
+  const release = await ok(c.POST('/repos/{owner}/{repo}/releases', { params: { path }, body: { tag_name: 'v1', name: 'One', body: 'notes' } }), 'release');
+  await ok(uploadAsset(app, path, release!.id!, { filename: 'app.bin', content: 'binary asset \u0000\u0001 bytes'.repeat(500) }, owner), 'release asset');
   await ok(c.POST('/repos/{owner}/{repo}/wiki/new', { params: { path }, body: { title: 'Home', content_base64: Buffer.from('wiki home').toString('base64') } }), 'wiki');
   return {
     app, owner, full, secret, ws,

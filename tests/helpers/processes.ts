@@ -69,14 +69,14 @@ export async function spawnAnvil(opts: { dataDir: string; databaseUrl?: string; 
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`anvil exited early: ${out}`);
     const ok = await fetch(`${url}/api/v1/version`).then((r) => r.ok, () => false);
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`anvil did not start within 60 s: ${out}`);
+      throw new Error(`anvil did not start within 180 s: ${out}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -226,7 +226,7 @@ export const pullRequests = pgTable(
 );
 
 /**
- * Reactions (Gitea's `reaction`): one per user, kind and target. A reaction to the issue itself has no
+ * Reactions (Gitea's `reaction`): one per user (or migrated original author), kind and target. A reaction to the issue itself has no
  * comment_id; the two partial unique indexes keep "one per user and kind" for both targets.
  */
 export const reactions = pgTable(
@@ -240,10 +240,16 @@ export const reactions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     type: text('type').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /**
+     * A migrated reaction (#39): the source's account that gave it (user_id is then the migrating user,
+     * and the API shows Gitea's stand-in user `name(Gitea)`); '' for reactions given here.
+     */
+    originalAuthor: text('original_author').notNull().default(''),
+    originalAuthorId: bigint('original_author_id', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
-    uniqueIndex('reactions_issue_key').on(t.issueId, t.userId, t.type).where(sql`comment_id is null`),
-    uniqueIndex('reactions_comment_key').on(t.commentId, t.userId, t.type).where(sql`comment_id is not null`),
+    uniqueIndex('reactions_issue_key').on(t.issueId, t.userId, t.type, t.originalAuthor).where(sql`comment_id is null`),
+    uniqueIndex('reactions_comment_key').on(t.commentId, t.userId, t.type, t.originalAuthor).where(sql`comment_id is not null`),
     index('reactions_issue_idx').on(t.issueId, t.createdAt),
   ],
 );

@@ -2,7 +2,7 @@
 // is kept without credentials; the credentials (user name and password or token) are sealed with the
 // Actions secrets key (services/actions/secretBox.ts) and never returned. One sync at a time, across
 // processes: a sync claims the row (`claimed_until`) by a conditional update, as leftovers are claimed.
-import { bigint, boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { repositories } from './repos.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -27,6 +27,13 @@ export const pullMirrors = pgTable(
     lastSyncAt: ts('last_sync_at'),
     updatedAt: ts('updated_at'),
     lastError: text('last_error').notNull().default(''),
+    /**
+     * The mirror's refs (heads and tags → ids) as they were before a fetch whose ref changes are not
+     * recorded yet: set before the fetch, cleared in the transaction that records its push events. A sync
+     * that finds it set (its process died after fetching) records the changes from there, so none is lost
+     * or recorded twice.
+     */
+    pendingRefs: jsonb('pending_refs').$type<Record<string, string>>(),
   },
   (t) => [index('pull_mirrors_next_idx').on(t.nextSyncAt)],
 );

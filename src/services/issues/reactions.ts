@@ -10,6 +10,7 @@ import { canWriteIssue, type IssueService } from './issues.js';
 /** Gitea's `[ui] REACTIONS` default; `GET /settings/ui` lists the same. */
 export const allowedReactions = ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'] as const;
 
+/** A reaction and who gave it (for a migrated one, `user` is the migrating user; the converter shows its original author). */
 export type ReactionView = { reaction: ReactionRow; user: UserRow };
 type Page = { limit: number; offset: number };
 /** What a reaction is to: the issue itself, or one of its comments. */
@@ -71,7 +72,7 @@ export class ReactionService {
     if (inserted) return { view: { reaction: inserted, user: actor }, created: true };
     const [existing] = await this.deps.db.select().from(reactions).where(this.mine(target, actor, content)).limit(1);
     // Removed again between the two statements: the caller's reaction is answered as it was asked for.
-    return { view: { reaction: existing ?? { id: 0, issueId: target.issue.id, commentId, userId: actor.id, type: content, createdAt: new Date() }, user: actor }, created: false };
+    return { view: { reaction: existing ?? { id: 0, issueId: target.issue.id, commentId, userId: actor.id, type: content, createdAt: new Date(), originalAuthor: '', originalAuthorId: 0 }, user: actor }, created: false };
   }
 
   /** Removes the caller's reaction of that kind, if any. */
@@ -86,6 +87,7 @@ export class ReactionService {
       target.comment ? eq(reactions.commentId, target.comment.id) : isNull(reactions.commentId),
       eq(reactions.userId, actor.id),
       eq(reactions.type, content),
+      eq(reactions.originalAuthor, ''),
     );
   }
 

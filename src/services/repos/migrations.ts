@@ -4,15 +4,17 @@
 // scratch folder, the API into memory — and then written in one transaction with the repository's row,
 // so a source that fails or dies part way leaves nothing behind. Authors are kept as Gitea keeps them:
 // the migrating user posts, `original_author`/`original_author_id` name the source's account.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Db } from '../../db/client.js';
 import { and, count, eq } from 'drizzle-orm';
 import {
-  collaborations, comments, issueCounters, issueLabels, issues, labels, milestones, pullMirrors, pullRequests, releases,
-  repoWatches, repositories, type RepoRow, type UserRow,
+  attachments, collaborations, comments, issueCounters, issueLabels, issues, labels, milestones, pullMirrors, pullRequests, releases,
+  reactions, repoWatches, repositories, type RepoRow, type UserRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
+import { AttachmentStorage, attachmentKey } from '../../storage/attachments.js';
 import { beginCreate } from '../../git/folderMoves.js';
 import { initBare } from '../../git/init.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
@@ -69,16 +71,20 @@ interface SrcPull extends SrcIssue {
   merged_at?: string | null; merge_commit_sha?: string | null; merge_base?: string; draft?: boolean;
 }
 interface SrcComment { id: number; body?: string; user?: SrcUser | null; created_at: string; updated_at?: string; original_author?: string; original_author_id?: number }
+interface SrcAsset { id: number; name: string; size: number; download_count?: number; created_at?: string; browser_download_url: string }
 interface SrcRelease {
   id: number; tag_name: string; target_commitish?: string; name?: string; body?: string; draft?: boolean; prerelease?: boolean;
-  created_at?: string; published_at?: string | null; author?: SrcUser | null;
+  created_at?: string; published_at?: string | null; author?: SrcUser | null; assets?: SrcAsset[] | null;
 }
+interface SrcReaction { user?: SrcUser | null; content: string; created_at?: string }
 
 interface Fetched {
   labels: SrcLabel[];
   milestones: SrcMilestone[];
-  issues: Array<{ issue: SrcIssue; pull?: SrcPull; comments: SrcComment[] }>;
+  issues: Array<{ issue: SrcIssue; pull?: SrcPull; comments: SrcComment[]; reactions: SrcReaction[]; commentReactions: Map<number, SrcReaction[]> }>;
   releases: SrcRelease[];
+  /** The release assets already stored (attachment storage), by the source's release id. */
+  assets: Map<number, Array<{ asset: SrcAsset; uuid: string; size: number }>>;
 }
 
 const when = (s: string | null | undefined) => (s && !s.startsWith('0001-') ? new Date(s) : undefined);
@@ -88,6 +94,7 @@ const authorOf = (o: { user?: SrcUser | null; author?: SrcUser | null; original_
 
 export class MigrationService {
   private readonly journals: FolderJournals;
+  private readonly attachments: AttachmentStorage;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -97,6 +104,7 @@ export class MigrationService {
     private readonly keys: () => Promise<SecretKey[]>,
   ) {
     this.journals = new FolderJournals(deps);
+    this.attachments = new AttachmentStorage(deps.config);
   }
 
   /** The owner the caller asked for, if the caller may create repositories there. */
@@ -139,6 +147,9 @@ export class MigrationService {
     const { scratch } = journal;
     const wikiScratch = `${scratch}.wiki`;
     let wikiFetched = false;
+    let fetched: Fetched | undefined;
+    // Release assets stored before the transaction; removed again if it does not commit.
+    const stored: string[] = [];
     try {
       const access = gitAccess(remote);
       let head: string | undefined;
@@ -157,11 +168,11 @@ export class MigrationService {
         throw new Invalid(`the git repository at ${gitUrl} cannot be read: ${remoteFailure(err)}`);
       }
       if (head) await setHead(scratch, head);
-      let fetched: Fetched | undefined;
       if (giteaSource && !input.mirror) {
         const reader = new GiteaApiReader(remote, giteaSource.base);
         try {
           fetched = await this.readSource(reader, giteaSource.path, input);
+          await this.storeAssets(reader, fetched, stored);
         } finally {
           await reader.close();
         }
@@ -178,6 +189,8 @@ export class MigrationService {
         }
         wikiFetched = true;
       }
+      // Tests only: die as a crash would, with the source read into the scratch folder and nothing written.
+      if (config.leftovers.crashMidMigration) process.kill(process.pid, 'SIGKILL');
       const branches = await branchCount(scratch);
       const tips = await refTargets(scratch);
       // Any one of a user name, a password or a token, given in the body or in the address (`https://:TOKEN@host/…`).
@@ -216,6 +229,7 @@ export class MigrationService {
       return { repo, owner };
     } catch (err) {
       await journal.abandon();
+      for (const uuid of stored) await this.attachments.remove(uuid).catch(() => undefined);
       if (isUniqueViolation(err)) throw conflict();
       throw err;
     } finally {
@@ -227,18 +241,57 @@ export class MigrationService {
   private async readSource(reader: GiteaApiReader, path: string, input: MigrateInput): Promise<Fetched> {
     const info = await reader.get<{ id: number }>(`/repos/${path}`, true);
     if (!info) throw new Invalid(`the source server has no repository ${path} (or the token cannot see it)`);
-    const out: Fetched = { labels: [], milestones: [], issues: [], releases: [] };
+    const out: Fetched = { labels: [], milestones: [], issues: [], releases: [], assets: new Map() };
     if (input.labels) out.labels = await reader.all<SrcLabel>(`/repos/${path}/labels`);
     if (input.milestones) out.milestones = await reader.all<SrcMilestone>(`/repos/${path}/milestones?state=all`);
     const wanted: Array<{ issue: SrcIssue; pull?: SrcPull }> = [];
     if (input.issues) for (const i of await reader.all<SrcIssue>(`/repos/${path}/issues?state=all&type=issues`)) wanted.push({ issue: i });
     if (input.pullRequests) for (const p of await reader.all<SrcPull>(`/repos/${path}/pulls?state=all`)) wanted.push({ issue: p, pull: p });
     for (const w of wanted) {
-      const list = (await reader.get<SrcComment[]>(`/repos/${path}/issues/${w.issue.number}/comments`)) ?? [];
-      out.issues.push({ ...w, comments: Array.isArray(list) ? list : [] });
+      const got = (await reader.get<SrcComment[]>(`/repos/${path}/issues/${w.issue.number}/comments`)) ?? [];
+      const comments = Array.isArray(got) ? got : [];
+      const reactions = await reader.all<SrcReaction & { id?: number }>(`/repos/${path}/issues/${w.issue.number}/reactions`);
+      const commentReactions = new Map<number, SrcReaction[]>();
+      for (const c of comments) {
+        const list = (await reader.get<SrcReaction[]>(`/repos/${path}/issues/comments/${c.id}/reactions`, true)) ?? [];
+        if (Array.isArray(list) && list.length) commentReactions.set(c.id, list);
+      }
+      out.issues.push({ ...w, comments, reactions, commentReactions });
     }
     if (input.releases) out.releases = await reader.all<SrcRelease>(`/repos/${path}/releases`);
     return out;
+  }
+
+  /**
+   * Each release's assets, streamed from the source into the attachment storage (with no transaction
+   * open): its size checked against the source's word and ATTACHMENT_MAX_SIZE. `stored` collects the
+   * new files' uuids, for removal if the migration does not complete.
+   */
+  private async storeAssets(reader: GiteaApiReader, f: Fetched, stored: string[]): Promise<void> {
+    const max = this.deps.config.attachment.maxSizeMiB * 1024 * 1024;
+    for (const release of f.releases) {
+      for (const asset of release.assets ?? []) {
+        const body = await reader.download(asset.browser_download_url);
+        const uuid = randomUUID();
+        stored.push(uuid);
+        let seen = 0;
+        const size = await this.attachments.store.put(attachmentKey(uuid), body, {
+          chunk: (c) => {
+            seen += c.length;
+            if (seen > max) throw new Invalid(`the release asset ${asset.name} is larger than ATTACHMENT_MAX_SIZE`);
+          },
+          end: () => {
+            if (typeof asset.size === 'number' && seen !== asset.size) throw new Invalid(`the release asset ${asset.name} arrived with ${seen} bytes, not ${asset.size}`);
+          },
+        }).catch((err: Error) => {
+          body.destroy();
+          throw err instanceof Invalid ? err : new Invalid(`the release asset ${asset.name} could not be read: ${err.message}`);
+        });
+        const list = f.assets.get(release.id) ?? [];
+        list.push({ asset, uuid, size });
+        f.assets.set(release.id, list);
+      }
+    }
   }
 }
 
@@ -287,7 +340,7 @@ async function writeFetched(tx: Tx, repo: RepoRow, actor: UserRow, f: Fetched, t
   };
   let maxIndex = 0;
   const tally = { issues: 0, closedIssues: 0, pulls: 0, closedPulls: 0 };
-  for (const { issue, pull, comments: list } of f.issues.sort((a, b) => a.issue.number - b.issue.number)) {
+  for (const { issue, pull, comments: list, commentReactions } of f.issues.sort((a, b) => a.issue.number - b.issue.number)) {
     const closed = issue.state === 'closed';
     const milestoneId = issue.milestone ? milestoneIds.get(issue.milestone.title) : undefined;
     const author = authorOf(issue);
@@ -310,13 +363,27 @@ async function writeFetched(tx: Tx, repo: RepoRow, actor: UserRow, f: Fetched, t
     if (ids.length) await tx.insert(issueLabels).values(ids.map((labelId) => ({ issueId, labelId })));
     for (const id of ids) bump(labelCounts, id, closed);
     if (milestoneId) bump(milestoneCounts, milestoneId, closed);
-    if (list.length) {
-      await tx.insert(comments).values(list.map((c) => {
-        const a = authorOf(c);
-        const at = when(c.created_at) ?? created;
-        return { issueId, repoId: repo.id, posterId: actor.id, body: c.body ?? '', originalAuthor: a.name, originalAuthorId: a.id, createdAt: at, updatedAt: when(c.updated_at) ?? at };
-      }));
+    const reactionRows: Array<typeof reactions.$inferInsert> = [];
+    const react = (list: SrcReaction[], commentId: number | null) => {
+      const seen = new Set<string>();
+      for (const r of list) {
+        const a = authorOf(r);
+        const key = `${a.name}\0${r.content}`;
+        if (!r.content || seen.has(key)) continue;
+        seen.add(key);
+        reactionRows.push({ issueId, commentId, userId: actor.id, type: r.content, originalAuthor: a.name, originalAuthorId: a.id, createdAt: when(r.created_at) ?? created });
+      }
+    };
+    react(f.issues.find((x) => x.issue === issue)?.reactions ?? [], null);
+    for (const c of list) {
+      const a = authorOf(c);
+      const at = when(c.created_at) ?? created;
+      const [made] = await tx.insert(comments).values({
+        issueId, repoId: repo.id, posterId: actor.id, body: c.body ?? '', originalAuthor: a.name, originalAuthorId: a.id, createdAt: at, updatedAt: when(c.updated_at) ?? at,
+      }).returning({ id: comments.id });
+      react(commentReactions.get(c.id) ?? [], made!.id);
     }
+    if (reactionRows.length) await tx.insert(reactions).values(reactionRows);
     if (pull) {
       // The head is kept at refs/pull/<n>/head (fetched from the source); the branch itself may be gone.
       const headSha = tips.get(`refs/pull/${issue.number}/head`) ?? pull.head?.sha ?? '';
@@ -332,14 +399,19 @@ async function writeFetched(tx: Tx, repo: RepoRow, actor: UserRow, f: Fetched, t
   if (maxIndex) await tx.insert(issueCounters).values({ repoId: repo.id, lastIndex: maxIndex });
   const published = f.releases.filter((r) => r.draft || tips.has(`refs/tags/${r.tag_name}`));
   if (published.length) {
-    await tx.insert(releases).values(published.map((r) => {
+    const made = await tx.insert(releases).values(published.map((r) => {
       const created = when(r.created_at) ?? new Date();
       return {
         repoId: repo.id, publisherId: actor.id, tagName: r.tag_name, lowerTagName: r.tag_name.toLowerCase(), target: r.target_commitish ?? '',
         title: r.name ?? '', note: r.body ?? '', sha1: r.draft ? '' : (tips.get(`refs/tags/${r.tag_name}`) ?? ''), isDraft: r.draft ?? false,
         isPrerelease: r.prerelease ?? false, createdAt: created, publishedAt: r.draft ? undefined : (when(r.published_at) ?? created),
       };
-    }));
+    })).returning({ id: releases.id });
+    const files = published.flatMap((r, i) => (f.assets.get(r.id) ?? []).map(({ asset, uuid, size }) => ({
+      uuid, repoId: repo.id, releaseId: made[i]!.id, uploaderId: actor.id, name: asset.name, size, downloadCount: asset.download_count ?? 0,
+      createdAt: when(asset.created_at) ?? new Date(),
+    })));
+    if (files.length) await tx.insert(attachments).values(files);
   }
   await tx.update(repositories).set({
     numIssues: tally.issues, numClosedIssues: tally.closedIssues, numPulls: tally.pulls, numClosedPulls: tally.closedPulls,

@@ -4,7 +4,7 @@
 // claim (MIRROR_LEASE_SECONDS) lapses. The refs a sync moved are recorded as pushes by the mirror's
 // owner, so webhooks, the feed and Actions react as for a push.
 import { and, asc, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
-import { pullMirrors, repositories, users, type PullMirrorRow } from '../../db/schema/index.js';
+import { pullMirrors, repositories, users, type PullMirrorRow, type RepoRow } from '../../db/schema/index.js';
 import { repoDir } from '../../git/paths.js';
 import type { RefChange } from '../../git/pushLog.js';
 import { refTargets, setHead } from '../../git/refs.js';
@@ -75,32 +75,52 @@ export class MirrorService {
     const [claim] = await db.update(pullMirrors).set({ claimedUntil: new Date(now.getTime() + config.migrations.mirrorLeaseMs) })
       .where(and(eq(pullMirrors.repoId, repoId), or(isNull(pullMirrors.claimedUntil), lt(pullMirrors.claimedUntil, now)))).returning();
     if (!claim) return undefined;
+    // Writes of this sync apply only while it still holds the mirror.
+    const held = and(eq(pullMirrors.repoId, repoId), eq(pullMirrors.claimedUntil, claim.claimedUntil!));
     const release = (set: Partial<PullMirrorRow>) => db.update(pullMirrors).set({
       claimedUntil: null, lastSyncAt: new Date(), nextSyncAt: claim.intervalSeconds ? new Date(Date.now() + claim.intervalSeconds * 1000) : null, ...set,
-    }).where(eq(pullMirrors.repoId, repoId));
+    }).where(held);
     try {
       const [row] = await db.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId))
         .where(eq(repositories.id, repoId));
       if (!row) return 0;
+      const dir = repoDir(config.dataDir, row.owner.name, row.repo.name);
+      const isRef = (r: string) => r.startsWith('refs/heads/') || r.startsWith('refs/tags/');
+      const current = async () => new Map([...(await refTargets(dir))].filter(([r]) => isRef(r)));
+      // The refs moved from `before` to `after` recorded as pushes, and the pending mark cleared, in one
+      // transaction, only while this sync holds the mirror.
+      const record = async (before: Map<string, string>, after: Map<string, string>, patch: Partial<RepoRow>) => {
+        const changes: RefChange[] = [];
+        for (const [ref, sha] of after) if (before.get(ref) !== sha) changes.push({ ref, before: before.get(ref) ?? zero, after: sha });
+        for (const [ref, sha] of before) if (!after.has(ref)) changes.push({ ref, before: sha, after: zero });
+        if (changes.length || patch.defaultBranch) {
+          await this.branches.refsChanged({ repo: row.repo, owner: row.owner }, row.owner.id, changes, [...before.values()], patch, async (tx) => {
+            const [still] = await tx.update(pullMirrors).set({ pendingRefs: null }).where(held).returning({ repoId: pullMirrors.repoId });
+            if (!still) throw new Error('the mirror\'s sync lost its claim before recording its changes');
+          });
+        }
+        return changes.length;
+      };
+      // A sync whose process died after fetching left the refs before its fetch in the row: its changes
+      // are recorded first (whether or not the remote answers now), then this sync fetches.
+      let moved = 0;
+      if (claim.pendingRefs) moved += await record(new Map(Object.entries(claim.pendingRefs)), await current(), {});
       const credentials = await this.credentialsOf(claim);
       const remote = await checkRemote(config.migrations, claim.remoteUrl, credentials);
       const access = gitAccess(remote);
-      const dir = repoDir(config.dataDir, row.owner.name, row.repo.name);
-      const isRef = (r: string) => r.startsWith('refs/heads/') || r.startsWith('refs/tags/');
-      const before = new Map([...(await refTargets(dir))].filter(([r]) => isRef(r)));
+      // The refs before this fetch, kept in the row until its changes are recorded.
+      const before = await current();
+      await db.update(pullMirrors).set({ pendingRefs: Object.fromEntries(before) }).where(held);
       await fetchRemote(dir, remote.url, ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], access, { prune: claim.enablePrune });
-      const after = new Map([...(await refTargets(dir))].filter(([r]) => isRef(r)));
-      const changes: RefChange[] = [];
-      for (const [ref, sha] of after) if (before.get(ref) !== sha) changes.push({ ref, before: before.get(ref) ?? zero, after: sha });
-      for (const [ref, sha] of before) if (!after.has(ref)) changes.push({ ref, before: sha, after: zero });
+      // Tests only: die as a crash would, after git moved the refs and before anything is recorded.
+      if (config.leftovers.crashAfterMirrorFetch) process.kill(process.pid, 'SIGKILL');
+      const after = await current();
       const head = await remoteHead(config.dataDir, remote.url, access).catch(() => undefined);
       const patch = head && head !== row.repo.defaultBranch && after.has(`refs/heads/${head}`) ? { defaultBranch: head } : {};
       if (patch.defaultBranch) await setHead(dir, patch.defaultBranch);
-      if (changes.length || patch.defaultBranch) {
-        await this.branches.refsChanged({ repo: row.repo, owner: row.owner }, row.owner.id, changes, [...before.values()], patch);
-      }
-      await release({ lastError: '', ...(changes.length ? { updatedAt: new Date() } : {}) });
-      return changes.length;
+      moved += await record(before, after, patch);
+      await release({ lastError: '', pendingRefs: null, ...(moved ? { updatedAt: new Date() } : {}) });
+      return moved;
     } catch (err) {
       const message = remoteFailure(err);
       this.deps.log.warn({ repoId, err: message }, 'mirror sync failed');

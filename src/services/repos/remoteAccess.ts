@@ -4,6 +4,7 @@
 // API reader's) goes to that address, so a second DNS answer cannot lead elsewhere.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import type { MigrationsConfig } from '../../config.js';
 import { Invalid } from '../errors.js';
@@ -136,6 +137,34 @@ export class GiteaApiReader {
     } catch {
       throw new Invalid(`the source server answered ${path} with something that is not JSON`);
     }
+  }
+
+  /**
+   * A file of the source (a release asset's download address), streamed. Only on the source's own origin
+   * (the checked address, with the source's credentials): an address elsewhere is refused.
+   */
+  async download(url: string): Promise<Readable> {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new Invalid(`the source server named a download address that is not one: ${url}`);
+    }
+    if (target.origin !== new URL(this.base).origin) throw new Invalid(`the source server named a download address on another host: ${url}`);
+    const headers: Record<string, string> = {};
+    const auth = authorizationOf(this.remote.credentials);
+    if (auth) headers.authorization = auth;
+    let res;
+    try {
+      res = await request(target.toString(), { method: 'GET', headers, dispatcher: this.agent, signal: this.signal, maxRedirections: 0 } as Parameters<typeof request>[1]);
+    } catch (err) {
+      throw new Invalid(`the source server could not be read: ${(err as Error).message}`);
+    }
+    if (res.statusCode !== 200) {
+      await res.body.dump().catch(() => undefined);
+      throw new Invalid(`the source server answered ${res.statusCode} for ${target.pathname}`);
+    }
+    return res.body;
   }
 
   /**

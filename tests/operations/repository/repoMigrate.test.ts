@@ -84,6 +84,25 @@ test('201: service gitea — labels, milestones, issues with comments, pull requ
     to.GET('/repos/{owner}/{repo}/issues/{index}/comments', { params: { path: { ...here, index: commented.number } } }),
   ]);
   assert.equal(c2.data!.map((c) => [c.body, c.created_at, c.original_author]), c1.data!.map((c) => [c.body, c.created_at, src.owner.username]));
+  // Reactions, on the issue and on its comment: kinds, dates, and the source's account as Gitea's stand-in user.
+  const reactionsOf = async (client: typeof to, path: typeof here, index: number, commentId: number) => {
+    const [issue, comment] = await Promise.all([
+      client.GET('/repos/{owner}/{repo}/issues/{index}/reactions', { params: { path: { ...path, index } } }),
+      client.GET('/repos/{owner}/{repo}/issues/comments/{id}/reactions', { params: { path: { ...path, id: commentId } } }),
+    ]);
+    return { issue: issue.data!, comment: comment.data! };
+  };
+  const before = await reactionsOf(from, there, commented.number!, c1.data![0]!.id!);
+  const after = await reactionsOf(to, here, commented.number!, c2.data![0]!.id!);
+  assert.is(before.issue.length, 3);
+  const standIn = (x: { user?: { login?: string } | null; content?: string; created_at?: string }) => [`${x.user!.login}(Gitea)`, x.content, x.created_at];
+  assert.equal(after.issue.map((x) => [x.user!.login, x.content, x.created_at]), before.issue.map(standIn));
+  assert.equal(after.comment.map((x) => [x.user!.login, x.content, x.created_at]), before.comment.map(standIn));
+  assert.is(after.issue[0]!.user!.id, 0);
+  // The migrating user's own reactions stay theirs: adding the kind a source account gave is a new reaction.
+  const mine = await to.POST('/repos/{owner}/{repo}/issues/{index}/reactions', { params: { path: { ...here, index: commented.number! } }, body: { content: 'heart' } });
+  assert.is(mine.response.status, 201);
+  assert.is(mine.data!.user!.login, me.username);
   const [p1, p2] = await Promise.all([
     from.GET('/repos/{owner}/{repo}/pulls', { params: { path: there, query: q } }),
     to.GET('/repos/{owner}/{repo}/pulls', { params: { path: here, query: q } }),
@@ -97,6 +116,14 @@ test('201: service gitea — labels, milestones, issues with comments, pull requ
   // Releases.
   const [r1, r2] = await Promise.all([from.GET('/repos/{owner}/{repo}/releases', { params: { path: there } }), to.GET('/repos/{owner}/{repo}/releases', { params: { path: here } })]);
   assert.equal(r2.data!.map((r) => [r.tag_name, r.name, r.body, r.draft, r.prerelease]), r1.data!.map((r) => [r.tag_name, r.name, r.body, r.draft, r.prerelease]));
+  // Release assets: names, sizes and the very bytes, under a new uuid of this server.
+  const assetsOf = (r: typeof r1) => r.data!.flatMap((x) => x.assets!.map((a) => [x.tag_name, a.name, a.size]));
+  assert.equal(assetsOf(r2), assetsOf(r1));
+  const [a1, a2] = [r1.data![0]!.assets![0]!, r2.data![0]!.assets![0]!];
+  assert.is.not(a2.uuid, a1.uuid);
+  assert.ok(a2.browser_download_url!.startsWith(app.url));
+  const [b1, b2] = await Promise.all([fetch(a1.browser_download_url!).then((r) => r.arrayBuffer()), fetch(a2.browser_download_url!).then((r) => r.arrayBuffer())]);
+  assert.ok(Buffer.from(b2).equals(Buffer.from(b1)));
   // The wiki.
   const page = await to.GET('/repos/{owner}/{repo}/wiki/page/{pageName}', { params: { path: { ...here, pageName: 'Home' } } });
   assert.is(page.response.status, 200);
