@@ -88,6 +88,10 @@ export async function startRunner(opts: RunnerOptions): Promise<RunningRunner> {
         const res = await api.fetchTask({ tasksVersion: version });
         version = res.tasksVersion;
         if (res.task) {
+          // As act_runner does: after a task, ask with version 0 so that the server searches again. The
+          // version says only that something changed since the last poll; one change (a push, a matrix)
+          // can make several jobs, and this runner took just one of them.
+          version = 0n;
           const abort = new AbortController();
           const done = runTask(api, res.task, abort, opts, saved!.name, say);
           current = { abort, done };

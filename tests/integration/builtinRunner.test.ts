@@ -138,6 +138,54 @@ test('a pushed workflow with two jobs (needs) runs to completion on the built-in
   }
 });
 
+test('a dispatched matrix job sees the repository\'s and its owner\'s secrets and variables, its inputs and matrix; every secret is masked in the stored log, from bash and python steps alike', async () => {
+  const repo = await userRepo(app, owner, { auto_init: true });
+  const path = { owner: owner.username, repo: repo.name };
+  const client = app.client(owner.basic);
+  const secret = 'correct-horse-battery-staple';
+  const ownerSecret = 'owner-level-value-42';
+  assert.is((await client.PUT('/repos/{owner}/{repo}/actions/secrets/{secretname}', { params: { path: { ...path, secretname: 'DEPLOY_KEY' } }, body: { data: secret } })).response.status, 201);
+  assert.is((await client.PUT('/user/actions/secrets/{secretname}', { params: { path: { secretname: 'OWNER_KEY' } }, body: { data: ownerSecret } })).response.status, 201);
+  assert.is((await client.POST('/repos/{owner}/{repo}/actions/variables/{variablename}', { params: { path: { ...path, variablename: 'REGION' } }, body: { value: 'eu-west' } })).response.status, 201);
+  await pushFiles(app, owner, owner.username, repo.name, {
+    '.gitea/workflows/deploy.yml': workflow(`
+on:
+  workflow_dispatch:
+    inputs:
+      target:
+        default: dev
+jobs:
+  deploy:
+    strategy:
+      matrix:
+        n: [1, 2]
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "deploy \${{ secrets.DEPLOY_KEY }} and \${{ secrets.OWNER_KEY }} to \${{ inputs.target }} in \${{ vars.REGION }} as n=\${{ matrix.n }}"
+      - shell: python
+        env:
+          KEY: \${{ secrets.DEPLOY_KEY }}
+        run: |
+          import os
+          print("python sees " + os.environ["KEY"] + " (" + str(len(os.environ["KEY"])) + " characters)")
+`),
+  });
+  const sent = await client.POST('/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', { params: { path: { ...path, workflow_id: 'deploy.yml' } }, body: { ref: 'main', inputs: { target: 'staging' } } });
+  assert.is(sent.response.status, 204);
+  const [run] = await runsOf(app, repo.id, 1);
+  const ended = await endedRun(app, run!.id);
+  const jobs = await jobsOf(app, run!.id);
+  const logs = await Promise.all(jobs.map((j) => jobLog(app, owner.basic, owner.username, repo.name, j.id)));
+  assert.is(ended.status, 'success', logs.join('\n'));
+  assert.is(jobs.length, 2);
+  for (const [i, log] of logs.entries()) {
+    assert.match(log, `deploy *** and *** to staging in eu-west as n=${i + 1}`);
+    assert.match(log, `python sees *** (${secret.length} characters)`);
+    assert.not.match(log, secret);
+    assert.not.match(log, ownerSecret);
+  }
+});
+
 test('a failing step fails its job and the run; later steps do not run unless if: failure(); continue-on-error carries on', async () => {
   const repo = await userRepo(app, owner, { auto_init: true });
   await pushFiles(app, owner, owner.username, repo.name, {
