@@ -2521,6 +2521,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update a repository's avatar
+         * @description Repository administrators (owners, organization owners, admin collaborators and teams, site administrators); 403 for others who can see the repository, 404 for those who cannot. The picture's rules and statuses are those of `POST /user/avatar` (400 not base64, 413 over 1 MiB, 422 not a PNG, JPEG, GIF or WebP or over 4096 pixels). The picture is kept as sent and served at the repository's `avatar_url` (`<ROOT_URL>repo-avatars/<key>`, a new key for each upload). 204.
+         */
+        post: operations["repoUpdateAvatar"];
+        /**
+         * Delete a repository's avatar
+         * @description Repository administrators; 403 for others who can see the repository, 404 for those who cannot. `avatar_url` is empty again. 204 whether or not there was one.
+         */
+        delete: operations["repoDeleteAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/branch_protections": {
         parameters: {
             query?: never;
@@ -5484,6 +5513,26 @@ export interface paths {
         get: operations["repoGetWikiPageRevisions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{template_owner}/{template_repo}/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a repository using a template
+         * @description Any signed-in caller who can read the template's code (404 when the caller cannot see it, 403 when they see it but not its code). The source must be a template repository (`template: true`, 422 `this is not a template repo`) and at least one of `git_content`, `topics`, `git_hooks`, `webhooks`, `avatar`, `labels`, `protected_branch` must be chosen (422). `owner` is the caller, an organization where the caller may create repositories (403 otherwise), or, for site administrators, any user or organization (another user is 403 for others; an unknown owner is 404). 409 when the owner already has a repository of that name; 422 for an invalid or reserved name or a reached repository limit. `git_content` makes the template's default branch one new commit (no history) on `default_branch` (default: the template's), with Gitea's `.gitea/template` variable expansion in the paths and contents of the files it lists, and without `.gitea/template` itself. Topics, labels, webhooks, branch protections and the avatar are copied when chosen; anvil runs no custom git hooks, so `git_hooks` copies nothing. The trust model and object format are the template's. 201 with the new repository, recorded as a repository creation (webhooks, feed).
+         */
+        post: operations["generateRepo"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9051,6 +9100,26 @@ export interface components {
             custom_emojis: string[];
             default_theme: string;
         };
+        /** @description options for creating a repository from a template */
+        GenerateRepoOption: {
+            avatar?: boolean;
+            /** @description default branch of the new repository (default the template's) */
+            default_branch?: string;
+            description?: string;
+            /** @description the template's default branch as one new commit, with `.gitea/template` expansion */
+            git_content?: boolean;
+            /** @description accepted; anvil runs no custom git hooks, so nothing is copied */
+            git_hooks?: boolean;
+            labels?: boolean;
+            /** @description name of the new repository */
+            name: string;
+            /** @description the user or organization who will own the new repository */
+            owner: string;
+            private?: boolean;
+            protected_branch?: boolean;
+            topics?: boolean;
+            webhooks?: boolean;
+        };
         GetFilesOptions: {
             files?: string[];
         };
@@ -10549,6 +10618,11 @@ export interface components {
             sha: string;
             /** @description add a `Signed-off-by` trailer by the committer at the end of the message */
             signoff?: boolean | null;
+        };
+        /** @description a new repository avatar */
+        UpdateRepoAvatarOption: {
+            /** @description the picture (PNG, JPEG, GIF or WebP) in standard base64 */
+            image: string;
         };
         /** @description a new avatar */
         UpdateUserAvatarOption: {
@@ -16035,6 +16109,56 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoUpdateAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRepoAvatarOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
+        };
+    };
+    repoDeleteAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23542,6 +23666,42 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
+        };
+    };
+    generateRepo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the template repository's owner */
+                template_owner: string;
+                /** @description name of the template repository */
+                template_repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerateRepoOption"];
+            };
+        };
+        responses: {
+            /** @description the new repository */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Repository"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Validation"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
         };
     };
     repoSearchCodeAcross: {

@@ -34,7 +34,7 @@ export interface Config {
   /** Whether plain users may create organizations (admins always may). */
   allowCreateOrganization: boolean;
   attachment: AttachmentConfig;
-  /** Where each kind of blob is kept (Gitea's [storage], [attachment], [lfs], [avatar], [actions_log], [actions_artifacts]). */
+  /** Where each kind of blob is kept (Gitea's [storage], [attachment], [lfs], [avatar], [repo-avatar], [actions_log], [actions_artifacts]). */
   storage: Record<StorageKind, StorageSettings>;
   lfs: LfsConfig;
   packages: PackagesConfig;
@@ -214,12 +214,12 @@ export interface AttachmentConfig {
 }
 
 /** The kinds of blob, each stored where its settings say (by default `$DATA_DIR/<kind>`). */
-export const storageKinds = ['attachments', 'avatars', 'lfs', 'actions_log', 'actions_artifacts', 'packages'] as const;
+export const storageKinds = ['attachments', 'avatars', 'repo-avatars', 'lfs', 'actions_log', 'actions_artifacts', 'packages'] as const;
 export type StorageKind = (typeof storageKinds)[number];
 
 /** The environment prefix of each kind's section, as Gitea names its sections. */
 const storagePrefix: Record<StorageKind, string> = {
-  attachments: 'ATTACHMENT', avatars: 'AVATAR', lfs: 'LFS', actions_log: 'ACTIONS_LOG', actions_artifacts: 'ACTIONS_ARTIFACTS', packages: 'PACKAGES',
+  attachments: 'ATTACHMENT', avatars: 'AVATAR', 'repo-avatars': 'REPO_AVATAR', lfs: 'LFS', actions_log: 'ACTIONS_LOG', actions_artifacts: 'ACTIONS_ARTIFACTS', packages: 'PACKAGES',
 };
 
 /** One kind's storage: `<PREFIX>_STORAGE_TYPE`, `<PREFIX>_PATH`, `<PREFIX>_SERVE_DIRECT`, `<PREFIX>_MINIO_*`, each falling back to `STORAGE_*`. */

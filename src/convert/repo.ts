@@ -118,7 +118,7 @@ export function toRepository(
     default_merge_style: repo.defaultMergeStyle,
     default_update_style: 'merge',
     default_allow_maintainer_edit: repo.defaultAllowMaintainerEdit,
-    avatar_url: '',
+    avatar_url: repo.avatar ? `${config.rootUrl}repo-avatars/${repo.avatar}` : '',
     internal: false,
     mirror_interval: pull ? goDuration(pull.intervalSeconds) : '',
     mirror_updated: isoOrNull(pull?.lastSyncAt),

@@ -75,6 +75,8 @@ import { ReleaseAssetService } from './releases/releaseAssets.js';
 import { ReleaseService } from './releases/releases.js';
 // Forks, stars and topics
 import { ForkService } from './repos/forks.js';
+import { TemplateService } from './repos/generate.js';
+import { RepoAvatarService } from './repos/repoAvatars.js';
 import { MigrationService } from './repos/migrations.js';
 import { MirrorService } from './repos/mirrors.js';
 import { PushMirrorService } from './repos/pushMirrors.js';
@@ -164,6 +166,9 @@ export class Services {
   readonly releases: ReleaseService;
   readonly releaseAssets: ReleaseAssetService;
   readonly forks: ForkService;
+  /** Repositories generated from template repositories (#39). */
+  readonly templates: TemplateService;
+  readonly repoAvatars: RepoAvatarService;
   /** Migrations, pull and push mirrors (#39). */
   readonly migrations: MigrationService;
   readonly mirrors: MirrorService;
@@ -274,6 +279,8 @@ export class Services {
     this.releases = new ReleaseService(deps, this.branches);
     this.releaseAssets = new ReleaseAssetService(deps, this.releases, this.attachments);
     this.forks = new ForkService(deps, this.access, this.orgs);
+    this.repoAvatars = new RepoAvatarService(deps);
+    this.templates = new TemplateService(deps, this.access, this.users, this.orgs, this.repos, this.repoAvatars);
     this.stars = new StarService(deps);
     this.topics = new TopicService(deps);
     // OAuth2 provider, sign-in sessions, two-factor authentication

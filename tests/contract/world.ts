@@ -418,6 +418,8 @@ export class World {
       acceptRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       rejectRepoTransfer: { owner: [limited.username], repo: [transferRepo] },
       repoDelete: { repo: [victimRepo] },
+      // The fixture repositories are templates (seedRepo).
+      generateRepo: { template_owner: [user.username, user.username, 'nobody-here'], template_repo: ['repo-a', 'repo-p'] },
       // The site admin's fork (200), its base (400: no fork), the other pairings 404.
       repoMergeUpstream: { owner: [admin.username, user.username], repo: [upstreamFork, upstreamFork, upstreamBase] },
       // A run waiting for approval, one with a failed job; the others answer 409/400 and 404.
@@ -539,7 +541,8 @@ export class World {
   /** A fixture repository with everything the path fixtures name. */
   private async seedRepo(owner: string, name: string, isPrivate: boolean): Promise<void> {
     const isOrg = owner === this.orgs.org.name || owner === this.orgs.privateOrg.name;
-    const options = { name, private: isPrivate, auto_init: true };
+    // Templates too, so that generateRepo has sources (#39).
+    const options = { name, private: isPrivate, auto_init: true, template: true };
     const created = isOrg
       ? await this.step('create org repository', 'POST', `/orgs/${owner}/repos`, options)
       : await this.step('create repository', 'POST', '/user/repos', options, owner);
@@ -1362,6 +1365,9 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     // avatars: a random string is almost never base64 of a picture.
     userUpdateAvatar: { properties: { image: { const: samplePng.toString('base64') } } },
     orgUpdateAvatar: { properties: { image: { const: samplePng.toString('base64') } } },
+    repoUpdateAvatar: { properties: { image: { const: samplePng.toString('base64') } } },
+    // A new name in the caller's own account, with the git content (most calls are the user's).
+    generateRepo: { properties: { owner: { const: world.users.user.username }, name: { pattern: '^gen-[a-z0-9]{10}$' }, git_content: { const: true } }, required: ['git_content'] },
   };
 }
 

@@ -65,6 +65,7 @@ import { deleteUserSecret } from './user/deleteUserSecret.js';
 import { deleteUserVariable } from './user/deleteUserVariable.js';
 import { downloadActionsRunJobLogs } from './repository/downloadActionsRunJobLogs.js';
 import { downloadArtifact } from './repository/downloadArtifact.js';
+import { generateRepo } from './repository/generateRepo.js';
 import { getAdminRunner } from './admin/getAdminRunner.js';
 import { getAdminRunners } from './admin/getAdminRunners.js';
 import { getArtifact } from './repository/getArtifact.js';
@@ -282,6 +283,7 @@ import { repoCreateTag } from './repository/repoCreateTag.js';
 import { repoCreateTagProtection } from './repository/repoCreateTagProtection.js';
 import { repoCreateWikiPage } from './repository/repoCreateWikiPage.js';
 import { repoDelete } from './repository/repoDelete.js';
+import { repoDeleteAvatar } from './repository/repoDeleteAvatar.js';
 import { repoDeleteBranch } from './repository/repoDeleteBranch.js';
 import { repoDeleteBranchProtection } from './repository/repoDeleteBranchProtection.js';
 import { repoDeleteCollaborator } from './repository/repoDeleteCollaborator.js';
@@ -403,6 +405,7 @@ import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
 import { repoTransfer } from './repository/repoTransfer.js';
 import { repoUnDismissPullReview } from './repository/repoUnDismissPullReview.js';
 import { repoUnresolvePullReviewComment } from './repository/repoUnresolvePullReviewComment.js';
+import { repoUpdateAvatar } from './repository/repoUpdateAvatar.js';
 import { repoUpdateBranchProtectionPriories } from './repository/repoUpdateBranchProtectionPriories.js';
 import { repoUpdateFile } from './repository/repoUpdateFile.js';
 import { repoUpdatePullRequest } from './repository/repoUpdatePullRequest.js';
@@ -558,6 +561,7 @@ export const registry: Registry = {
   deleteUserVariable,
   downloadActionsRunJobLogs,
   downloadArtifact,
+  generateRepo,
   getAdminRunner,
   getAdminRunners,
   getArtifact,
@@ -775,6 +779,7 @@ export const registry: Registry = {
   repoCreateTagProtection,
   repoCreateWikiPage,
   repoDelete,
+  repoDeleteAvatar,
   repoDeleteBranch,
   repoDeleteBranchProtection,
   repoDeleteCollaborator,
@@ -896,6 +901,7 @@ export const registry: Registry = {
   repoTransfer,
   repoUnDismissPullReview,
   repoUnresolvePullReviewComment,
+  repoUpdateAvatar,
   repoUpdateBranchProtectionPriories,
   repoUpdateFile,
   repoUpdatePullRequest,

@@ -43,6 +43,13 @@ export const repositories = pgTable(
     originalServiceType: text('original_service_type').notNull().default(''),
     /** The repository this one was forked from (null when it is not a fork, or its parent was deleted). */
     forkId: bigint('fork_id', { mode: 'number' }).references((): AnyPgColumn => repositories.id, { onDelete: 'set null' }),
+    /** The template repository this one was generated from (null when not generated, or the template was deleted). */
+    templateId: bigint('template_id', { mode: 'number' }).references((): AnyPgColumn => repositories.id, { onDelete: 'set null' }),
+    /**
+     * The uploaded avatar's key in the `repo-avatars` store (`<repo id>-<sha256 of the picture, hex>`), or ''
+     * without one. `avatar_url` is `<ROOT_URL>repo-avatars/<avatar>` (Gitea's `repository.avatar`).
+     */
+    avatar: text('avatar').notNull().default(''),
     defaultBranch: text('default_branch').notNull().default('main'),
     objectFormat: text('object_format').$type<ObjectFormat>().notNull().default('sha1'),
     trustModel: text('trust_model').$type<TrustModel>().notNull().default('default'),

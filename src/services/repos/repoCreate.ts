@@ -34,6 +34,19 @@ export interface CreateRepoInput {
   objectFormat?: ObjectFormat | '';
 }
 
+/**
+ * What a creation from a template (services/repos/generate.ts) adds to a plain one: the git content,
+ * more columns of the row, and more rows in the creation's transaction.
+ */
+export interface CreateExtras {
+  /** Fills the new bare repository in its scratch folder, before any row exists; answers whether it made a commit. */
+  fill?: (scratch: string) => Promise<boolean>;
+  /** Columns of the new row besides the plain ones. */
+  row?: Pick<Partial<RepoRow>, 'templateId' | 'avatar' | 'topics'>;
+  /** More rows for the new repository, written in its creation's transaction. */
+  inTx?: (tx: Db, repo: RepoRow) => Promise<void>;
+}
+
 function pick(names: readonly string[], wanted: string, what: string): string {
   const found = templates.findTemplate(names, wanted);
   if (!found) throw new Invalid(`${what} template does not exist [${wanted}], available templates: [${names.join(', ')}]`);
@@ -80,6 +93,7 @@ export async function createRepository(
   actor: UserRow,
   input: CreateRepoInput,
   journals: JournalStore,
+  extras: CreateExtras = {},
 ): Promise<RepoRow> {
   const { db, config } = deps;
   const p = plan(owner, input);
@@ -111,6 +125,8 @@ export async function createRepository(
       const who = signatureOf(actor, config);
       await commitFiles(scratch, { branch: p.defaultBranch, files: p.files, message: 'Initial commit\n', author: who });
     }
+    const filled = extras.fill ? await extras.fill(scratch) : false;
+    const hasCommit = p.files.length > 0 || filled;
     // The size is right from the start, as Gitea's (it counts the folder after init): read here, outside
     // the transaction; the move into place keeps every file, and a new repository has no LFS objects.
     const sizeBytes = await folderSize(scratch);
@@ -131,13 +147,14 @@ export async function createRepository(
           description: input.description ?? '',
           isPrivate: input.private ?? false,
           isTemplate: input.template ?? false,
-          isEmpty: p.files.length === 0,
+          isEmpty: !hasCommit,
           defaultBranch: p.defaultBranch,
           objectFormat: p.objectFormat,
           trustModel: input.trustModel || 'default',
-          numBranches: p.files.length ? 1 : 0,
+          numBranches: hasCommit ? 1 : 0,
           licenses: p.licenses,
           sizeBytes,
+          ...extras.row,
         })
         .returning();
       if (p.labelSet) {
@@ -155,6 +172,7 @@ export async function createRepository(
         }
       }
       await tx.insert(repoWatches).values({ userId: actor.id, repoId: row!.id });
+      if (extras.inTx) await extras.inTx(tx, row!);
       await recordEvent(deps, tx, {
         type: 'repository', action: 'created', repoName: row!.name, ...inRepo(row!, actor.id), activity: { opType: 'create_repo' },
       });

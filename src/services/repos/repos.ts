@@ -17,7 +17,8 @@ import { containsPattern } from '../like.js';
 import { Forbidden, NotFound } from '../errors.js';
 import type { LoadedRepo, RepoListRow } from './loadedRepo.js';
 import { closePullsFromRepo } from '../pulls/forkPulls.js';
-import { createRepository, type CreateRepoInput } from './repoCreate.js';
+import { createRepository, type CreateExtras, type CreateRepoInput } from './repoCreate.js';
+import { RepoAvatarService } from './repoAvatars.js';
 import { editRepository, type EditRepoInput } from './repoEdit.js';
 import { explicitAccess, visibleTo } from './repoQuery.js';
 
@@ -92,8 +93,8 @@ export class RepoService {
     this.journals = new FolderJournals(deps);
   }
 
-  create(owner: UserRow, actor: UserRow, input: CreateRepoInput): Promise<RepoRow> {
-    return createRepository(this.deps, this.access, owner, actor, input, this.journals);
+  create(owner: UserRow, actor: UserRow, input: CreateRepoInput, extras?: CreateExtras): Promise<RepoRow> {
+    return createRepository(this.deps, this.access, owner, actor, input, this.journals, extras);
   }
 
   /** The repository with its owner and the caller's permission; 404 when missing or invisible. */
@@ -162,6 +163,7 @@ export class RepoService {
     // Journalled (git/folderMoves.ts): killed before the commit, a live process moves the folders back.
     const aside = await moveAsideForDelete(dataDir, repo.id, [repoDir(dataDir, owner.name, repo.name), wikiDir(dataDir, owner.name, repo.name)], this.journals);
     let lfsOids: string[] = [];
+    let gone: { avatar: string } | undefined;
     try {
       await withTx(this.deps.db, async (tx) => {
         // Its LFS objects: its forks keep them (they read them through it until now); the rest may go.
@@ -184,13 +186,14 @@ export class RepoService {
         }
         await tx.update(users).set({ numStars: sql`greatest(${users.numStars} - 1, 0)` })
           .where(sql`${users.id} in (select ${stars.userId} from ${stars} where ${stars.repoId} = ${repo.id})`);
-        await tx.delete(repositories).where(eq(repositories.id, repo.id));
+        [gone] = await tx.delete(repositories).where(eq(repositories.id, repo.id)).returning({ avatar: repositories.avatar });
       });
     } catch (err) {
       await aside.undo();
       throw err;
     }
     await aside.finish();
+    if (gone?.avatar) await new RepoAvatarService(this.deps).discard(gone.avatar);
     await this.freeLfsObjects(lfsOids);
   }
 

@@ -36,6 +36,29 @@ export async function discardAvatar(deps: ServiceDeps, accountId: number): Promi
   }
 }
 
+/**
+ * The picture of an avatar upload (users, organizations, repositories): standard base64 of a PNG, JPEG,
+ * GIF or WebP within the limits. 413 when too large, 400 when not base64, 422 when not such a picture.
+ */
+export function decodeAvatarImage(image: string): Buffer {
+  // Go's decoder ignores line breaks; so does this one.
+  const text = image.replace(/[\r\n]/g, '');
+  // The size first, from the length alone (base64 is four characters for three bytes, less the padding),
+  // so an oversized upload is refused before anything scans it.
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  if (Math.floor((text.length * 3) / 4) - padding > AVATAR_MAX_FILE_SIZE) {
+    throw new PayloadTooLarge(`image is larger than ${AVATAR_MAX_FILE_SIZE} bytes`);
+  }
+  if (!isStdBase64(text)) throw new BadRequest('image is not valid base64');
+  const bytes = Buffer.from(text, 'base64');
+  const info = imageInfo(bytes);
+  if (!info) throw new Invalid('image must be a PNG, JPEG, GIF or WebP picture');
+  if (info.width > AVATAR_MAX_DIMENSION || info.height > AVATAR_MAX_DIMENSION) {
+    throw new Invalid(`image is ${info.width}x${info.height} pixels; at most ${AVATAR_MAX_DIMENSION}x${AVATAR_MAX_DIMENSION} are allowed`);
+  }
+  return bytes;
+}
+
 export class AvatarService {
   readonly storage: AvatarStorage;
 
@@ -43,24 +66,9 @@ export class AvatarService {
     this.storage = new AvatarStorage(deps.config);
   }
 
-  /** Checks `image` (standard base64 of a PNG, JPEG, GIF or WebP within the limits) and makes it the account's avatar. */
+  /** Checks `image` (see decodeAvatarImage) and makes it the account's avatar. */
   async upload(account: UserRow, image: string): Promise<void> {
-    // Go's decoder ignores line breaks; so does this one.
-    const text = image.replace(/[\r\n]/g, '');
-    // The size first, from the length alone (base64 is four characters for three bytes, less the padding),
-    // so an oversized upload is refused before anything scans it.
-    const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
-    if (Math.floor((text.length * 3) / 4) - padding > AVATAR_MAX_FILE_SIZE) {
-      throw new PayloadTooLarge(`image is larger than ${AVATAR_MAX_FILE_SIZE} bytes`);
-    }
-    if (!isStdBase64(text)) throw new BadRequest('image is not valid base64');
-    const bytes = Buffer.from(text, 'base64');
-    const info = imageInfo(bytes);
-    if (!info) throw new Invalid('image must be a PNG, JPEG, GIF or WebP picture');
-    if (info.width > AVATAR_MAX_DIMENSION || info.height > AVATAR_MAX_DIMENSION) {
-      throw new Invalid(`image is ${info.width}x${info.height} pixels; at most ${AVATAR_MAX_DIMENSION}x${AVATAR_MAX_DIMENSION} are allowed`);
-    }
-    await this.storage.write(account.id, bytes);
+    await this.storage.write(account.id, decodeAvatarImage(image));
   }
 
   async remove(account: UserRow): Promise<void> {
