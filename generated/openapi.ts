@@ -4198,6 +4198,26 @@ export interface paths {
         patch: operations["issueEditLabel"];
         trace?: never;
     };
+    "/repos/{owner}/{repo}/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get languages and number of bytes of code written
+         * @description Anyone who can read the repository's code (404 for others). The bytes per language of the default branch, largest first, as Gitea computes them: each file's size goes to its language (GitHub linguist's rules: name, extension, shebang, heuristics), leaving out dot files, configuration files, and vendored, generated and documentation files; `.gitattributes` `linguist-vendored`, `linguist-generated`, `linguist-documentation`, `linguist-detectable` and `linguist-language` (or `gitlab-language`) override the guesses. Only programming and markup languages count (or any marked `linguist-detectable`), unless no other language is found. Computed in the background after each push to the default branch (and when the default branch changes) and read from storage: right after a push the answer may still be the previous commit's; `{}` for an empty repository or before the first computation.
+         */
+        get: operations["repoGetLanguages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/licenses": {
         parameters: {
             query?: never;
@@ -4207,7 +4227,7 @@ export interface paths {
         };
         /**
          * Get repo licenses
-         * @description Anyone who can read the repository's code. The SPDX identifiers of the licenses detected in the license files at the root of the default branch (`LICENSE`, `LICENCE`, `COPYING`, `UNLICENSE`, any letter case, with or without an extension such as `.md` or `.txt` or a suffix such as `LICENSE-MIT`), sorted and without repeats: a file counts as a license when its text, normalized (letter case, punctuation, markup, copyright lines and placeholders set aside), matches the standard text of an SPDX license closely enough (word-pair similarity of at least 0.9, the closest license winning). `[]` for an empty repository or one without a recognized license file.
+         * @description Anyone who can read the repository's code. The SPDX identifiers of the licenses detected in the license files at the root of the default branch (`LICENSE`, `LICENCE`, `COPYING`, `UNLICENSE`, any letter case, with or without an extension such as `.md` or `.txt` or a suffix such as `LICENSE-MIT`), sorted and without repeats: a file counts as a license when its text, normalized (letter case, punctuation, markup, copyright lines and placeholders set aside), matches the standard text of an SPDX license closely enough (word-pair similarity of at least 0.9, the closest license winning). `[]` for an empty repository or one without a recognized license file. Computed in the background after each push to the default branch (and when it changes), as Gitea does, and read from storage: right after a push the answer may still be the previous commit's; before the first computation, a repository created with a license template answers that template's identifier.
          */
         get: operations["repoGetLicenses"];
         put?: never;
@@ -9473,6 +9493,10 @@ export interface components {
             exclusive: boolean;
             name: string;
         };
+        /** @description bytes of code per language (linguist's names), largest first */
+        LanguageStatistics: {
+            [key: string]: number;
+        };
         LicensesTemplateListEntry: {
             key: string;
             name: string;
@@ -10300,11 +10324,11 @@ export interface components {
             internal: boolean;
             /** @description settings of the built-in issue tracker; absent when issues use an external tracker or are off */
             internal_tracker?: components["schemas"]["InternalTracker"];
-            /** @description the main language detected */
+            /** @description the main language detected: the largest of `GET …/languages` (computed in the background after a push to the default branch); empty before that or without one */
             language: string;
             /** Format: uri */
             languages_url: string;
-            /** @description licenses detected in the repository */
+            /** @description SPDX identifiers of the licenses detected in the license files at the root of the default branch, as `GET …/licenses` answers (computed in the background after a push to it); a repository created with a license template shows it until then */
             licenses: string[];
             link: string;
             mirror: boolean;
@@ -20454,6 +20478,35 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["Validation"];
             423: components["responses"]["RepoArchived"];
+        };
+    };
+    repoGetLanguages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description bytes per language, largest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LanguageStatistics"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     repoGetLicenses: {

@@ -22,7 +22,7 @@ await build({
   // ssh2's optional native bindings, swagger-ui-dist's pages, pino-pretty loaded by name in pino's worker) stay in node_modules, and so do the libraries the server loads only
   // when first needed (ssh2, sshpk, openpgp; Connect and protobuf for Actions runners); everything else is
   // one file.
-  external: ['@electric-sql/pglite', 'dugite', 'editorconfig', 'pino', 'pino-pretty', 'swagger-ui-dist', 'ssh2', 'sshpk', 'openpgp', '@connectrpc/connect', '@connectrpc/connect-node', '@bufbuild/protobuf'],
+  external: ['@electric-sql/pglite', 'dugite', 'editorconfig', 'linguist-js', 'pino', 'pino-pretty', 'swagger-ui-dist', 'ssh2', 'sshpk', 'openpgp', '@connectrpc/connect', '@connectrpc/connect-node', '@bufbuild/protobuf'],
   // Bundled CommonJS libraries call require().
   banner: { js: "import { createRequire as __anvilRequire } from 'node:module'; const require = __anvilRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -11,6 +11,7 @@ import { ActionTriggerWorker } from './jobs/actionTriggers.js';
 import { AutoMergeWorker } from './jobs/autoMerge.js';
 import { LeftoversWorker } from './jobs/leftovers.js';
 import { CodeIndexWorker } from './jobs/codeIndex.js';
+import { RepoStatsWorker } from './jobs/repoStats.js';
 import { PushMirrorWorker } from './jobs/pushMirrors.js';
 import { CronScheduler } from './jobs/scheduler.js';
 import { Services } from './services/index.js';
@@ -46,6 +47,8 @@ async function start() {
   autoMerge.start();
   const codeIndex = new CodeIndexWorker(services.deps, services.codeIndex);
   codeIndex.start();
+  const repoStats = new RepoStatsWorker(services.deps, services.repoStats);
+  repoStats.start();
   const pushMirrors = new PushMirrorWorker(services.deps, services.pushMirrors);
   pushMirrors.start();
   const inFlight = new InFlight();
@@ -88,6 +91,7 @@ async function start() {
     await actionTriggers.stop();
     await autoMerge.stop();
     await codeIndex.stop();
+    await repoStats.stop();
     await pushMirrors.stop();
     await leftovers.stop();
     await services.close();

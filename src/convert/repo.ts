@@ -59,7 +59,7 @@ export function toRepository(
     parent: parent && repo.forkId === parent.repo.id ? toRepository(parent.repo, parent.owner, parent.perm, viewer, config) : null,
     mirror: repo.isMirror,
     size: Math.round(repo.sizeBytes / 1024),
-    language: '',
+    language: repo.language,
     languages_url: `${urls.api}/languages`,
     html_url: urls.html,
     url: urls.api,

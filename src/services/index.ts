@@ -18,6 +18,7 @@ import { LabelService } from './issues/labels.js';
 import { IssueLabelService } from './issues/issueLabels.js';
 import { IssueSearchService } from './issues/search.js';
 import { CodeIndexService } from './search/codeIndex.js';
+import { RepoStatsService } from './repos/repoStats.js';
 import { CodeSearchService } from './search/codeSearch.js';
 import { MilestoneService } from './issues/milestones.js';
 import { BranchService } from './git/branches.js';
@@ -148,6 +149,7 @@ export class Services {
   readonly issueSearch: IssueSearchService;
   readonly codeSearch: CodeSearchService;
   readonly codeIndex: CodeIndexService;
+  readonly repoStats: RepoStatsService;
   readonly attachments: AttachmentService;
   readonly feeds: FeedService;
   readonly hooks: HookService;
@@ -206,6 +208,7 @@ export class Services {
     this.issueSearch = new IssueSearchService(deps);
     this.codeSearch = new CodeSearchService(deps);
     this.codeIndex = new CodeIndexService(deps);
+    this.repoStats = new RepoStatsService(deps);
     this.tokens = new TokenService(deps);
     this.emails = new EmailService(deps);
     this.access = new AccessService(deps);

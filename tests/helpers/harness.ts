@@ -17,6 +17,7 @@ import { HookDeliveryWorker } from '../../src/jobs/hookDelivery.js';
 import { ActionTriggerWorker } from '../../src/jobs/actionTriggers.js';
 import { AutoMergeWorker } from '../../src/jobs/autoMerge.js';
 import { CodeIndexWorker } from '../../src/jobs/codeIndex.js';
+import { RepoStatsWorker } from '../../src/jobs/repoStats.js';
 import { PushMirrorWorker } from '../../src/jobs/pushMirrors.js';
 import { loadSpec } from '../../src/api/spec.js';
 import { createLogger } from '../../src/log.js';
@@ -128,11 +129,11 @@ export const basic = (username: string, password: string) =>
 /**
  * `workers`: also run the webhook delivery worker, as `make run` does; `actions`: also the Actions trigger
  * worker (pushes → runs), for the files that test Actions; `autoMerge`: the worker that carries out merges
- * scheduled for when the checks succeed; `codeIndex`: the code index worker (#41); `pushMirrors`: the worker that pushes sync-on-commit push mirrors (#39); `logLines`: the app's log (the production logger, at `info`) is
+ * scheduled for when the checks succeed; `codeIndex`: the code index worker (#41); `repoStats`: the worker computing languages and licenses after pushes (#38); `pushMirrors`: the worker that pushes sync-on-commit push mirrors (#39); `logLines`: the app's log (the production logger, at `info`) is
  * appended there, one JSON line an entry, for tests of what reaches the log.
  */
 export async function startApp(
-  env: Record<string, string> = {}, opts: { workers?: boolean; actions?: boolean; autoMerge?: boolean; codeIndex?: boolean; pushMirrors?: boolean; logLines?: string[] } = {},
+  env: Record<string, string> = {}, opts: { workers?: boolean; actions?: boolean; autoMerge?: boolean; codeIndex?: boolean; repoStats?: boolean; pushMirrors?: boolean; logLines?: string[] } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'anvil-test-'));
   // ANVIL_TEST_STORAGE=s3: every kind of blob in a local S3-compatible server started for this app.
@@ -171,6 +172,8 @@ export async function startApp(
   autoMerge?.start();
   const codeIndex = opts.codeIndex ? new CodeIndexWorker(services.deps, services.codeIndex) : undefined;
   codeIndex?.start();
+  const repoStats = opts.repoStats ? new RepoStatsWorker(services.deps, services.repoStats) : undefined;
+  repoStats?.start();
   const pushMirrors = opts.pushMirrors ? new PushMirrorWorker(services.deps, services.pushMirrors) : undefined;
   pushMirrors?.start();
   server.on('request', app.callback());
@@ -211,6 +214,7 @@ export async function startApp(
       await actionTriggers?.stop();
       await autoMerge?.stop();
       await codeIndex?.stop();
+      await repoStats?.stop();
       await pushMirrors?.stop();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));

@@ -335,6 +335,7 @@ import { repoGetHookDelivery } from './repository/repoGetHookDelivery.js';
 import { repoGetIssueConfig } from './repository/repoGetIssueConfig.js';
 import { repoGetIssueTemplates } from './repository/repoGetIssueTemplates.js';
 import { repoGetKey } from './repository/repoGetKey.js';
+import { repoGetLanguages } from './repository/repoGetLanguages.js';
 import { repoGetLatestRelease } from './repository/repoGetLatestRelease.js';
 import { repoGetLicenses } from './repository/repoGetLicenses.js';
 import { repoGetNote } from './repository/repoGetNote.js';
@@ -831,6 +832,7 @@ export const registry: Registry = {
   repoGetIssueConfig,
   repoGetIssueTemplates,
   repoGetKey,
+  repoGetLanguages,
   repoGetLatestRelease,
   repoGetLicenses,
   repoGetNote,

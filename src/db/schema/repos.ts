@@ -93,7 +93,10 @@ export const repositories = pgTable(
     numBranches: integer('num_branches').notNull().default(0),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
     topics: text('topics').array().notNull().default(sql`'{}'::text[]`),
+    /** SPDX ids of the license files of the default branch (repo_stats rounds; at creation, the chosen template). */
     licenses: text('licenses').array().notNull().default(sql`'{}'::text[]`),
+    /** The primary language: the largest of `repo_languages` (repo_stats rounds); '' before or without one. */
+    language: text('language').notNull().default(''),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -3,7 +3,6 @@ import { lastCommitFor, lsTree, readBlob, readCommit, submoduleUrls, type Commit
 import { allRefNames, resolveCommit } from '../../git/refs.js';
 import { parse as parseYaml } from 'yaml';
 import { canRead } from '../../permissions/repo.js';
-import { detectLicense, isLicenseFileName, maxLicenseFileBytes } from './licenseDetect.js';
 import type { BranchService } from './branches.js';
 import { BadRequest, NotFound } from '../errors.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
@@ -167,24 +166,12 @@ export class ContentService {
   }
 
   /**
-   * The SPDX identifiers of the licenses in the license files at the root of the default branch (see
-   * licenseDetect.ts), sorted and without repeats; `[]` for an empty repository or without license files.
+   * The SPDX identifiers of the licenses in the license files at the root of the default branch, sorted:
+   * as the statistics job (repos/repoStats.ts) last stored them after a push, never detected here.
    */
-  async licenses(loaded: LoadedRepo): Promise<string[]> {
+  licenses(loaded: LoadedRepo): string[] {
     if (!canRead(loaded.perm, 'repo.code')) throw new NotFound();
-    if (loaded.repo.isEmpty) return [];
-    const dir = this.branches.dir(loaded);
-    const commit = await resolveCommit(dir, `refs/heads/${loaded.repo.defaultBranch}`);
-    if (!commit) return [];
-    const files = (await lsTree(dir, commit, '')).filter((e) => e.type === 'blob' && isLicenseFileName(e.path));
-    const found = new Set<string>();
-    for (const f of files) {
-      // A license text is a few tens of KB; a large file by that name is not one.
-      if (f.size > maxLicenseFileBytes) continue;
-      const id = detectLicense((await readBlob(dir, f.id)).toString('utf8'));
-      if (id) found.add(id);
-    }
-    return [...found].sort();
+    return [...loaded.repo.licenses].sort();
   }
 
   /**

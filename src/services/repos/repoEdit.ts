@@ -15,6 +15,7 @@ import { checkRepoName, isValidRefName } from '../names.js';
 import type { UserRow } from '../../db/schema/index.js';
 import type { LoadedRepo } from './loadedRepo.js';
 import { mirrorIntervalSeconds } from './mirrorSettings.js';
+import { markRepoStatsWanted } from './repoStats.js';
 
 export interface EditRepoInput {
   name?: string;
@@ -131,6 +132,8 @@ export async function editRepository(deps: ServiceDeps, loaded: LoadedRepo, acto
     return await withTx(db, async (tx) => {
       if (await taken(tx)) throw conflict();
       const [row] = await tx.update(repositories).set(set).where(eq(repositories.id, repo.id)).returning();
+      // Languages and licenses follow the new default branch (computed in the background).
+      if (set.defaultBranch !== undefined) await markRepoStatsWanted(tx, repo.id);
       if (Object.keys(mirrorSet).length) await tx.update(pullMirrors).set(mirrorSet).where(eq(pullMirrors.repoId, repo.id));
       if (rename !== undefined) {
         await recordEvent(deps, tx, {

@@ -1,8 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { license } from '../../../src/templates/index.js';
-import { disk, dirOf, repoFor, roles, wrongScope, type Roles } from '../../helpers/gitFixtures.js';
+import { repoFor, roles, wrongScope, type Roles } from '../../helpers/gitFixtures.js';
 import { startApp, type TestApp } from '../../helpers/harness.js';
+import { commitFiles, statsSettled } from '../../helpers/repoStats.js';
 import { pathOf, type Repository } from '../../helpers/repos.js';
 import { assertSpec } from '../../helpers/spec-check.js';
 
@@ -10,7 +11,7 @@ let app: TestApp;
 let r: Roles;
 
 test.before(async () => {
-  app = await startApp();
+  app = await startApp({}, { repoStats: true });
   r = await roles(app);
 });
 test.after(async () => {
@@ -20,9 +21,10 @@ test.after(async () => {
 const get = (target: Pick<Repository, 'full_name'>, authorization?: string) =>
   app.client(authorization).GET('/repos/{owner}/{repo}/licenses', { params: { path: pathOf(target as Repository) } });
 
+/** A repository with `files` pushed (through the contents API) and its licenses computed by the statistics job. */
 async function withFiles(files: Record<string, string>, body: Parameters<typeof repoFor>[2] = {}): Promise<Repository> {
   const repo = await repoFor(app, r, body);
-  await disk.commit(dirOf(app, repo), 'main', files);
+  await statsSettled(app, repo.id, await commitFiles(app, repo, r.owner, files));
   return repo;
 }
 
@@ -35,6 +37,22 @@ test('200: the MIT license of a repository created with it, in the JSON too', as
   assertSpec('repoGetLicenses', res);
   assert.equal(res.data, ['MIT']);
   assert.equal(repo.licenses, ['MIT']);
+  await statsSettled(app, repo.id);
+  assert.equal((await get(repo)).data, ['MIT'], 'the LICENSE file the template wrote is detected');
+});
+
+test('200: a LICENSE pushed later shows in the answer and in the repository JSON, a removed one goes', async () => {
+  const repo = await repoFor(app, r);
+  await statsSettled(app, repo.id);
+  assert.equal((await get(repo)).data, []);
+  await statsSettled(app, repo.id, await commitFiles(app, repo, r.owner, { LICENSE: license('Apache-2.0', 'Jane Doe', 2020) }));
+  assert.equal((await get(repo)).data, ['Apache-2.0']);
+  const json = await app.client(r.owner.auth).GET('/repos/{owner}/{repo}', { params: { path: pathOf(repo) } });
+  assert.equal(json.data!.licenses, ['Apache-2.0']);
+  await statsSettled(app, repo.id, await commitFiles(app, repo, r.owner, { LICENSE: null }));
+  assert.equal((await get(repo)).data, []);
+  const after = await app.client(r.owner.auth).GET('/repos/{owner}/{repo}', { params: { path: pathOf(repo) } });
+  assert.equal(after.data!.licenses, []);
 });
 
 test('200: MIT and Apache files at the root, sorted, whatever their names and markup', async () => {
@@ -42,7 +60,6 @@ test('200: MIT and Apache files at the root, sorted, whatever their names and ma
     'LICENSE-APACHE': license('Apache-2.0', 'Jane Doe', 2020),
     'license.md': mitMarkdown,
     'COPYING.txt': license('MIT', 'Someone Else', 2001),
-    'README.md': '# readme\n',
   });
   const res = await get(repo);
   assert.is(res.response.status, 200);
@@ -57,13 +74,15 @@ test('200: an Apache-2.0 LICENSE alone; a tie between texts goes to the current 
 
 test('200 []: no license file, a license file that is not a license, one in a folder or on another branch', async () => {
   const plain = await repoFor(app, r);
+  await statsSettled(app, plain.id);
   assert.equal((await get(plain)).data, []);
   const notOne = await withFiles({ LICENSE: 'All rights reserved. Ask me before you use any of this.\n' });
   assert.equal((await get(notOne)).data, []);
   const nested = await withFiles({ 'docs/LICENSE': license('MIT', 'Jane Doe'), 'licenses/MIT.txt': license('MIT', 'Jane Doe') });
   assert.equal((await get(nested)).data, []);
   const branch = await repoFor(app, r);
-  await disk.commit(dirOf(app, branch), 'other', { LICENSE: license('MIT', 'Jane Doe') }, { from: 'main' });
+  await commitFiles(app, branch, r.owner, { LICENSE: license('MIT', 'Jane Doe') }, 'other');
+  await statsSettled(app, branch.id);
   assert.equal((await get(branch)).data, []);
   // A truncated MIT text (the permission paragraph gone) is not close enough.
   const cut = await withFiles({ LICENSE: license('MIT', 'Jane Doe').split('\n\n').filter((p) => !p.startsWith('Permission')).join('\n\n') });
@@ -72,6 +91,7 @@ test('200 []: no license file, a license file that is not a license, one in a fo
 
 test('200 []: an empty repository', async () => {
   const empty = await repoFor(app, r, { auto_init: false });
+  await statsSettled(app, empty.id);
   const res = await get(empty);
   assert.is(res.response.status, 200);
   assertSpec('repoGetLicenses', res);
