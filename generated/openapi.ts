@@ -5,8 +5,8 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the user */
-                "user-id": number;
+                /** @description id of the user. A string here, unlike Gitea's swagger: with federation off Gitea has no such route, so any value is 404, a number or not. */
+                "user-id": string;
             };
             cookie?: never;
         };
@@ -28,8 +28,8 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the user */
-                "user-id": number;
+                /** @description id of the user. A string here, unlike Gitea's swagger: with federation off Gitea has no such route, so any value is 404, a number or not. */
+                "user-id": string;
             };
             cookie?: never;
         };
@@ -11064,8 +11064,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the user */
-                "user-id": number;
+                /** @description id of the user. A string here, unlike Gitea's swagger: with federation off Gitea has no such route, so any value is 404, a number or not. */
+                "user-id": string;
             };
             cookie?: never;
         };
@@ -11089,8 +11089,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description id of the user */
-                "user-id": number;
+                /** @description id of the user. A string here, unlike Gitea's swagger: with federation off Gitea has no such route, so any value is 404, a number or not. */
+                "user-id": string;
             };
             cookie?: never;
         };
