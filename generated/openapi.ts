@@ -11082,6 +11082,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     activitypubPersonInbox: {
@@ -11105,6 +11106,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
         };
     };
     listAdminWorkflowJobs: {
