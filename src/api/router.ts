@@ -52,9 +52,11 @@ function specificity(a: SpecOperation, b: SpecOperation): number {
 // with slashes. Only a last segment does: `commits/{ref}/statuses` keeps `ref` one segment.
 const restOfPath = new Set(['filepath', 'branch', 'head', 'basehead', 'archive', 'ref', 'tag']);
 
+// path-to-regexp ends a bare parameter name at a character no identifier has (`{user-id}`): such names are quoted.
+const paramName = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name));
 const toKoaPath = (p: string) =>
   apiPrefix +
-  p.replace(/\{([^}]+)\}/g, (m: string, name: string, at: number) => (restOfPath.has(name) && at + m.length === p.length ? `*${name}` : `:${name}`));
+  p.replace(/\{([^}]+)\}/g, (m: string, name: string, at: number) => (restOfPath.has(name) && at + m.length === p.length ? `*${paramName(name)}` : `:${paramName(name)}`));
 
 /** The request path rebuilt from the template with every value encoded, so a slash in a file path stays one parameter. */
 const validationPath = (op: SpecOperation, params: Record<string, string>) =>

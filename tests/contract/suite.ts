@@ -169,13 +169,15 @@ for (const op of ops) for (const seed of seeds) {
 
 /**
  * Operations that refuse every caller unless the site enables them, as in Gitea: the git hooks API (403)
- * (Gitea's DISABLE_GIT_HOOKS, on by default; anvil runs no custom git hooks at all), and the server's
- * signing keys, which no configuration provides.
+ * (Gitea's DISABLE_GIT_HOOKS, on by default; anvil runs no custom git hooks at all), the server's
+ * signing keys, which no configuration provides, and federation, which anvil does not have.
  */
 const disabledByDefault = new Set([
   'repoListGitHooks', 'repoGetGitHook', 'repoEditGitHook', 'repoDeleteGitHook',
   // The server's signing keys: anvil has none to configure, so these are 404 to everyone (Gitea without a key).
   'getSigningKey', 'getSigningKeySSH',
+  // Federation (NodeInfo, ActivityPub): Gitea serves these only with [federation] ENABLED; anvil has none (404).
+  'getNodeInfo', 'activitypubPerson', 'activitypubPersonInbox',
 ]);
 
 /**

@@ -12,6 +12,8 @@ import { GetTree } from './repository/GetTree.js';
 import { GetWorkflowRun } from './repository/GetWorkflowRun.js';
 import { ListActionTasks } from './repository/ListActionTasks.js';
 import { acceptRepoTransfer } from './repository/acceptRepoTransfer.js';
+import { activitypubPerson } from './activitypub/activitypubPerson.js';
+import { activitypubPersonInbox } from './activitypub/activitypubPersonInbox.js';
 import { adminAddUserBadges } from './admin/adminAddUserBadges.js';
 import { adminAdoptRepository } from './admin/adminAdoptRepository.js';
 import { adminCreateHook } from './admin/adminCreateHook.js';
@@ -33,6 +35,7 @@ import { adminGetAllEmails } from './admin/adminGetAllEmails.js';
 import { adminGetAllOrgs } from './admin/adminGetAllOrgs.js';
 import { adminGetHook } from './admin/adminGetHook.js';
 import { adminGetHookDelivery } from './admin/adminGetHookDelivery.js';
+import { adminGetRunnerRegistrationToken } from './admin/adminGetRunnerRegistrationToken.js';
 import { adminListHookDeliveries } from './admin/adminListHookDeliveries.js';
 import { adminListHooks } from './admin/adminListHooks.js';
 import { adminListUserBadges } from './admin/adminListUserBadges.js';
@@ -79,6 +82,7 @@ import { getGitignoreTemplateInfo } from './miscellaneous/getGitignoreTemplateIn
 import { getLabelTemplateInfo } from './miscellaneous/getLabelTemplateInfo.js';
 import { getLatestPackageVersion } from './package/getLatestPackageVersion.js';
 import { getLicenseTemplateInfo } from './miscellaneous/getLicenseTemplateInfo.js';
+import { getNodeInfo } from './miscellaneous/getNodeInfo.js';
 import { getOrgRunner } from './organization/getOrgRunner.js';
 import { getOrgRunners } from './organization/getOrgRunners.js';
 import { getOrgVariable } from './organization/getOrgVariable.js';
@@ -509,6 +513,8 @@ export const registry: Registry = {
   GetWorkflowRun,
   ListActionTasks,
   acceptRepoTransfer,
+  activitypubPerson,
+  activitypubPersonInbox,
   adminAddUserBadges,
   adminAdoptRepository,
   adminCreateHook,
@@ -530,6 +536,7 @@ export const registry: Registry = {
   adminGetAllOrgs,
   adminGetHook,
   adminGetHookDelivery,
+  adminGetRunnerRegistrationToken,
   adminListHookDeliveries,
   adminListHooks,
   adminListUserBadges,
@@ -576,6 +583,7 @@ export const registry: Registry = {
   getLabelTemplateInfo,
   getLatestPackageVersion,
   getLicenseTemplateInfo,
+  getNodeInfo,
   getOrgRunner,
   getOrgRunners,
   getOrgVariable,

@@ -1,0 +1,7 @@
+import { NotFound } from '../../../services/errors.js';
+import type { Handler } from '../../types.js';
+
+// Gitea serves ActivityPub only with federation enabled; anvil has none, so the answer is Gitea's with it off.
+export const activitypubPerson: Handler<'activitypubPerson'> = async () => {
+  throw new NotFound();
+};
