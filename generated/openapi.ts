@@ -3533,6 +3533,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/repos/{owner}/{repo}/issues/{index}/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @deprecated
+         * @description Gitea's deprecated alias of `DELETE /repos/{owner}/{repo}/issues/comments/{id}` (issueDeleteComment), with the same rules and answers. `{index}` is ignored, as in Gitea 1.26. The comment's poster or a writer of issues (of pull requests, for a comment on a pull request) may delete it (403 otherwise, also when the caller is blocked); the issue's `comments` count goes down by one. An event comment is left in place and answered with 204. 404 when the comment does not exist, belongs to an issue of another repository, or its issue cannot be read; 423 when the repository is archived.
+         */
+        delete: operations["issueDeleteCommentDeprecated"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment
+         * @deprecated
+         * @description Gitea's deprecated alias of `PATCH /repos/{owner}/{repo}/issues/comments/{id}` (issueEditComment), with the same rules and answers. `{index}` is ignored, as in Gitea 1.26 (the comment is found by its id in the repository, whichever issue it belongs to). The poster or a writer of issues/pull requests may call it (403 otherwise, also when the caller is blocked); 404 when the comment does not exist or belongs to another repository; 204 and no body for an event comment (one without content); 422 when `body` is missing or empty; 423 when the repository is archived.
+         */
+        patch: operations["issueEditCommentDeprecated"];
+        trace?: never;
+    };
     "/repos/{owner}/{repo}/issues/{index}/deadline": {
         parameters: {
             query?: never;
@@ -18522,6 +18548,73 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueDeleteCommentDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description this parameter is ignored */
+                index: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueEditCommentDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description this parameter is ignored */
+                index: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditIssueCommentOption"];
+            };
+        };
+        responses: {
+            /** @description the edited comment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            204: components["responses"]["Empty"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

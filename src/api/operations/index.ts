@@ -118,6 +118,7 @@ import { issueCreateLabel } from './issue/issueCreateLabel.js';
 import { issueCreateMilestone } from './issue/issueCreateMilestone.js';
 import { issueDelete } from './issue/issueDelete.js';
 import { issueDeleteComment } from './issue/issueDeleteComment.js';
+import { issueDeleteCommentDeprecated } from './issue/issueDeleteCommentDeprecated.js';
 import { issueDeleteCommentReaction } from './issue/issueDeleteCommentReaction.js';
 import { issueDeleteIssueAttachment } from './issue/issueDeleteIssueAttachment.js';
 import { issueDeleteIssueCommentAttachment } from './issue/issueDeleteIssueCommentAttachment.js';
@@ -128,6 +129,7 @@ import { issueDeleteStopWatch } from './issue/issueDeleteStopWatch.js';
 import { issueDeleteSubscription } from './issue/issueDeleteSubscription.js';
 import { issueDeleteTime } from './issue/issueDeleteTime.js';
 import { issueEditComment } from './issue/issueEditComment.js';
+import { issueEditCommentDeprecated } from './issue/issueEditCommentDeprecated.js';
 import { issueEditIssue } from './issue/issueEditIssue.js';
 import { issueEditIssueAttachment } from './issue/issueEditIssueAttachment.js';
 import { issueEditIssueCommentAttachment } from './issue/issueEditIssueCommentAttachment.js';
@@ -611,6 +613,7 @@ export const registry: Registry = {
   issueCreateMilestone,
   issueDelete,
   issueDeleteComment,
+  issueDeleteCommentDeprecated,
   issueDeleteCommentReaction,
   issueDeleteIssueAttachment,
   issueDeleteIssueCommentAttachment,
@@ -621,6 +624,7 @@ export const registry: Registry = {
   issueDeleteSubscription,
   issueDeleteTime,
   issueEditComment,
+  issueEditCommentDeprecated,
   issueEditIssue,
   issueEditIssueAttachment,
   issueEditIssueCommentAttachment,
