@@ -405,6 +405,7 @@ import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
 import { repoTransfer } from './repository/repoTransfer.js';
 import { repoUnDismissPullReview } from './repository/repoUnDismissPullReview.js';
 import { repoUnresolvePullReviewComment } from './repository/repoUnresolvePullReviewComment.js';
+import { repoUpdateBranch } from './repository/repoUpdateBranch.js';
 import { repoUpdateBranchProtectionPriories } from './repository/repoUpdateBranchProtectionPriories.js';
 import { repoUpdateFile } from './repository/repoUpdateFile.js';
 import { repoUpdatePullRequest } from './repository/repoUpdatePullRequest.js';
@@ -900,6 +901,7 @@ export const registry: Registry = {
   repoTransfer,
   repoUnDismissPullReview,
   repoUnresolvePullReviewComment,
+  repoUpdateBranch,
   repoUpdateBranchProtectionPriories,
   repoUpdateFile,
   repoUpdatePullRequest,
