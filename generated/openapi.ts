@@ -2744,7 +2744,11 @@ export interface paths {
          * @description Anyone who can read the repository's code, anonymous callers included on public repositories. The branch with its head commit, the protection rule that applies to it (`effective_branch_protection_name`) and `user_can_push`/`user_can_merge` for the caller. 404 when the repository is not visible, is empty, or has no branch of that name (a tag or commit of that name is not a branch).
          */
         get: operations["repoGetBranch"];
-        put?: never;
+        /**
+         * Update a branch to point at another commit
+         * @description Moves a branch to the commit `new_commit_id` (Gitea 1.24+), as a push of that commit would: writers of the repository's code may call it, and a protection rule matching the branch applies as for a push (the caller must be allowed to push, and to force-push when the move is not a fast-forward). Without `force` the move must be a fast-forward (the branch's commit an ancestor of the new one); `old_commit_id`, when given, is a compare-and-swap: the branch must still be at that commit. Moving a branch to the commit it is at changes nothing and records nothing. The `push` event follows (webhooks, Actions, the activity feed, push mirrors), as for a push. Errors: 403 when the caller cannot write code, the repository is a mirror, or a protection rule keeps the caller from pushing (or force-pushing) to the branch; 404 when the repository is empty, the branch does not exist, or `new_commit_id` names no commit of the repository; 409 when the branch is not at `old_commit_id`, or moved while it was being updated; 422 when `new_commit_id` is missing or empty, or the move is not a fast-forward and `force` is not set; 423 when the repository is archived.
+         */
+        put: operations["repoUpdateBranch"];
         post?: never;
         /**
          * Delete a branch
@@ -3646,6 +3650,32 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/issues/{index}/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @deprecated
+         * @description Gitea's deprecated alias of `DELETE /repos/{owner}/{repo}/issues/comments/{id}` (issueDeleteComment), with the same rules and answers. `{index}` is ignored, as in Gitea 1.26. The comment's poster or a writer of issues (of pull requests, for a comment on a pull request) may delete it (403 otherwise, also when the caller is blocked); the issue's `comments` count goes down by one. An event comment is left in place and answered with 204. 404 when the comment does not exist, belongs to an issue of another repository, or its issue cannot be read; 423 when the repository is archived.
+         */
+        delete: operations["issueDeleteCommentDeprecated"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment
+         * @deprecated
+         * @description Gitea's deprecated alias of `PATCH /repos/{owner}/{repo}/issues/comments/{id}` (issueEditComment), with the same rules and answers. `{index}` is ignored, as in Gitea 1.26 (the comment is found by its id in the repository, whichever issue it belongs to). The poster or a writer of issues/pull requests may call it (403 otherwise, also when the caller is blocked); 404 when the comment does not exist or belongs to another repository; 204 and no body for an event comment (one without content); 422 when `body` is missing or empty; 423 when the repository is archived.
+         */
+        patch: operations["issueEditCommentDeprecated"];
         trace?: never;
     };
     "/repos/{owner}/{repo}/issues/{index}/deadline": {
@@ -10742,6 +10772,15 @@ export interface components {
         UpdateBranchProtectionPriories: {
             ids?: number[];
         };
+        /** @description where a branch is moved to (Gitea 1.24+) */
+        UpdateBranchRepoOption: {
+            /** @description allow a move that is not a fast-forward (as a force-push; protection rules still apply) */
+            force?: boolean;
+            /** @description the commit the branch is moved to (a full or abbreviated commit id) */
+            new_commit_id: string;
+            /** @description when given, the branch is moved only if it is still at this commit (compare-and-swap) */
+            old_commit_id?: string;
+        };
         /** @description options to update (and possibly move) a file */
         UpdateFileOptions: {
             author?: components["schemas"]["Identity"] | null;
@@ -16701,6 +16740,39 @@ export interface operations {
             422: components["responses"]["Validation"];
         };
     };
+    repoUpdateBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description name of the branch to update. It spans the rest of the path and may contain `/`, as Gitea's `/branches/*` */
+                branch: string;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBranchRepoOption"];
+            };
+        };
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description the branch is not at `old_commit_id`, or moved while it was being updated */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+            503: components["responses"]["StorageUnavailable"];
+            507: components["responses"]["StorageFull"];
+        };
+    };
     repoDeleteBranch: {
         parameters: {
             query?: never;
@@ -18918,6 +18990,73 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueDeleteCommentDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description this parameter is ignored */
+                index: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Empty"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+            423: components["responses"]["RepoArchived"];
+        };
+    };
+    issueEditCommentDeprecated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description id of the comment */
+                id: number;
+                /** @description this parameter is ignored */
+                index: number;
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditIssueCommentOption"];
+            };
+        };
+        responses: {
+            /** @description the edited comment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            204: components["responses"]["Empty"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -1222,8 +1222,10 @@ export class World {
     };
     if (req.bodyKind === 'json') {
       // The blob sha a file update must name is the file's current one, known only now.
-      const editSha = this.repoData.get(`${path.owner}/${path.repo}`.toLowerCase())?.editSha;
-      const body = editSha ? JSON.parse(JSON.stringify(req.body ?? null), (_, v) => (v === '$edit-sha' ? editSha : v)) : req.body;
+      // (And a branch update names the repository's fixture commit.)
+      const d = this.repoData.get(`${path.owner}/${path.repo}`.toLowerCase());
+      const shas: Record<string, string | undefined> = { '$edit-sha': d?.editSha, '$commit-sha': d?.commitSha };
+      const body = JSON.parse(JSON.stringify(req.body ?? null), (_, v) => (typeof v === 'string' && shas[v] ? shas[v] : v));
       sent.headers['Content-Type'] = 'application/json';
       sent.body = JSON.stringify(body);
       sent.shown = body;
@@ -1321,6 +1323,8 @@ function narrowedBodies(world: World): Record<string, JsonSchema> {
     },
     // A push mirror's address must pass the allow list: 127.0.0.1 (a closed port: its syncs fail at once).
     repoAddPushMirror: { properties: { remote_address: { const: pushMirrorAddress }, interval: { enum: [null, '0', '8h0m0s'] } } },
+    // The fixture commit (on main), forced or not (not forced: moving back is no fast-forward, 422).
+    repoUpdateBranch: { properties: { new_commit_id: { const: '$commit-sha' }, old_commit_id: { const: null }, force: { enum: [true, true, null] } } },
     repoApplyDiffPatch: { properties: { branch: { enum: [null, 'main', 'feature'] }, new_branch: { enum: [null] } } },
     repoCreateFile: { properties: { content: { const: b64('hello\n') }, branch: { enum: [null, 'main', 'feature'] }, new_branch: { const: null } } },
     repoUpdateFile: {

@@ -123,6 +123,7 @@ import { issueCreateLabel } from './issue/issueCreateLabel.js';
 import { issueCreateMilestone } from './issue/issueCreateMilestone.js';
 import { issueDelete } from './issue/issueDelete.js';
 import { issueDeleteComment } from './issue/issueDeleteComment.js';
+import { issueDeleteCommentDeprecated } from './issue/issueDeleteCommentDeprecated.js';
 import { issueDeleteCommentReaction } from './issue/issueDeleteCommentReaction.js';
 import { issueDeleteIssueAttachment } from './issue/issueDeleteIssueAttachment.js';
 import { issueDeleteIssueCommentAttachment } from './issue/issueDeleteIssueCommentAttachment.js';
@@ -133,6 +134,7 @@ import { issueDeleteStopWatch } from './issue/issueDeleteStopWatch.js';
 import { issueDeleteSubscription } from './issue/issueDeleteSubscription.js';
 import { issueDeleteTime } from './issue/issueDeleteTime.js';
 import { issueEditComment } from './issue/issueEditComment.js';
+import { issueEditCommentDeprecated } from './issue/issueEditCommentDeprecated.js';
 import { issueEditIssue } from './issue/issueEditIssue.js';
 import { issueEditIssueAttachment } from './issue/issueEditIssueAttachment.js';
 import { issueEditIssueCommentAttachment } from './issue/issueEditIssueCommentAttachment.js';
@@ -411,6 +413,7 @@ import { repoTransfer } from './repository/repoTransfer.js';
 import { repoUnDismissPullReview } from './repository/repoUnDismissPullReview.js';
 import { repoUnresolvePullReviewComment } from './repository/repoUnresolvePullReviewComment.js';
 import { repoUpdateAvatar } from './repository/repoUpdateAvatar.js';
+import { repoUpdateBranch } from './repository/repoUpdateBranch.js';
 import { repoUpdateBranchProtectionPriories } from './repository/repoUpdateBranchProtectionPriories.js';
 import { repoUpdateFile } from './repository/repoUpdateFile.js';
 import { repoUpdatePullRequest } from './repository/repoUpdatePullRequest.js';
@@ -624,6 +627,7 @@ export const registry: Registry = {
   issueCreateMilestone,
   issueDelete,
   issueDeleteComment,
+  issueDeleteCommentDeprecated,
   issueDeleteCommentReaction,
   issueDeleteIssueAttachment,
   issueDeleteIssueCommentAttachment,
@@ -634,6 +638,7 @@ export const registry: Registry = {
   issueDeleteSubscription,
   issueDeleteTime,
   issueEditComment,
+  issueEditCommentDeprecated,
   issueEditIssue,
   issueEditIssueAttachment,
   issueEditIssueCommentAttachment,
@@ -912,6 +917,7 @@ export const registry: Registry = {
   repoUnDismissPullReview,
   repoUnresolvePullReviewComment,
   repoUpdateAvatar,
+  repoUpdateBranch,
   repoUpdateBranchProtectionPriories,
   repoUpdateFile,
   repoUpdatePullRequest,

@@ -17,6 +17,8 @@ import { repoDir } from '../../git/paths.js';
 import { folderSize } from '../../git/size.js';
 import { branchCount, createRef, deleteRef, listBranchTips, moveRef, refNames, refTarget, renameRef, resolveCommit, setHead } from '../../git/refs.js';
 import { canWrite, isRepoAdmin } from '../../permissions/repo.js';
+import { isAncestor } from '../../git/merge.js';
+import { withKeyLock } from '../locks.js';
 import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { isValidNewBranchName, isValidRefName } from '../names.js';
@@ -263,6 +265,54 @@ export class BranchService {
       if (isDefault) await setHead(dir, from).catch((e: Error) => this.deps.log.error({ err: e.message, repoId: repo.id }, 'could not put HEAD back after a failed rename'));
       throw err;
     }
+  }
+
+  /**
+   * Gitea's UpdateBranch (PUT …/branches/{branch}): moves a branch to another commit as a push would. Code
+   * writers; a protection rule matching the branch applies as in the push hook (push allowed; force-push
+   * allowed when the move is no fast-forward). `oldCommitId` is a compare-and-swap; without `force` only a
+   * fast-forward. The ref moves from the tip read (409 when it moved meanwhile), then the push is recorded
+   * (or the ref put back).
+   */
+  async update(loaded: LoadedRepo, actor: UserRow, name: string, input: { newCommitId: string; oldCommitId?: string | null; force?: boolean | null }): Promise<void> {
+    const { repo } = loaded;
+    requireCodeWriter(loaded);
+    if (repo.isArchived) throw new RepoArchived();
+    if (repo.isMirror) throw new Forbidden('Git Repository is a mirror.');
+    if (repo.isEmpty) throw new NotFound('Git Repository is empty.');
+    if (!input.newCommitId.trim()) throw new Invalid('[new_commit_id]: Required');
+    if (!isValidRefName(name)) throw new NotFound("Branch doesn't exist.");
+    const dir = this.dir(loaded);
+    const ref = `refs/heads/${name}`;
+    await withKeyLock(`${dir}\0${name}`, async () => {
+      const tip = await refTarget(dir, ref);
+      if (!tip) throw new NotFound("Branch doesn't exist.");
+      const target = /^[0-9a-f]{4,64}$/i.test(input.newCommitId) ? await resolveCommit(dir, input.newCommitId) : undefined;
+      if (!target) throw new NotFound(`commit does not exist [id: ${input.newCommitId}]`);
+      if (input.oldCommitId && input.oldCommitId.toLowerCase() !== tip && !(input.oldCommitId.length < tip.length && tip.startsWith(input.oldCommitId.toLowerCase()))) {
+        throw new Conflict(`the branch is not at old_commit_id ${input.oldCommitId} (it is at ${tip})`);
+      }
+      if (target === tip) return;
+      const fastForward = await isAncestor(dir, tip, target);
+      if (!fastForward && !input.force) throw new Invalid('Update is not a fast-forward; set force to move the branch anyway');
+      const rule = await this.protections.ruleFor(repo.id, name);
+      if (rule) {
+        if (!(await this.protections.canPush(loaded, rule, actor))) throw new Forbidden(`you may not push to the protected branch ${name}`);
+        if (!fastForward && !(await this.protections.canForcePush(loaded, rule, actor))) {
+          throw new Forbidden(`force pushes to the protected branch ${name} are not allowed`);
+        }
+      }
+      const move = { ref, before: tip, after: target };
+      const events = this.refEvents(loaded, actor.id, [move], [tip]);
+      events.catch(() => undefined); // awaited below when the ref moved; dropped when it did not
+      try {
+        await moveRef(dir, ref, target, tip);
+      } catch (err) {
+        if (err instanceof GitError) throw new Conflict('the branch moved while it was being updated');
+        throw err;
+      }
+      await this.recordOrUndo(loaded, [move], async () => this.recordRefEvents(loaded, actor.id, await events));
+    });
   }
 
   async delete(loaded: LoadedRepo, actor: UserRow, name: string): Promise<void> {
