@@ -18,13 +18,9 @@ test.after(async () => {
 });
 
 const skipped: Record<string, string> = {
-  repoGetLanguages: 'built on branch repo38c',
-  repoGetLicenses: 'built on branch repo38c',
   repoListGitHooks: 'Gitea answers 403 with DISABLE_GIT_HOOKS, its default; anvil runs no custom git hooks (docs/repository.md)',
   repoGetGitHook: 'Gitea answers 403 with DISABLE_GIT_HOOKS, its default; anvil runs no custom git hooks (docs/repository.md)',
   repoSigningKey: 'Gitea answers 404 without a configured signing key; anvil has none',
-  repoPullRequestIsMerged: 'Gitea answers 404 for a pull request that is not merged; the fixture has no merged one yet (TODO: merge a second pull request)',
-  repoGetCommitPullRequest: 'Gitea finds only a merged pull request by its merge commit (404 otherwise); the fixture has no merged one yet (TODO)',
 };
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -37,7 +33,7 @@ async function ok<T>(what: string, call: Promise<{ data: T; status: number }>): 
 }
 
 interface World { o: string; r: string; user: string; team: string; teamId: number; sha: string; featureSha: string; blobSha: string; tagSha: string;
-  issue: number; issue2: number; pull: number; commentId: number; issueAssetId: number; commentAssetId: number; releaseId: number; assetId: number;
+  issue: number; issue2: number; pull: number; merged: number; mergeSha: string; commentId: number; issueAssetId: number; commentAssetId: number; releaseId: number; assetId: number;
   reviewId: number; hookId: number; keyId: number; labelId: number; milestoneId: number; mirrorName: string; repoId: number; tagProtectionId: number }
 
 async function world(api: GiteaJs): Promise<World> {
@@ -51,7 +47,7 @@ async function world(api: GiteaJs): Promise<World> {
   await ok('editorconfig', api.repos.repoCreateFile(o, r, '.editorconfig', { content: b64('root = true\n[*.md]\nindent_style = space\nindent_size = 2\n'), branch: 'main' }));
   const feature = await ok('feature', api.repos.repoCreateFile(o, r, 'docs/feature.md', { content: b64('# feature\n'), branch: 'main', new_branch: 'feature' }));
   const featureSha = feature.commit!.sha!;
-  const sha = (await ok('main', api.repos.repoGetBranch(o, r, 'main'))).commit!.id!;
+  const sha = (await ok('main', api.repos.repoGetBranch(o, r, 'main'))).commit!.id!; // before the merge below
   const readme = await ok('readme', api.repos.repoGetContents(o, r, 'README.md'));
   const tag = await ok('tag', api.repos.repoCreateTag(o, r, { tag_name: 'v1', message: 'annotated v1', target: 'main' }));
   const release = await ok('release', api.repos.repoCreateRelease(o, r, { tag_name: 'v1', name: 'first', body: 'notes' }));
@@ -71,6 +67,11 @@ async function world(api: GiteaJs): Promise<World> {
   await ok('pin', api.repos.pinIssue(o, r, issue.number!));
   const pull = await ok('pull', api.repos.repoCreatePullRequest(o, r, { head: 'feature', base: 'main', title: 'feature' }));
   await ok('pin pull', api.repos.pinIssue(o, r, pull.number!));
+  // A second pull request, merged: `…/pulls/{index}/merge` and `…/commits/{sha}/pull` answer 2xx only for one.
+  await ok('hotfix', api.repos.repoCreateFile(o, r, 'docs/hotfix.md', { content: b64('# hotfix\n'), branch: 'main', new_branch: 'hotfix' }));
+  const merged = await ok('pull 2', api.repos.repoCreatePullRequest(o, r, { head: 'hotfix', base: 'main', title: 'hotfix' }));
+  await ok('merge', api.repos.repoMergePullRequest(o, r, merged.number!, { Do: 'merge' } as never));
+  const mergeSha = (await ok('merged pull', api.repos.repoGetPullRequest(o, r, merged.number!))).merge_commit_sha!;
   const review = await ok('review', api.repos.repoCreatePullReview(o, r, pull.number!, {
     event: 'COMMENT', body: 'looks fine', comments: [{ path: 'docs/feature.md', body: 'a line', new_position: 1 }],
   } as never));
@@ -94,7 +95,7 @@ async function world(api: GiteaJs): Promise<World> {
   await disk.run(dirOf(app, repo as never), ['notes', 'add', '-m', 'a note', sha], { env });
   return {
     o, r, user: member.username, team: 'devs', teamId: team.id!, sha, featureSha, blobSha: readme.sha!, tagSha: tag.id!,
-    issue: issue.number!, issue2: issue2.number!, pull: pull.number!, commentId: comment.id!, issueAssetId: issueAsset.id!, commentAssetId: commentAsset.id!,
+    issue: issue.number!, issue2: issue2.number!, pull: pull.number!, merged: merged.number!, mergeSha, commentId: comment.id!, issueAssetId: issueAsset.id!, commentAssetId: commentAsset.id!,
     releaseId: release.id!, assetId: asset.id!, reviewId: review.id!, hookId: hook.id!, keyId: key.id!, labelId: label.id!, milestoneId: milestone.id!,
     mirrorName: mirror.remote_name!, repoId: repo.id!, tagProtectionId: tp.id!,
   };
@@ -111,7 +112,7 @@ function argsOf(w: World): Record<string, unknown[]> {
     repoGetAssignees: [o, r], repoListBranchProtection: [o, r], repoGetBranchProtection: [o, r, 'main'], repoListBranches: [o, r],
     repoGetBranch: [o, r, 'feature'], repoListCollaborators: [o, r], repoCheckCollaborator: [o, r, w.user], repoGetRepoPermissions: [o, r, w.user],
     repoGetAllCommits: [o, r], repoGetCombinedStatusByRef: [o, r, 'main'], repoListStatusesByRef: [o, r, 'main'],
-    repoGetCommitPullRequest: [o, r, w.featureSha], repoCompareDiff: [o, r, 'main...feature'], repoGetContentsList: [o, r],
+    repoGetCommitPullRequest: [o, r, w.mergeSha], repoGetLanguages: [o, r], repoGetLicenses: [o, r], repoCompareDiff: [o, r, 'main...feature'], repoGetContentsList: [o, r],
     repoGetContents: [o, r, 'README.md'], repoGetEditorConfig: [o, r, 'README.md'], listForks: [o, r], getBlob: [o, r, w.blobSha],
     repoGetSingleCommit: [o, r, w.sha], repoDownloadCommitDiffOrPatch: [o, r, w.featureSha, 'diff'], repoGetNote: [o, r, w.sha],
     repoListAllGitRefs: [o, r], repoListGitRefs: [o, r, 'heads'], getAnnotatedTag: [o, r, w.tagSha], getTree: [o, r, w.sha, { recursive: true }],
@@ -126,7 +127,7 @@ function argsOf(w: World): Record<string, unknown[]> {
     issueGetMilestone: [o, r, String(w.milestoneId)], repoNewPinAllowed: [o, r], notifyGetRepoList: [o, r], repoListPullRequests: [o, r],
     repoListPinnedPullRequests: [o, r], repoGetPullRequestByBaseHead: [o, r, 'main', 'feature'], repoGetPullRequest: [o, r, w.pull],
     repoDownloadPullDiffOrPatch: [o, r, w.pull, 'diff'], repoGetPullRequestCommits: [o, r, w.pull], repoGetPullRequestFiles: [o, r, w.pull],
-    repoPullRequestIsMerged: [o, r, w.pull], repoListPullReviews: [o, r, w.pull], repoGetPullReview: [o, r, w.pull, w.reviewId],
+    repoPullRequestIsMerged: [o, r, w.merged], repoListPullReviews: [o, r, w.pull], repoGetPullReview: [o, r, w.pull, w.reviewId],
     repoGetPullReviewComments: [o, r, w.pull, w.reviewId], repoListPushMirrors: [o, r], repoGetPushMirrorByRemoteName: [o, r, w.mirrorName],
     repoGetRawFile: [o, r, 'README.md'], repoListReleases: [o, r], repoGetLatestRelease: [o, r], repoGetReleaseByTag: [o, r, 'v1'],
     repoGetRelease: [o, r, w.releaseId], repoListReleaseAttachments: [o, r, w.releaseId], repoGetReleaseAttachment: [o, r, w.releaseId, w.assetId],
