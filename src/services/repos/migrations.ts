@@ -15,7 +15,7 @@ import {
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { AttachmentStorage, attachmentKey } from '../../storage/attachments.js';
-import { beginCreate } from '../../git/folderMoves.js';
+import { beginCreate, wikiScratchOf } from '../../git/folderMoves.js';
 import { initBare } from '../../git/init.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { branchCount, refTargets, setHead } from '../../git/refs.js';
@@ -145,7 +145,7 @@ export class MigrationService {
     // Read everything before writing anything.
     const journal = await beginCreate(config.dataDir, owner.id, lowerName, repoDir(config.dataDir, owner.name, input.repoName), this.journals);
     const { scratch } = journal;
-    const wikiScratch = `${scratch}.wiki`;
+    const wikiScratch = wikiScratchOf(scratch);
     let wikiFetched = false;
     let fetched: Fetched | undefined;
     // Release assets stored before the transaction; removed again if it does not commit.
@@ -220,7 +220,7 @@ export class MigrationService {
         await recordEvent(this.deps, tx, {
           type: 'repository', action: 'created', repoName: repo.name, ...inRepo(repo, actor.id), activity: { opType: 'create_repo' },
         });
-        journal.place();
+        await journal.place(tx);
         const [final] = await tx.select().from(repositories).where(eq(repositories.id, repo.id));
         return final!;
       });
