@@ -17,6 +17,13 @@ const unit = (isPull: boolean) => (isPull ? ('repo.pulls' as const) : ('repo.iss
 /** Gitea's CanWriteIssuesOrPulls (and the owner and administrators, who write everything). */
 const canClose = (perm: RepoPermission, isPull: boolean) => canWrite(perm, unit(isPull));
 
+/** Statements of at most 500 rows or ids (PostgreSQL takes 65,535 parameters a statement). */
+function chunks<T>(all: T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < all.length; i += size) out.push(all.slice(i, i + size));
+  return out;
+}
+
 interface Target {
   issue: IssueRow;
   action: XRefAction;
@@ -49,14 +56,41 @@ class Resolver {
     return this.repos.get(key) ?? undefined;
   }
 
-  async issue(ref: IssueReference) {
-    const r = await this.repo(ref);
-    if (!r) return undefined;
-    const [issue] = await this.tx.select().from(issues).where(and(eq(issues.repoId, r.repo.id), eq(issues.index, ref.index)));
-    if (!issue || !canRead(r.perm, unit(issue.isPull))) return undefined;
-    return { issue, repo: r };
+  /**
+   * The issues the references name that exist and the actor may read, each with its repository: one
+   * query per repository, whatever the number of references (a text may name thousands).
+   */
+  async issues(refs: IssueReference[]): Promise<Map<IssueReference, { issue: IssueRow; repo: { repo: RepoRow; owner: UserRow; perm: RepoPermission } }>> {
+    const out = new Map<IssueReference, { issue: IssueRow; repo: { repo: RepoRow; owner: UserRow; perm: RepoPermission } }>();
+    const byRepo = new Map<string, IssueReference[]>();
+    for (const ref of refs) {
+      const key = ref.owner ? `${ref.owner}/${ref.name}` : '';
+      if (!byRepo.has(key) && byRepo.size >= maxRepos) continue;
+      const list = byRepo.get(key);
+      if (list) list.push(ref);
+      else byRepo.set(key, [ref]);
+    }
+    for (const list of byRepo.values()) {
+      const r = await this.repo(list[0]!);
+      if (!r) continue;
+      const indexes = [...new Set(list.map((l) => l.index))].slice(0, maxIssuesPerRepo);
+      const found = await this.tx.select().from(issues).where(and(eq(issues.repoId, r.repo.id), inArray(issues.index, indexes)));
+      const byIndex = new Map(found.map((i) => [i.index, i]));
+      for (const ref of list) {
+        const issue = byIndex.get(ref.index);
+        if (issue && canRead(r.perm, unit(issue.isPull))) out.set(ref, { issue, repo: r });
+      }
+    }
+    return out;
   }
 }
+
+/**
+ * What one text may reference: 50 repositories (its own counts) and 1,000 issues of each; further ones
+ * are not looked up (a hostile body could otherwise hold the transaction with thousands of queries).
+ */
+const maxRepos = 50;
+const maxIssuesPerRepo = 1_000;
 
 /**
  * Gitea's createCrossReferences: the issues `origin` (with `comment`, a comment of it) now references, each
@@ -71,9 +105,11 @@ export async function addCrossReferences(
   const rootUrl = deps.config.rootUrl;
   const refs = [...findIssueReferences(text.plain, rootUrl), ...findIssueReferencesMarkdown(text.markdown, rootUrl)];
   const resolver = new Resolver(deps, tx, actor, origin);
+  const resolved = await resolver.issues(refs);
   let list: Target[] = [];
+  const byIssue = new Map<number, Target>();
   for (const ref of refs) {
-    const found = await resolver.issue(ref);
+    const found = resolved.get(ref);
     if (!found || found.issue.id === origin.issue.id) continue;
     let action = ref.action;
     // Close and reopen go only from a pull request to an issue, and only for whoever could do it by hand
@@ -81,33 +117,39 @@ export async function addCrossReferences(
     if (found.issue.isPull || !origin.issue.isPull) action = 'none';
     if (action !== 'none' && actor.id !== found.issue.posterId && !canClose(found.repo.perm, found.issue.isPull)
       && (found.issue.repoId !== origin.issue.repoId || origin.comment)) action = 'none';
-    const seen = list.find((t) => t.issue.id === found.issue.id);
+    const seen = byIssue.get(found.issue.id);
     if (seen) {
       if (action !== 'none') seen.action = action;
     } else {
-      list.push({ issue: found.issue, action });
+      const t = { issue: found.issue, action };
+      byIssue.set(found.issue.id, t);
+      list.push(t);
     }
   }
   const commentId = origin.comment?.id ?? null;
   if (removeOld) {
     const active = await activeReferences(tx, origin.issue.id, commentId);
     const stale: number[] = [];
+    const kept = new Set<Target>();
     for (const c of active) {
-      const same = list.find((t) => t.issue.id === c.issueId && t.action === c.refAction);
-      if (same) list = list.filter((t) => t !== same);
+      const same = byIssue.get(c.issueId);
+      if (same && same.action === c.refAction && !kept.has(same)) kept.add(same);
       else stale.push(c.id);
     }
-    if (stale.length) await tx.update(comments).set({ refAction: 'neutered' }).where(inArray(comments.id, stale));
+    list = list.filter((t) => !kept.has(t));
+    for (const part of chunks(stale)) await tx.update(comments).set({ refAction: 'neutered' }).where(inArray(comments.id, part));
   }
   if (list.length === 0) return;
   const type = origin.comment ? 'comment_ref' : origin.issue.isPull ? 'pull_ref' : 'issue_ref';
   const now = new Date();
-  await tx.insert(comments).values(list.map((t) => ({
-    issueId: t.issue.id, repoId: t.issue.repoId, posterId: actor.id, type, refIssueId: origin.issue.id, refCommentId: commentId, refAction: t.action,
-    createdAt: now, updatedAt: now,
-  } as const)));
-  // As Gitea's CreateComment: the referenced issue was updated.
-  await tx.update(issues).set({ updatedAt: now }).where(inArray(issues.id, list.map((t) => t.issue.id)));
+  for (const part of chunks(list)) {
+    await tx.insert(comments).values(part.map((t) => ({
+      issueId: t.issue.id, repoId: t.issue.repoId, posterId: actor.id, type, refIssueId: origin.issue.id, refCommentId: commentId, refAction: t.action,
+      createdAt: now, updatedAt: now,
+    } as const)));
+    // As Gitea's CreateComment: the referenced issue was updated.
+    await tx.update(issues).set({ updatedAt: now }).where(inArray(issues.id, part.map((t) => t.issue.id)));
+  }
 }
 
 /** The references an issue (commentId null) or one of its comments made that still act. */
@@ -123,7 +165,7 @@ function activeReferences(tx: Db, issueId: number, commentId: number | null) {
 /** A deleted comment's references stop acting (Gitea's neuterCrossReferences); their entries stay. */
 export async function neuterCrossReferences(tx: Db, issueId: number, commentId: number): Promise<void> {
   const active = await activeReferences(tx, issueId, commentId);
-  if (active.length) await tx.update(comments).set({ refAction: 'neutered' }).where(inArray(comments.id, active.map((c) => c.id)));
+  for (const part of chunks(active)) await tx.update(comments).set({ refAction: 'neutered' }).where(inArray(comments.id, part.map((c) => c.id)));
 }
 
 /** Gitea's `<a href="/owner/repo/commit/sha">first line</a>`: the entry's text of a commit reference. */
@@ -148,8 +190,10 @@ export async function addCommitReferences(
   const resolver = new Resolver(deps, tx, pusher, home);
   for (const c of [...commits].reverse()) {
     const marked = new Set<string>();
-    for (const ref of findIssueReferences(c.message, deps.config.rootUrl)) {
-      const found = await resolver.issue(ref);
+    const refs = findIssueReferences(c.message, deps.config.rootUrl);
+    const resolved = await resolver.issues(refs);
+    for (const ref of refs) {
+      const found = resolved.get(ref);
       if (!found) continue;
       const key = `${found.issue.id}:${ref.action}`;
       if (marked.has(key)) continue;

@@ -92,9 +92,10 @@ export function findIssueReferences(text: string, rootUrl: string, links: string
 export function findIssueReferencesMarkdown(markdown: string, rootUrl: string): IssueReference[] {
   const links: string[] = [];
   const text = markdown
-    .replace(/^(\s{0,3})(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1?\2[`~]*[ \t]*$|(?![\s\S]))/gm, '\n')
-    .replace(/(`+)[\s\S]*?\1/g, ' ')
-    .replace(/!?\[([^\]]*)\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g, (_m, label: string, href: string) => {
+    .replace(/^([ ]{0,3})(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1?\2[`~]*[ \t]*$|(?![\s\S]))/gm, '\n')
+    // Each scan below stops at the next backtick or bracket, so hostile text costs linear time.
+    .replace(/(`+)[^`]*\1/g, ' ')
+    .replace(/!?\[([^\][\n]*)\]\(\s*<?([^()\s<>[\]]*)>?(?:\s+"[^"\n]*")?\s*\)/g, (_m, label: string, href: string) => {
       links.push(href);
       return ` ${label} `;
     });

@@ -191,6 +191,16 @@ test('cross references: issue_ref from a body or title, comment_ref (neutered wh
   assert.equal((await entries(pub, target.number, ['issue_ref'])).map((e) => [e.ref_issue?.number, e.ref_action]), [[from.number, 'none'], [other.number, 'none']]);
 });
 
+test('a body naming thousands of issues and repositories is answered (references are looked up in bounded batches)', async () => {
+  const target = await newIssue(app, pub, p.owner, { title: 'named among many' });
+  const many = [...Array.from({ length: 3_000 }, (_v, n) => `#${n + 1}`), ...Array.from({ length: 120 }, (_v, n) => `nobody${n}/repo#1`), `#${target.number}`].join(' ');
+  const from = await newIssue(app, pub, p.reader, { body: many });
+  const edited = await app.client(p.reader.auth).PATCH('/repos/{owner}/{repo}/issues/{index}', { params: { path: { ...pub.path, index: from.number } }, body: { body: `${many} again` } });
+  assert.is(edited.response.status, 201);
+  const rows = await entries(pub, target.number, ['issue_ref']);
+  assert.equal(rows.map((e) => [e.ref_issue?.number, e.ref_action]), [[from.number, 'none']]);
+});
+
 test('cross references from elsewhere: only issues the actor can read; hidden from viewers who cannot read the source', async () => {
   const target = await newIssue(app, pub, p.owner, { title: 'public target' });
   const priv = await sharedRepo(app, p, { private: true });
