@@ -143,6 +143,15 @@ test('tracked time: add_time_manual with tracked_time, start/stop/cancel_trackin
   // The manual time is deleted (anvil keeps no deleted times): its entry shows none; the stopwatch's run was reset.
   assert.is(rows[0]!.tracked_time, null);
   assert.is(rows[2]!.tracked_time, null);
+  // Starting a stopwatch on another issue stops the running one there (Gitea), with its entry.
+  const k = await newIssue(app, pub, p.owner);
+  assert.is((await stopwatch(app, 'start', pub, i.number, p.writer.auth)).response.status, 201);
+  await backdateStopwatch(app, p.writer.id, 3_600);
+  assert.is((await stopwatch(app, 'start', pub, k.number, p.writer.auth)).response.status, 201);
+  const [stopped] = (await entries(pub, i.number, ['stop_tracking'])).slice(-1);
+  assert.equal([stopped!.body, stopped!.tracked_time?.time, stopped!.tracked_time?.issue?.number], ['1 hour', 3_600, i.number]);
+  assert.equal((await entries(pub, k.number, ['start_tracking'])).length, 1);
+  assert.is((await stopwatch(app, 'delete', pub, k.number, p.writer.auth)).response.status, 204);
   const j = await newIssue(app, pub, p.owner);
   const kept = await tracked(app, pub, j.number, p.owner, { time: 59 });
   const [added] = await entries(pub, j.number, ['add_time_manual']);
@@ -189,6 +198,13 @@ test('cross references: issue_ref from a body or title, comment_ref (neutered wh
   // Editing the issue's body keeps its references that still stand (nothing repeated).
   await editIssue(app, pub, from.number, p.reader, { body: `still #${target.number}` });
   assert.equal((await entries(pub, target.number, ['issue_ref'])).map((e) => [e.ref_issue?.number, e.ref_action]), [[from.number, 'none'], [other.number, 'none']]);
+  // A deleted comment's reference is neutered and shows no comment; a deleted issue's references go with it.
+  const gone = await app.client(p.reader.auth).DELETE('/repos/{owner}/{repo}/issues/comments/{id}', { params: { path: { ...pub.path, id: c.id } } });
+  assert.is(gone.response.status, 204);
+  assert.equal((await entries(pub, target.number, ['comment_ref'])).map((e) => [e.ref_action, e.ref_comment]), [['neutered', null], ['neutered', null]]);
+  const deleted = await app.client(p.owner.auth).DELETE('/repos/{owner}/{repo}/issues/{index}', { params: { path: { ...pub.path, index: other.number } } });
+  assert.is(deleted.response.status, 204);
+  assert.equal((await entries(pub, target.number, ['issue_ref'])).map((e) => e.ref_issue?.number), [from.number]);
 });
 
 test('a body naming thousands of issues and repositories is answered (references are looked up in bounded batches)', async () => {
