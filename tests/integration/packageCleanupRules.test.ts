@@ -10,6 +10,7 @@ import { startApp, type TestApp } from '../helpers/harness.js';
 import { actor, adminActor, fresh, type Actor } from '../helpers/orgs.js';
 import { packageWorld, publishGeneric, type PackageWorld } from '../helpers/packages.js';
 import { signIn, WebSession } from '../helpers/webSession.js';
+import { makeImage, ociIndexType, pushImage, putManifest, registryAuth, type Image } from '../helpers/containers.js';
 
 let app: TestApp;
 let w: PackageWorld;
@@ -52,9 +53,9 @@ async function previewOf(s: WebSession, root: string, id: number): Promise<strin
   return rows.sort();
 }
 
-/** `name@version` of every generic version the owner has (the package API). */
-async function versionsOf(by: Actor, owner: string): Promise<string[]> {
-  const res = await app.client(by.auth).GET('/packages/{owner}', { params: { path: { owner }, query: { type: 'generic', limit: 50 } } });
+/** `name@version` of every version of a type the owner has (the package API). */
+async function versionsOf(by: Actor, owner: string, type: 'generic' | 'container' = 'generic'): Promise<string[]> {
+  const res = await app.client(by.auth).GET('/packages/{owner}', { params: { path: { owner }, query: { type, limit: 50 } } });
   assert.is(res.response.status, 200);
   return res.data!.map((p) => `${p.name}@${p.version}`).sort();
 }
@@ -250,6 +251,32 @@ test('an organization\'s rules: its owners and site administrators; members (eve
   assert.is((await admin.get(`${orgRoot()}/rules/${id}`)).status, 200);
   assert.is((await admin.post(`${orgRoot()}/rules/${id}`, { action: 'remove' })).status, 303);
   assert.equal(await rulesOf(w.org.id!), []);
+});
+
+test('a container rule: the preview and the task keep an image\'s latest and the manifests an index names', async () => {
+  const u = await actor(app);
+  const s = await signIn(app, u);
+  const auth = await registryAuth(app, u.basic);
+  const image = `${u.username}/app`;
+  const [a, b, amd, arm] = ['a', 'b', 'amd64', 'arm64'].map((seed) => makeImage(`${image} ${seed}`)) as [Image, Image, Image, Image];
+  await pushImage(app, auth, image, a, 'latest');
+  await pushImage(app, auth, image, b, 'old');
+  await pushImage(app, auth, image, amd, amd.digest);
+  await pushImage(app, auth, image, arm, arm.digest);
+  const index = Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: ociIndexType, manifests: [amd, arm].map((m, i) => (
+    { mediaType: 'application/vnd.oci.image.manifest.v1+json', digest: m.digest, size: m.manifest.length, platform: { architecture: ['amd64', 'arm64'][i], os: 'linux' } })) }));
+  assert.is((await putManifest(app, auth, image, 'multi', index, ociIndexType)).status, 201);
+  const all = await versionsOf(u, u.username, 'container');
+  assert.equal(all, ['app@latest', 'app@multi', 'app@old', `app@${amd.digest}`, `app@${arm.digest}`].sort());
+
+  const id = await addRule(s, userRoot, { type: 'container' });
+  const preview = await previewOf(s, userRoot, id);
+  assert.equal(preview, ['app@multi', 'app@old']);
+  await runCleanup();
+  const left = await versionsOf(u, u.username, 'container');
+  assert.equal(all.filter((v) => !left.includes(v)).sort(), preview);
+  // Once the index is gone, nothing names its manifests any more: the next preview lists them.
+  assert.equal(await previewOf(s, userRoot, id), [`app@${amd.digest}`, `app@${arm.digest}`].sort());
 });
 
 test('a pattern that backtracks without end: the preview refuses it (422) and the task skips the rule', async () => {
