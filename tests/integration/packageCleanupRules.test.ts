@@ -297,4 +297,17 @@ test('a pattern that backtracks without end: the preview refuses it (422) and th
   assert.ok(ids, 'the rule stays');
 });
 
+test('with PACKAGES_ENABLED=false the pages are 404', async () => {
+  const off = await startApp({ PACKAGES_ENABLED: 'false' });
+  try {
+    const u = await off.user();
+    const s = await signIn(off, u);
+    assert.is((await s.get(userRoot)).status, 404);
+    assert.is((await s.get(`${userRoot}/rules/add`)).status, 404);
+    assert.is((await s.post(`${userRoot}/rules/add`, form(), { csrf: s.csrf })).status, 404);
+  } finally {
+    await off.close();
+  }
+});
+
 test.run();

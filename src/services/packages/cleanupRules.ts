@@ -2,7 +2,7 @@
 // has no API for them): who may manage them, the form's rules, one rule per owner and type, and the preview
 // of what a rule removes (selectCleanupVersions, the `cleanup_packages` task's own selection).
 import { and, asc, eq } from 'drizzle-orm';
-import { packageCleanupRules, type PackageCleanupRuleRow, type UserRow } from '../../db/schema/index.js';
+import { packageCleanupRules, users, type PackageCleanupRuleRow, type UserRow } from '../../db/schema/index.js';
 import type { ServiceDeps } from '../context.js';
 import { Conflict, Invalid, NotFound, isUniqueViolation } from '../errors.js';
 import type { AccessService } from '../repos/access.js';
@@ -55,6 +55,14 @@ export class PackageCleanupRuleService {
       throw new NotFound();
     }
     if (!(await this.access.orgViewer(owner.id, actor)).isOwner) throw new NotFound();
+  }
+
+  /** The organization `name`, whose rules `actor` manages; 404 for no such organization, or anyone else. */
+  async managedOrg(name: string, actor: UserRow): Promise<UserRow> {
+    const [org] = await this.deps.db.select().from(users).where(eq(users.lowerName, name.toLowerCase()));
+    if (!org || org.type !== 'Organization') throw new NotFound();
+    await this.requireManager(org, actor);
+    return org;
   }
 
   async list(ownerId: number): Promise<PackageCleanupRuleRow[]> {

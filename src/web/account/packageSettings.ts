@@ -9,9 +9,8 @@
 // where Gitea answers 200; a saved rule redirects (303) to its page, a deleted one to the list.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
-import { users, type PackageCleanupRuleRow, type UserRow } from '../../db/schema/index.js';
+import type { PackageCleanupRuleRow, UserRow } from '../../db/schema/index.js';
 import type { Services } from '../../services/index.js';
 import { NotFound } from '../../services/errors.js';
 import {
@@ -59,13 +58,9 @@ export function buildPackageSettings(services: Services, config: Config): Router
     const user = await signedInUser(ctx, services, base);
     if (!user) return undefined;
     const orgName = ctx.params.org;
-    let owner = user;
-    if (orgName !== undefined) {
-      const [org] = await services.deps.db.select().from(users).where(eq(users.lowerName, orgName.toLowerCase()));
-      if (!org || org.type !== 'Organization') throw new NotFound();
-      owner = org;
-    }
-    await rules.requireManager(owner, user);
+    // The user's own rules, or an organization's (its owners' and site administrators'); 404 otherwise.
+    const owner = orgName !== undefined ? await rules.managedOrg(orgName, user) : user;
+    if (orgName === undefined) await rules.requireManager(user, user);
     return { owner, root: orgName !== undefined ? `${base}org/${encodeURIComponent(owner.name)}/settings/packages` : `${base}user/settings/packages` };
   };
 
