@@ -4,6 +4,7 @@ import { closeStores } from '../storage/index.js';
 import { LfsService } from './lfs/lfs.js';
 import { ContainerRegistry } from './packages/container.js';
 import { PackageService } from './packages/packages.js';
+import { PackageCleanupRuleService } from './packages/cleanupRules.js';
 import { readTogether, type JsonRead } from '../db/together.js';
 import { AccessService } from './repos/access.js';
 import { AttachmentService } from './issues/attachments.js';
@@ -125,6 +126,8 @@ export class Services {
   readonly gitTransport: GitTransportService;
   readonly lfs: LfsService;
   readonly packages: PackageService;
+  /** Owners' package cleanup rules (the settings pages) and their preview. */
+  readonly packageCleanupRules: PackageCleanupRuleService;
   /** The container registry (`/v2/`) over the packages. */
   readonly containers: ContainerRegistry;
   readonly wiki: WikiService;
@@ -232,6 +235,7 @@ export class Services {
     this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys, this.wiki);
     this.lfs = new LfsService(deps, this.gitTransport, this.users, this.repos, this.contents);
     this.packages = new PackageService(deps, this.access);
+    this.packageCleanupRules = new PackageCleanupRuleService(deps, this.access);
     this.containers = new ContainerRegistry(deps, this.packages);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
