@@ -71,7 +71,8 @@ test('lfs: true from a private source with a token: every object arrives; media 
     assert.is(stored?.size, objects[file]!.size);
   }
   assert.equal(await recorded(res.data!.id!), Object.values(objects).map((o) => `${o.oid}:${o.size}`).sort());
-  // The repository counts its objects in its size once it changes (a push, a sync) — and its JSON keeps no token.
+  // Its size (KB) counts its git folder and its LFS objects, as Gitea's after a migration; its JSON keeps no token.
+  assert.ok(res.data!.size! * 1024 >= objects['a.bin']!.size + objects['b.bin']!.size, `size ${res.data!.size}`);
   assert.not.match(JSON.stringify(res.data), token());
 });
 
@@ -84,6 +85,7 @@ test('lfs: false (or left out) brings the pointers only', async () => {
     assert.is(got.status, 200);
     assert.is(got.bytes.toString(), pointerOf(objects['a.bin']!), 'the pointer: the repository holds no object (even one the store has)');
     assert.equal(await recorded(res.data!.id!), []);
+    assert.ok(res.data!.size! > 0 && res.data!.size! * 1024 < objects['b.bin']!.size, `size ${res.data!.size}: the git folder only`);
   }
 });
 

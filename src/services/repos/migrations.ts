@@ -17,6 +17,7 @@ import { withTx } from '../../db/tx.js';
 import { AttachmentStorage, attachmentKey } from '../../storage/attachments.js';
 import { beginCreate } from '../../git/folderMoves.js';
 import { initBare } from '../../git/init.js';
+import { folderSize } from '../../git/size.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { branchCount, refTargets, setHead } from '../../git/refs.js';
 import { fetchRemote, remoteExists, remoteFailure, remoteHead } from '../../git/remote.js';
@@ -200,6 +201,8 @@ export class MigrationService {
       if (config.leftovers.crashMidMigration) process.kill(process.pid, 'SIGKILL');
       const branches = await branchCount(scratch);
       const tips = await refTargets(scratch);
+      // Its size as Gitea's after a migration: the git folder's bytes and those of its LFS objects.
+      const sizeBytes = (await folderSize(scratch)) + lfsObjects.reduce((n, o) => n + o.size, 0);
       // Any one of a user name, a password or a token, given in the body or in the address (`https://:TOKEN@host/…`).
       const sealed = input.mirror && hasCredentials(remote.credentials) ? JSON.stringify(remote.credentials) : undefined;
       const [key] = sealed ? await this.keys() : [];
@@ -208,7 +211,7 @@ export class MigrationService {
         const [row] = await tx.insert(repositories).values({
           ownerId: owner.id, name: input.repoName, lowerName, description: input.description ?? '', isPrivate: input.private ?? false,
           isEmpty: branches === 0, isMirror: input.mirror ?? false, defaultBranch: head ?? 'main', numBranches: branches, numWatches: 1,
-          originalUrl: gitUrl, originalServiceType: service,
+          originalUrl: gitUrl, originalServiceType: service, sizeBytes,
         }).returning();
         const repo = row!;
         if (owner.type === 'Organization') {
