@@ -3,7 +3,8 @@
 // `lfs: true` brings them through the source's LFS batch API (with the migration's token for a private
 // source), `media` serves them; `lfs: false` brings the pointers only; an object the source lacks is
 // skipped (its pointer stays, logged), one larger than LFS_MAX_FILE_SIZE too; one that arrives broken
-// fails the migration (422, nothing left); a mirror made with `lfs` brings new objects on each sync.
+// fails the migration (422, nothing left); a mirror made with `lfs` brings new objects on each sync; a
+// source on object storage hands out presigned URLs of another host, which are followed.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -15,8 +16,9 @@ import { lfsKey } from '../../src/storage/lfsObjects.js';
 import { fetchRaw } from '../helpers/gitFixtures.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { eventually } from '../helpers/hooks.js';
-import { lfsHome, pointerOf, pushLfsFiles } from '../helpers/lfs.js';
+import { lfsApi, lfsHome, pointerOf, pushLfsFiles } from '../helpers/lfs.js';
 import { migrationEnv } from '../helpers/migrations.js';
+import { startS3 } from '../helpers/s3.js';
 import { actor, fresh, messageOf, repoFolder, userRepo, type Actor, type Repository } from '../helpers/repos.js';
 
 let src: TestApp;
@@ -190,6 +192,25 @@ test('a pull mirror made with lfs: lfs kept in its row; a new LFS object at the 
   const [plainRow] = await app.services.deps.db.select().from(pullMirrors).where(eq(pullMirrors.repoId, noLfs.data!.id!));
   assert.is(plainRow!.lfs, false);
   assert.is((await media(plain, 'c.bin')).bytes.toString(), pointerOf(openObjects['c.bin']!));
+});
+
+test('a source on object storage with SERVE_DIRECT: its batch answer names presigned URLs of another host, which are judged and followed', async () => {
+  const s3 = await startS3();
+  const direct = await startApp({ ...s3.env, STORAGE_SERVE_DIRECT: 'true' });
+  try {
+    const them = await actor(direct);
+    const repo = await userRepo(direct, them, { name: fresh('s3'), auto_init: true, private: true, default_branch: 'main' });
+    const theirs = await pushLfsFiles(direct, them, repo.full_name!, { 'd.bin': 200 * 1024 }, home);
+    const batch = await lfsApi(direct, repo.full_name!, 'POST', '/objects/batch', { auth: them.auth, json: { operation: 'download', objects: [{ oid: theirs['d.bin']!.oid, size: 200 * 1024 }] } });
+    assert.ok(String(batch.json.objects[0].actions.download.href).startsWith(`http://${s3.endpoint}/`), 'the source hands out a presigned URL');
+    const name = fresh('s3');
+    const res = await migrate({ clone_addr: `${direct.url}/${repo.full_name}.git`, repo_name: name, auth_token: them.auth.slice('token '.length), lfs: true });
+    assert.is(res.response.status, 201, JSON.stringify(res.error));
+    assert.ok((await media(name, 'd.bin')).bytes.equals(readFileSync(theirs['d.bin']!.path)));
+  } finally {
+    await direct.close();
+    await s3.close();
+  }
 });
 
 test.run();
