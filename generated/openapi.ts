@@ -3397,7 +3397,7 @@ export interface paths {
         };
         /**
          * List the repository's git hooks
-         * @description Gitea serves the server-side git hooks (pre-receive, update, post-receive) of a repository to site administrators who are also its administrators, and only when git hooks are enabled (Gitea's `DISABLE_GIT_HOOKS`, true by default). anvil does not run custom git hooks: these operations answer as Gitea with hooks disabled, 403 `must be allowed to edit Git hooks` for every caller who may administer the repository (403 for other readers, 404 for those who cannot see it). This path never falls into `hooks/{id}`.
+         * @description The repository's server-side git hooks, always the three git runs on a push: `pre-receive`, `update` and `post-receive`, each with `is_active` and, when active, its `content`. As in Gitea, for callers who administer the repository and are site administrators or were given `allow_git_hook`, and only when the site enables git hooks (`DISABLE_GIT_HOOKS=false`; true by default): otherwise 403 `must be allowed to edit Git hooks` for administrators of the repository, 403 for its other readers, 404 for those who cannot see it. This path never falls into `hooks/{id}`.
          */
         get: operations["repoListGitHooks"];
         put?: never;
@@ -3417,21 +3417,21 @@ export interface paths {
         };
         /**
          * Get a git hook
-         * @description As `GET …/hooks/git`: 403 `must be allowed to edit Git hooks` while git hooks are disabled, which they always are in anvil.
+         * @description Who may, as `GET …/hooks/git`. 404 for a name other than `pre-receive`, `update` and `post-receive`.
          */
         get: operations["repoGetGitHook"];
         put?: never;
         post?: never;
         /**
          * Delete a git hook
-         * @description As `GET …/hooks/git`: 403 `must be allowed to edit Git hooks` while git hooks are disabled, which they always are in anvil.
+         * @description Who may, as `GET …/hooks/git`. Removes the hook's script (204 also when it had none). 404 for an unknown hook name.
          */
         delete: operations["repoDeleteGitHook"];
         options?: never;
         head?: never;
         /**
          * Edit a git hook
-         * @description As `GET …/hooks/git`: 403 `must be allowed to edit Git hooks` while git hooks are disabled, which they always are in anvil; nothing is stored.
+         * @description Who may, as `GET …/hooks/git`. Writes the hook's script (carriage returns dropped, as Gitea; a first line `#!…` names its interpreter, else it runs as a POSIX shell script), which the following pushes run on the server; content that is empty or only white space removes the hook, as Gitea. 404 for an unknown hook name.
          */
         patch: operations["repoEditGitHook"];
         trace?: never;
@@ -9089,7 +9089,7 @@ export interface components {
             active?: boolean;
             admin?: boolean;
             allow_create_organization?: boolean;
-            /** @description accepted and ignored (anvil runs no git hooks) */
+            /** @description may write the git hooks of repositories they administer, when the site enables git hooks (DISABLE_GIT_HOOKS=false; site administrators always may) */
             allow_git_hook?: boolean;
             /** @description accepted and ignored (anvil imports nothing from the server's disk) */
             allow_import_local?: boolean;

@@ -35,6 +35,7 @@ import { CronService } from './admin/cron.js';
 import { cronTaskDefs } from './admin/cronTasks.js';
 import { MaintenanceService } from './admin/maintenance.js';
 import type { ServiceDeps } from './context.js';
+import { GitHookService } from './repos/gitHooks.js';
 // Fan-outs register themselves when their module loads.
 import './events/activity.js';
 import './events/hookFanOut.js';
@@ -173,6 +174,8 @@ export class Services {
   readonly forks: ForkService;
   /** Repositories generated from template repositories (#39). */
   readonly templates: TemplateService;
+  /** Repositories' custom server-side git hooks (#38). */
+  readonly gitHooks: GitHookService;
   readonly repoAvatars: RepoAvatarService;
   /** Migrations, pull and push mirrors (#39). */
   readonly migrations: MigrationService;
@@ -231,6 +234,7 @@ export class Services {
     this.statuses = new StatusService(deps, this.branches);
     this.contents = new ContentService(this.branches);
     this.keys = new KeyService(deps);
+    this.gitHooks = new GitHookService(deps);
     this.wiki = new WikiService(deps);
     this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys, this.wiki);
     this.lfs = new LfsService(deps, this.gitTransport, this.users, this.repos, this.contents);
