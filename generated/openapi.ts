@@ -11092,6 +11092,15 @@ export interface components {
                 "application/json": components["schemas"]["APIError"];
             };
         };
+        /** @description the path names a renamed or transferred repository, or a renamed account, by its old name (Gitea's redirect): the same request belongs at `Location`, the path under the current name with the query kept. Only a caller who may see the repository or account is redirected; to anyone else the old name is what a missing one is. Empty body. */
+        Redirected: {
+            headers: {
+                /** @description the request's path under the current name, and its query */
+                Location?: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description the repository is archived */
         RepoArchived: {
             headers: {
@@ -12848,6 +12857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12867,6 +12877,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12898,6 +12909,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12940,6 +12952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowJobsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12977,6 +12990,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionRunnersResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13006,6 +13020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionRunner"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13028,6 +13043,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13062,6 +13078,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionRunner"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13091,6 +13108,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegistrationToken"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13118,6 +13136,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegistrationToken"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13162,6 +13181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowRunsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13197,6 +13217,7 @@ export interface operations {
                     "application/json": components["schemas"]["Secret"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13223,6 +13244,7 @@ export interface operations {
         responses: {
             201: components["responses"]["Empty"];
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13246,6 +13268,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13281,6 +13304,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionVariable"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13311,6 +13335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionVariable"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13337,6 +13362,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13365,6 +13391,7 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13389,6 +13416,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13426,6 +13454,7 @@ export interface operations {
                     "application/json": components["schemas"]["Activity"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13449,6 +13478,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13472,6 +13502,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13506,6 +13537,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13527,6 +13559,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13551,6 +13584,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13573,6 +13607,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13608,6 +13643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13639,6 +13675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13670,6 +13707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13697,6 +13735,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13730,6 +13769,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13768,6 +13808,7 @@ export interface operations {
                     "application/json": components["schemas"]["HookDelivery"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13799,6 +13840,7 @@ export interface operations {
                     "application/json": components["schemas"]["HookDeliveryDetail"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13830,6 +13872,7 @@ export interface operations {
                     "application/json": components["schemas"]["HookDelivery"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13864,6 +13907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13895,6 +13939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13926,6 +13971,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13947,6 +13993,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13980,6 +14027,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14016,6 +14064,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14052,6 +14101,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14073,6 +14123,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14109,6 +14160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14140,6 +14192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14171,6 +14224,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             /** @description the token lacks `read:organization` or `read:issue`, or a public-only token was used on a non-public organization */
             403: components["responses"]["Forbidden"];
@@ -14200,6 +14254,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14233,6 +14288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14271,6 +14327,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectColumn"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14304,6 +14361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectColumn"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             /** @description the project is closed (`project is closed`), a public-only token was used on a non-public organization, or the token lacks `write:organization` or `write:issue` */
@@ -14337,6 +14395,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14372,6 +14431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectColumn"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14409,6 +14469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectColumn"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14445,6 +14506,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14472,6 +14534,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14499,6 +14562,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14520,6 +14584,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14543,6 +14608,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14578,6 +14644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14609,6 +14676,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller may not create repositories in this organization (`Given user is not allowed to create repository in organization.`), the organization reached its repository limit, a public-only token was used on a non-public organization, or the token lacks `write:organization` */
@@ -14651,6 +14719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Team"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14682,6 +14751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Team"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller is not a member (`Must be an organization member`) or not an owner (`Must be an organization owner`) of the organization, a public-only token was used on a non-public organization, or the token lacks `write:organization` */
@@ -14724,6 +14794,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamSearchResults"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15017,6 +15088,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15038,6 +15110,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15071,6 +15144,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller is not an administrator of the repository, a public-only token was used on a private repository, or the token lacks `write:repository` */
@@ -15115,6 +15189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionArtifactsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15147,6 +15222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionArtifact"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15177,6 +15253,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15210,6 +15287,7 @@ export interface operations {
                     "application/zip": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15253,6 +15331,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowJobsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15285,6 +15364,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowJob"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15317,6 +15397,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15356,6 +15437,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionRunnersResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15387,6 +15469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionRunner"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15411,6 +15494,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15447,6 +15531,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionRunner"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15478,6 +15563,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegistrationToken"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15507,6 +15593,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegistrationToken"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15553,6 +15640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowRunsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15585,6 +15673,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowRun"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15609,6 +15698,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15633,6 +15723,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15675,6 +15766,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionArtifactsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15699,6 +15791,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             202: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15741,6 +15834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowJobsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15775,6 +15869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowJob"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15808,6 +15903,7 @@ export interface operations {
                     "application/zip": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15840,6 +15936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowRun"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15865,6 +15962,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             201: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15903,6 +16001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Secret"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15931,6 +16030,7 @@ export interface operations {
         responses: {
             201: components["responses"]["Empty"];
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15956,6 +16056,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15993,6 +16094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionTaskResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16031,6 +16133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionVariable"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16063,6 +16166,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionVariable"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16091,6 +16195,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16121,6 +16226,7 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16147,6 +16253,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16177,6 +16284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16209,6 +16317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflow"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16233,6 +16342,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16261,6 +16371,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16286,6 +16397,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16326,6 +16438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Activity"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16357,6 +16470,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16387,6 +16501,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16412,6 +16527,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16437,6 +16553,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16466,6 +16583,7 @@ export interface operations {
                     "application/json": components["schemas"]["BranchProtection"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16499,6 +16617,7 @@ export interface operations {
                     "application/json": components["schemas"]["BranchProtection"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16533,6 +16652,7 @@ export interface operations {
                     "application/json": components["schemas"]["BranchProtection"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16562,6 +16682,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16598,6 +16719,7 @@ export interface operations {
                     "application/json": components["schemas"]["BranchProtection"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16626,6 +16748,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16664,6 +16787,7 @@ export interface operations {
                     "application/json": components["schemas"]["Branch"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16697,6 +16821,7 @@ export interface operations {
                     "application/json": components["schemas"]["Branch"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16734,6 +16859,7 @@ export interface operations {
                     "application/json": components["schemas"]["Branch"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16761,6 +16887,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16790,6 +16917,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller cannot write code, the repository is a mirror, the branch is the default branch or is protected, or the token lacks `write:repository` */
             403: components["responses"]["Forbidden"];
@@ -16821,6 +16949,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16863,6 +16992,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16886,6 +17016,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16913,6 +17044,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16939,6 +17071,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16971,6 +17104,7 @@ export interface operations {
                     "application/json": components["schemas"]["RepoCollaboratorPermission"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17025,6 +17159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Commit"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17064,6 +17199,7 @@ export interface operations {
                     "application/json": components["schemas"]["CombinedStatus"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17107,6 +17243,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommitStatus"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17139,6 +17276,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17170,6 +17308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Compare"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17202,6 +17341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContentsResponse"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17235,6 +17375,7 @@ export interface operations {
                     "application/json": components["schemas"]["FilesResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17277,6 +17418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContentsExtResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17312,6 +17454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContentsResponse"] | components["schemas"]["ContentsResponse"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17347,6 +17490,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17388,6 +17532,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17429,6 +17574,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17468,6 +17614,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17508,6 +17655,7 @@ export interface operations {
                     "application/json": components["schemas"]["EditorConfigDefinition"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17534,6 +17682,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["FileContentsList"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17563,6 +17712,7 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["FileContentsList"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17600,6 +17750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17633,6 +17784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17667,6 +17819,7 @@ export interface operations {
                     "application/json": components["schemas"]["GitBlobResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17706,6 +17859,7 @@ export interface operations {
                     "application/json": components["schemas"]["Commit"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17739,6 +17893,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17775,6 +17930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Note"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17804,6 +17960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reference"][] | components["schemas"]["Reference"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17835,6 +17992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reference"][] | components["schemas"]["Reference"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17866,6 +18024,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnnotatedTag"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17905,6 +18064,7 @@ export interface operations {
                     "application/json": components["schemas"]["GitTreeResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17942,6 +18102,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17975,6 +18136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18008,6 +18170,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18037,6 +18200,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18072,6 +18236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18112,6 +18277,7 @@ export interface operations {
                     "application/json": components["schemas"]["HookDelivery"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18145,6 +18311,7 @@ export interface operations {
                     "application/json": components["schemas"]["HookDeliveryDetail"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18178,6 +18345,7 @@ export interface operations {
                     "application/json": components["schemas"]["HookDelivery"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18207,6 +18375,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18236,6 +18405,7 @@ export interface operations {
                     "application/json": components["schemas"]["GitHook"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18267,6 +18437,7 @@ export interface operations {
                     "application/json": components["schemas"]["GitHook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18290,6 +18461,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18325,6 +18497,7 @@ export interface operations {
                     "application/json": components["schemas"]["GitHook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18355,6 +18528,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssueConfig"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18384,6 +18558,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssueConfigValidation"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18413,6 +18588,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssueTemplate"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18469,6 +18645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description the repository is not visible, the caller cannot read the requested kind of items, or a `created_by` / `assigned_by` / `mentioned_by` user does not exist */
@@ -18503,6 +18680,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18537,6 +18715,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18566,6 +18745,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18602,6 +18782,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18644,6 +18825,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18689,6 +18871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18727,6 +18910,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18758,6 +18942,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18796,6 +18981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18837,6 +19023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18872,6 +19059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18910,6 +19098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18955,6 +19144,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18990,6 +19180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19018,6 +19209,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19057,6 +19249,7 @@ export interface operations {
                 };
             };
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19095,6 +19288,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssueDeadline"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19135,6 +19329,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19170,6 +19365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19208,6 +19404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19242,6 +19439,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19277,6 +19475,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19315,6 +19514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19341,6 +19541,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19367,6 +19568,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19401,6 +19603,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19432,6 +19635,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19462,6 +19666,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19493,6 +19698,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19525,6 +19731,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19564,6 +19771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reaction"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19608,6 +19816,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reaction"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19637,6 +19846,7 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19668,6 +19878,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19699,6 +19910,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19730,6 +19942,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19770,6 +19983,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19808,6 +20022,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19846,6 +20061,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19877,6 +20093,7 @@ export interface operations {
                     "application/json": components["schemas"]["WatchInfo"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19919,6 +20136,7 @@ export interface operations {
                     "application/json": components["schemas"]["TimelineComment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19963,6 +20181,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrackedTime"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19998,6 +20217,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrackedTime"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20030,6 +20250,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20063,6 +20284,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20105,6 +20327,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20137,6 +20360,7 @@ export interface operations {
                 };
             };
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20160,6 +20384,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20197,6 +20422,7 @@ export interface operations {
                 };
             };
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20238,6 +20464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20282,6 +20509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20320,6 +20548,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20351,6 +20580,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20389,6 +20619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20423,6 +20654,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reaction"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20467,6 +20699,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reaction"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20496,6 +20729,7 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20527,6 +20761,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20567,6 +20802,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeployKey"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20600,6 +20836,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeployKey"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20634,6 +20871,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeployKey"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20663,6 +20901,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20699,6 +20938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20732,6 +20972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20766,6 +21007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20789,6 +21031,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20825,6 +21068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20857,6 +21101,7 @@ export interface operations {
                     "application/json": components["schemas"]["LanguageStatistics"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20886,6 +21131,7 @@ export interface operations {
                     "application/json": string[];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20933,6 +21179,7 @@ export interface operations {
                 content?: never;
             };
             304: components["responses"]["NotModified"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20968,6 +21215,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeUpstreamResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21011,6 +21259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Milestone"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21044,6 +21293,7 @@ export interface operations {
                     "application/json": components["schemas"]["Milestone"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21078,6 +21328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Milestone"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21101,6 +21352,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21137,6 +21389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Milestone"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21166,6 +21419,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21196,6 +21450,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewIssuePinsAllowed"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21242,6 +21497,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationThread"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21280,6 +21536,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationThread"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21326,6 +21583,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             /** @description `poster` names no user */
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
@@ -21361,6 +21619,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21400,6 +21659,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21431,6 +21691,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21466,6 +21727,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21506,6 +21768,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21550,6 +21813,7 @@ export interface operations {
                     "application/json": components["schemas"]["Commit"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21592,6 +21856,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedFile"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21621,6 +21886,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description the pull request has not been merged, or is not visible */
@@ -21662,6 +21928,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21698,6 +21965,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21734,6 +22002,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21769,6 +22038,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21809,6 +22079,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21844,6 +22115,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21879,6 +22151,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21916,6 +22189,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21949,6 +22223,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21983,6 +22258,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReviewComment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22020,6 +22296,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22055,6 +22332,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22088,6 +22366,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22113,6 +22392,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22137,6 +22417,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22167,6 +22448,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22203,6 +22485,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushMirror"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22237,6 +22520,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushMirror"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22266,6 +22550,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22299,6 +22584,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushMirror"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22329,6 +22615,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22367,6 +22654,7 @@ export interface operations {
             };
             206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22409,6 +22697,7 @@ export interface operations {
                     "application/json": components["schemas"]["Release"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22442,6 +22731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Release"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22481,6 +22771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Release"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22504,6 +22795,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22540,6 +22832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Release"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22582,6 +22875,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22626,6 +22920,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22664,6 +22959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22689,6 +22985,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22727,6 +23024,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22759,6 +23057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Release"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22790,6 +23089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Release"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22813,6 +23113,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22843,6 +23144,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22885,6 +23187,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeSearchResults"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22914,6 +23217,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22950,6 +23254,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22992,6 +23297,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommitStatus"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23028,6 +23334,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommitStatus"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23067,6 +23374,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23096,6 +23404,7 @@ export interface operations {
                     "application/json": components["schemas"]["WatchInfo"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23125,6 +23434,7 @@ export interface operations {
                     "application/json": components["schemas"]["WatchInfo"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23152,6 +23462,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23181,6 +23492,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagProtection"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23214,6 +23526,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagProtection"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23248,6 +23561,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagProtection"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23271,6 +23585,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23307,6 +23622,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagProtection"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23346,6 +23662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tag"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23379,6 +23696,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tag"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23418,6 +23736,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tag"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23441,6 +23760,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23481,6 +23801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Team"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23513,6 +23834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Team"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23537,6 +23859,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23561,6 +23884,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23604,6 +23928,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrackedTime"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23643,6 +23968,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrackedTime"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23680,6 +24006,7 @@ export interface operations {
                     "application/json": components["schemas"]["TopicName"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23705,6 +24032,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23728,6 +24056,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23751,6 +24080,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23793,6 +24123,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller is not an owner of the repository, a team of `team_ids` belongs to another organization, the new owner blocked the caller, or the token lacks `write:repository` */
@@ -23829,6 +24160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller is not the recipient of the pending transfer, or the token lacks `write:repository` */
             403: components["responses"]["Forbidden"];
@@ -23861,6 +24193,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller is not the recipient of the pending transfer, or the token lacks `write:repository` */
             403: components["responses"]["Forbidden"];
@@ -23896,6 +24229,7 @@ export interface operations {
                     "application/json": components["schemas"]["WikiPage"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23932,6 +24266,7 @@ export interface operations {
                     "application/json": components["schemas"]["WikiPage"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23955,6 +24290,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23992,6 +24328,7 @@ export interface operations {
                     "application/json": components["schemas"]["WikiPage"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -24032,6 +24369,7 @@ export interface operations {
                     "application/json": components["schemas"]["WikiPageMetaData"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -24069,6 +24407,7 @@ export interface operations {
                     "application/json": components["schemas"]["WikiCommitList"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26586,6 +26925,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26624,6 +26964,7 @@ export interface operations {
                     "application/json": components["schemas"]["Activity"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26658,6 +26999,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26692,6 +27034,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26719,6 +27062,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26753,6 +27097,7 @@ export interface operations {
                     "application/json": components["schemas"]["GPGKey"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
@@ -26779,6 +27124,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserHeatmapData"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26815,6 +27161,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicKey"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
@@ -26848,6 +27195,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26877,6 +27225,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationPermissions"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26911,6 +27260,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26945,6 +27295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26979,6 +27330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -27013,6 +27365,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -27044,6 +27397,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -27067,6 +27421,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

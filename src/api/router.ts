@@ -4,9 +4,10 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Config } from '../config.js';
-import { NotImplemented, Invalid } from '../services/errors.js';
+import { NotFound, NotImplemented, Invalid, Unauthorized } from '../services/errors.js';
 import type { Services } from '../services/index.js';
-import { authenticate, authorize } from './auth.js';
+import { authenticate, authorize, type Auth } from './auth.js';
+import { redirectLocation, redirectTo, type NamedSegments } from './redirects.js';
 import { readJsonBody, readTextBody } from './body.js';
 import { discardUploads, readMultipart } from './multipart.js';
 import { registry } from './operations/index.js';
@@ -110,9 +111,23 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
   const router = new Router();
   for (const op of ops) {
     const entry = (registry as Record<string, HandlerEntry<OperationId>>)[op.operationId]!;
+    const named = namedSegments(op.path);
     router[op.method as 'get'](toKoaPath(op.path), async (ctx) => {
+      let caller: Auth | undefined;
+      try {
+        await serve(ctx, (auth) => (caller = auth));
+      } catch (err) {
+        // An old name of a renamed or transferred repository or a renamed account: Gitea resolves the path's
+        // names before anything else, so whatever this answer was, the caller is sent to the current name.
+        const location = named && caller && redirectable(err) ? await redirectLocation(ctx, services, caller, named) : undefined;
+        if (!location) throw err;
+        redirectTo(ctx, location);
+      }
+    });
+    const serve = async (ctx: Context, authenticated: (auth: Auth) => void) => {
       ctx.state.operationId = op.operationId;
       const auth = await authenticate(ctx, services);
+      authenticated(auth);
       ctx.state.actorId = auth.actor?.id;
       authorize(auth, op.access);
       if (typeof entry !== 'function') {
@@ -190,7 +205,19 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
       } finally {
         await discardUploads(form);
       }
-    });
+    };
   }
   return router;
+}
+
+/** The answers after which an old name in the path is looked up: those a missing repository or account leads to. */
+const redirectable = (err: unknown) => err instanceof NotFound || err instanceof Invalid || err instanceof Unauthorized;
+
+const prefixDepth = apiPrefix.split('/').length - 1;
+
+/** Where an operation's path names a repository (`/repos/{owner}/{repo}…`) or an account (`/users/{username}…`, `/orgs/{org}…`). */
+function namedSegments(path: string): NamedSegments | undefined {
+  if (/^\/repos\/\{owner\}\/\{repo\}(\/|$)/.test(path)) return { repo: [prefixDepth + 2, prefixDepth + 3] };
+  if (/^\/(users\/\{username\}|orgs\/\{org\})(\/|$)/.test(path)) return { account: prefixDepth + 2 };
+  return undefined;
 }
