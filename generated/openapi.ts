@@ -580,7 +580,7 @@ export interface paths {
         put?: never;
         /**
          * Rename a user (site administrators only)
-         * @description The new name follows Gitea's user-name rules (422 otherwise); a name another user or organization has is 422 (`user already exists [name: X]`); an organization is 422 (`X is an organization not a user`); the same name is a no-op (204), a change of case only is allowed. The user's repositories move with them. The old name is not kept as a redirect.
+         * @description The new name follows Gitea's user-name rules (422 otherwise); a name another user or organization has is 422 (`user already exists [name: X]`); an organization is 422 (`X is an organization not a user`); the same name is a no-op (204), a change of case only is allowed. The user's repositories move with them. As in Gitea the old name is kept as a redirect (307 to the new name, for those who may see the user) until an account takes it.
          */
         post: operations["adminRenameUser"];
         delete?: never;
@@ -1658,7 +1658,7 @@ export interface paths {
         put?: never;
         /**
          * Rename an organization
-         * @description Owners of the organization and site administrators; other callers who can see it get 403 (`Must be an organization owner`). The new name follows the rules of user names (422 otherwise); a name another user or organization has is 422 (`user already exists [name: X]`); the same name is a no-op (204), a change of case only is allowed. The organization's repositories move with it: their URLs and full names use the new name at once. The old name is not kept as a redirect.
+         * @description Owners of the organization and site administrators; other callers who can see it get 403 (`Must be an organization owner`). The new name follows the rules of user names (422 otherwise); a name another user or organization has is 422 (`user already exists [name: X]`); the same name is a no-op (204), a change of case only is allowed. The organization's repositories move with it: their URLs and full names use the new name at once. As in Gitea the old name is kept as a redirect (307 to the new name, for those who may see the organization) until an account takes it.
          */
         post: operations["renameOrg"];
         delete?: never;
@@ -1893,7 +1893,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a repository's properties
-         * @description Repository administrators and site administrators; other callers who can see the repository get 403. Only the fields given (and not null) change. A new `name` follows the rules of `CreateRepoOption.name` (a reserved name is 422); a name the owner already uses is 409 (Gitea answers 422); a change of case only is allowed. As in Gitea, `default_branch` is applied only when that branch exists or the repository is empty, and silently ignored otherwise; `private` of a fork is forced to its base repository's visibility; the pull-request settings apply only while pull requests are enabled; `external_tracker`/`external_wiki` replace the built-in unit (a URL that is not http(s) is 422). Archiving or un-archiving a mirror is 422; `mirror_interval`/`enable_prune` on a repository that is not a mirror, an interval that is not a Go duration, or one below the site minimum is 422. While the repository is archived, a body that leaves it archived and would change anything else is 423 (Gitea allows it); un-archiving (`archived: false`) is always allowed and the other fields of that body are then applied. The answer is the repository after the change, with the caller's `permissions`.
+         * @description Repository administrators and site administrators; other callers who can see the repository get 403. Only the fields given (and not null) change. A new `name` follows the rules of `CreateRepoOption.name` (a reserved name is 422); a name the owner already uses is 409 (Gitea answers 422); a change of case only is allowed; the old name keeps leading here (307, Gitea's redirect). As in Gitea, `default_branch` is applied only when that branch exists or the repository is empty, and silently ignored otherwise; `private` of a fork is forced to its base repository's visibility; the pull-request settings apply only while pull requests are enabled; `external_tracker`/`external_wiki` replace the built-in unit (a URL that is not http(s) is 422). Archiving or un-archiving a mirror is 422; `mirror_interval`/`enable_prune` on a repository that is not a mirror, an interval that is not a Go duration, or one below the site minimum is 422. While the repository is archived, a body that leaves it archived and would change anything else is 423 (Gitea allows it); un-archiving (`archived: false`) is always allowed and the other fields of that body are then applied. The answer is the repository after the change, with the caller's `permissions`.
          */
         patch: operations["repoEdit"];
         trace?: never;
