@@ -53,6 +53,11 @@ test('a renamed repository: every method of every repository route is sent to th
   await assertRedirects(app, 'PATCH', `${api}/repos/${o}/${repo.name}`, `${api}/repos/${o}/${to}`, alice.auth, { description: 'x' });
   // Even a body the operation would refuse, as Gitea resolves the path first.
   await assertRedirects(app, 'PATCH', `${api}/repos/${o}/${repo.name}`, `${api}/repos/${o}/${to}`, alice.auth, { name: 'bad name!' });
+  const malformed = await fetch(new URL(`api/v1/repos/${o}/${repo.name}`, app.config.rootUrl), {
+    method: 'PATCH', redirect: 'manual', headers: { Authorization: alice.auth, 'Content-Type': 'application/json' }, body: '{"name":',
+  });
+  assert.is(malformed.status, 307, 'a body that is not JSON');
+  assert.is(malformed.headers.get('location'), `${api}/repos/${o}/${to}`);
   await assertRedirects(app, 'DELETE', `${api}/repos/${o}/${repo.name}`, `${api}/repos/${o}/${to}`, alice.auth);
   // Anonymous callers of a public repository too, even for an operation that needs a sign-in (the new name answers 401).
   await assertRedirects(app, 'DELETE', `${api}/repos/${o}/${repo.name}`, `${api}/repos/${o}/${to}`);
