@@ -580,7 +580,7 @@ export interface paths {
         put?: never;
         /**
          * Rename a user (site administrators only)
-         * @description The new name follows Gitea's user-name rules (422 otherwise); a name another user or organization has is 422 (`user already exists [name: X]`); an organization is 422 (`X is an organization not a user`); the same name is a no-op (204), a change of case only is allowed. The user's repositories move with them. The old name is not kept as a redirect.
+         * @description The new name follows Gitea's user-name rules (422 otherwise); a name another user or organization has is 422 (`user already exists [name: X]`); an organization is 422 (`X is an organization not a user`); the same name is a no-op (204), a change of case only is allowed. The user's repositories move with them. As in Gitea the old name is kept as a redirect (307 to the new name, for those who may see the user) until an account takes it.
          */
         post: operations["adminRenameUser"];
         delete?: never;
@@ -1658,7 +1658,7 @@ export interface paths {
         put?: never;
         /**
          * Rename an organization
-         * @description Owners of the organization and site administrators; other callers who can see it get 403 (`Must be an organization owner`). The new name follows the rules of user names (422 otherwise); a name another user or organization has is 422 (`user already exists [name: X]`); the same name is a no-op (204), a change of case only is allowed. The organization's repositories move with it: their URLs and full names use the new name at once. The old name is not kept as a redirect.
+         * @description Owners of the organization and site administrators; other callers who can see it get 403 (`Must be an organization owner`). The new name follows the rules of user names (422 otherwise); a name another user or organization has is 422 (`user already exists [name: X]`); the same name is a no-op (204), a change of case only is allowed. The organization's repositories move with it: their URLs and full names use the new name at once. As in Gitea the old name is kept as a redirect (307 to the new name, for those who may see the organization) until an account takes it.
          */
         post: operations["renameOrg"];
         delete?: never;
@@ -1893,7 +1893,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a repository's properties
-         * @description Repository administrators and site administrators; other callers who can see the repository get 403. Only the fields given (and not null) change. A new `name` follows the rules of `CreateRepoOption.name` (a reserved name is 422); a name the owner already uses is 409 (Gitea answers 422); a change of case only is allowed. As in Gitea, `default_branch` is applied only when that branch exists or the repository is empty, and silently ignored otherwise; `private` of a fork is forced to its base repository's visibility; the pull-request settings apply only while pull requests are enabled; `external_tracker`/`external_wiki` replace the built-in unit (a URL that is not http(s) is 422). Archiving or un-archiving a mirror is 422; `mirror_interval`/`enable_prune` on a repository that is not a mirror, an interval that is not a Go duration, or one below the site minimum is 422. While the repository is archived, a body that leaves it archived and would change anything else is 423 (Gitea allows it); un-archiving (`archived: false`) is always allowed and the other fields of that body are then applied. The answer is the repository after the change, with the caller's `permissions`.
+         * @description Repository administrators and site administrators; other callers who can see the repository get 403. Only the fields given (and not null) change. A new `name` follows the rules of `CreateRepoOption.name` (a reserved name is 422); a name the owner already uses is 409 (Gitea answers 422); a change of case only is allowed; the old name keeps leading here (307, Gitea's redirect). As in Gitea, `default_branch` is applied only when that branch exists or the repository is empty, and silently ignored otherwise; `private` of a fork is forced to its base repository's visibility; the pull-request settings apply only while pull requests are enabled; `external_tracker`/`external_wiki` replace the built-in unit (a URL that is not http(s) is 422). Archiving or un-archiving a mirror is 422; `mirror_interval`/`enable_prune` on a repository that is not a mirror, an interval that is not a Go duration, or one below the site minimum is 422. While the repository is archived, a body that leaves it archived and would change anything else is 423 (Gitea allows it); un-archiving (`archived: false`) is always allowed and the other fields of that body are then applied. The answer is the repository after the change, with the caller's `permissions`.
          */
         patch: operations["repoEdit"];
         trace?: never;
@@ -11094,6 +11094,15 @@ export interface components {
                 "application/json": components["schemas"]["APIError"];
             };
         };
+        /** @description the path names a renamed or transferred repository, or a renamed account, by its old name (Gitea's redirect): the same request belongs at `Location`, the path under the current name with the query kept. Only a caller who may see the repository or account is redirected; to anyone else the old name is what a missing one is. Empty body. */
+        Redirected: {
+            headers: {
+                /** @description the request's path under the current name, and its query */
+                Location?: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description the repository is archived */
         RepoArchived: {
             headers: {
@@ -12850,6 +12859,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12869,6 +12879,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -12900,6 +12911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12942,6 +12954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowJobsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12979,6 +12992,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionRunnersResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13008,6 +13022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionRunner"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13030,6 +13045,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13064,6 +13080,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionRunner"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13093,6 +13110,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegistrationToken"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13120,6 +13138,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegistrationToken"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13164,6 +13183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowRunsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13199,6 +13219,7 @@ export interface operations {
                     "application/json": components["schemas"]["Secret"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13225,6 +13246,7 @@ export interface operations {
         responses: {
             201: components["responses"]["Empty"];
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13248,6 +13270,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13283,6 +13306,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionVariable"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13313,6 +13337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionVariable"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13339,6 +13364,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13367,6 +13393,7 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13391,6 +13418,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13428,6 +13456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Activity"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13451,6 +13480,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13474,6 +13504,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13508,6 +13539,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13529,6 +13561,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13553,6 +13586,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13575,6 +13609,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13610,6 +13645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13641,6 +13677,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13672,6 +13709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13699,6 +13737,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13732,6 +13771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13770,6 +13810,7 @@ export interface operations {
                     "application/json": components["schemas"]["HookDelivery"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13801,6 +13842,7 @@ export interface operations {
                     "application/json": components["schemas"]["HookDeliveryDetail"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13832,6 +13874,7 @@ export interface operations {
                     "application/json": components["schemas"]["HookDelivery"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13866,6 +13909,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13897,6 +13941,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13928,6 +13973,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13949,6 +13995,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -13982,6 +14029,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14018,6 +14066,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14054,6 +14103,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14075,6 +14125,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14111,6 +14162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14142,6 +14194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14173,6 +14226,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             /** @description the token lacks `read:organization` or `read:issue`, or a public-only token was used on a non-public organization */
             403: components["responses"]["Forbidden"];
@@ -14202,6 +14256,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14235,6 +14290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Project"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14273,6 +14329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectColumn"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14306,6 +14363,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectColumn"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             /** @description the project is closed (`project is closed`), a public-only token was used on a non-public organization, or the token lacks `write:organization` or `write:issue` */
@@ -14339,6 +14397,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14374,6 +14433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectColumn"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14411,6 +14471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectColumn"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14447,6 +14508,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14474,6 +14536,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14501,6 +14564,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14522,6 +14586,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14545,6 +14610,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14580,6 +14646,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14611,6 +14678,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller may not create repositories in this organization (`Given user is not allowed to create repository in organization.`), the organization reached its repository limit, a public-only token was used on a non-public organization, or the token lacks `write:organization` */
@@ -14653,6 +14721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Team"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -14684,6 +14753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Team"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller is not a member (`Must be an organization member`) or not an owner (`Must be an organization owner`) of the organization, a public-only token was used on a non-public organization, or the token lacks `write:organization` */
@@ -14726,6 +14796,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamSearchResults"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15019,6 +15090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15040,6 +15112,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15073,6 +15146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller is not an administrator of the repository, a public-only token was used on a private repository, or the token lacks `write:repository` */
@@ -15117,6 +15191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionArtifactsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15149,6 +15224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionArtifact"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15179,6 +15255,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15212,6 +15289,7 @@ export interface operations {
                     "application/zip": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15255,6 +15333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowJobsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15287,6 +15366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowJob"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15319,6 +15399,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15358,6 +15439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionRunnersResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15389,6 +15471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionRunner"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15413,6 +15496,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15449,6 +15533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionRunner"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15480,6 +15565,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegistrationToken"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15509,6 +15595,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegistrationToken"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15555,6 +15642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowRunsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15587,6 +15675,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowRun"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15611,6 +15700,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15635,6 +15725,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15677,6 +15768,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionArtifactsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15701,6 +15793,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             202: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15743,6 +15836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowJobsResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15777,6 +15871,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowJob"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15810,6 +15905,7 @@ export interface operations {
                     "application/zip": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15842,6 +15938,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowRun"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15867,6 +15964,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             201: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15905,6 +16003,7 @@ export interface operations {
                     "application/json": components["schemas"]["Secret"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -15933,6 +16032,7 @@ export interface operations {
         responses: {
             201: components["responses"]["Empty"];
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15958,6 +16058,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15995,6 +16096,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionTaskResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16033,6 +16135,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionVariable"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16065,6 +16168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionVariable"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16093,6 +16197,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16123,6 +16228,7 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16149,6 +16255,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16179,6 +16286,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflowResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16211,6 +16319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionWorkflow"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16235,6 +16344,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16263,6 +16373,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16288,6 +16399,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16328,6 +16440,7 @@ export interface operations {
                     "application/json": components["schemas"]["Activity"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16359,6 +16472,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16389,6 +16503,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16414,6 +16529,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16439,6 +16555,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16468,6 +16585,7 @@ export interface operations {
                     "application/json": components["schemas"]["BranchProtection"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16501,6 +16619,7 @@ export interface operations {
                     "application/json": components["schemas"]["BranchProtection"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16535,6 +16654,7 @@ export interface operations {
                     "application/json": components["schemas"]["BranchProtection"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16564,6 +16684,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16600,6 +16721,7 @@ export interface operations {
                     "application/json": components["schemas"]["BranchProtection"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16628,6 +16750,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16666,6 +16789,7 @@ export interface operations {
                     "application/json": components["schemas"]["Branch"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16699,6 +16823,7 @@ export interface operations {
                     "application/json": components["schemas"]["Branch"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16736,6 +16861,7 @@ export interface operations {
                     "application/json": components["schemas"]["Branch"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16763,6 +16889,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16792,6 +16919,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller cannot write code, the repository is a mirror, the branch is the default branch or is protected, or the token lacks `write:repository` */
             403: components["responses"]["Forbidden"];
@@ -16823,6 +16951,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16865,6 +16994,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16888,6 +17018,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16915,6 +17046,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16941,6 +17073,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -16973,6 +17106,7 @@ export interface operations {
                     "application/json": components["schemas"]["RepoCollaboratorPermission"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17027,6 +17161,7 @@ export interface operations {
                     "application/json": components["schemas"]["Commit"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17066,6 +17201,7 @@ export interface operations {
                     "application/json": components["schemas"]["CombinedStatus"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17109,6 +17245,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommitStatus"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17141,6 +17278,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17172,6 +17310,7 @@ export interface operations {
                     "application/json": components["schemas"]["Compare"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17204,6 +17343,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContentsResponse"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17237,6 +17377,7 @@ export interface operations {
                     "application/json": components["schemas"]["FilesResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17279,6 +17420,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContentsExtResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17314,6 +17456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContentsResponse"] | components["schemas"]["ContentsResponse"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17349,6 +17492,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17390,6 +17534,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17431,6 +17576,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17470,6 +17616,7 @@ export interface operations {
                     "application/json": components["schemas"]["FileResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17510,6 +17657,7 @@ export interface operations {
                     "application/json": components["schemas"]["EditorConfigDefinition"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17536,6 +17684,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["FileContentsList"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17565,6 +17714,7 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["FileContentsList"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17602,6 +17752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17635,6 +17786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17669,6 +17821,7 @@ export interface operations {
                     "application/json": components["schemas"]["GitBlobResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17708,6 +17861,7 @@ export interface operations {
                     "application/json": components["schemas"]["Commit"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17741,6 +17895,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17777,6 +17932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Note"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17806,6 +17962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reference"][] | components["schemas"]["Reference"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17837,6 +17994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reference"][] | components["schemas"]["Reference"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17868,6 +18026,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnnotatedTag"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17907,6 +18066,7 @@ export interface operations {
                     "application/json": components["schemas"]["GitTreeResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17944,6 +18104,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -17977,6 +18138,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18010,6 +18172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18039,6 +18202,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18074,6 +18238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Hook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18114,6 +18279,7 @@ export interface operations {
                     "application/json": components["schemas"]["HookDelivery"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18147,6 +18313,7 @@ export interface operations {
                     "application/json": components["schemas"]["HookDeliveryDetail"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18180,6 +18347,7 @@ export interface operations {
                     "application/json": components["schemas"]["HookDelivery"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18209,6 +18377,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18238,6 +18407,7 @@ export interface operations {
                     "application/json": components["schemas"]["GitHook"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18269,6 +18439,7 @@ export interface operations {
                     "application/json": components["schemas"]["GitHook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18292,6 +18463,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18327,6 +18499,7 @@ export interface operations {
                     "application/json": components["schemas"]["GitHook"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18357,6 +18530,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssueConfig"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18386,6 +18560,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssueConfigValidation"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18415,6 +18590,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssueTemplate"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18471,6 +18647,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description the repository is not visible, the caller cannot read the requested kind of items, or a `created_by` / `assigned_by` / `mentioned_by` user does not exist */
@@ -18505,6 +18682,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18539,6 +18717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18568,6 +18747,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18604,6 +18784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18646,6 +18827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18691,6 +18873,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18729,6 +18912,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18760,6 +18944,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18798,6 +18983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -18839,6 +19025,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18874,6 +19061,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18912,6 +19100,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18957,6 +19146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -18992,6 +19182,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19020,6 +19211,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19059,6 +19251,7 @@ export interface operations {
                 };
             };
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19097,6 +19290,7 @@ export interface operations {
                     "application/json": components["schemas"]["IssueDeadline"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19137,6 +19331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19172,6 +19367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19210,6 +19406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19244,6 +19441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19279,6 +19477,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19317,6 +19516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19343,6 +19543,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19369,6 +19570,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19403,6 +19605,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19434,6 +19637,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19464,6 +19668,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19495,6 +19700,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19527,6 +19733,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19566,6 +19773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reaction"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19610,6 +19818,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reaction"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19639,6 +19848,7 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19670,6 +19880,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19701,6 +19912,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19732,6 +19944,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19772,6 +19985,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19810,6 +20024,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19848,6 +20063,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19879,6 +20095,7 @@ export interface operations {
                     "application/json": components["schemas"]["WatchInfo"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19921,6 +20138,7 @@ export interface operations {
                     "application/json": components["schemas"]["TimelineComment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -19965,6 +20183,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrackedTime"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20000,6 +20219,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrackedTime"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20032,6 +20252,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20065,6 +20286,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20107,6 +20329,7 @@ export interface operations {
                     "application/json": components["schemas"]["Comment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20139,6 +20362,7 @@ export interface operations {
                 };
             };
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20162,6 +20386,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20199,6 +20424,7 @@ export interface operations {
                 };
             };
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20240,6 +20466,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20284,6 +20511,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20322,6 +20550,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20353,6 +20582,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20391,6 +20621,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20425,6 +20656,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reaction"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20469,6 +20701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Reaction"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20498,6 +20731,7 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20529,6 +20763,7 @@ export interface operations {
                     "application/json": components["schemas"]["Issue"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20569,6 +20804,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeployKey"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20602,6 +20838,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeployKey"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20636,6 +20873,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeployKey"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20665,6 +20903,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20701,6 +20940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20734,6 +20974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20768,6 +21009,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20791,6 +21033,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20827,6 +21070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Label"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20859,6 +21103,7 @@ export interface operations {
                     "application/json": components["schemas"]["LanguageStatistics"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20888,6 +21133,7 @@ export interface operations {
                     "application/json": string[];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -20935,6 +21181,7 @@ export interface operations {
                 content?: never;
             };
             304: components["responses"]["NotModified"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -20970,6 +21217,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeUpstreamResponse"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21013,6 +21261,7 @@ export interface operations {
                     "application/json": components["schemas"]["Milestone"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21046,6 +21295,7 @@ export interface operations {
                     "application/json": components["schemas"]["Milestone"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21080,6 +21330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Milestone"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21103,6 +21354,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21139,6 +21391,7 @@ export interface operations {
                     "application/json": components["schemas"]["Milestone"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21168,6 +21421,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21198,6 +21452,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewIssuePinsAllowed"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21244,6 +21499,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationThread"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21282,6 +21538,7 @@ export interface operations {
                     "application/json": components["schemas"]["NotificationThread"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21328,6 +21585,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             /** @description `poster` names no user */
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
@@ -21363,6 +21621,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21402,6 +21661,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21433,6 +21693,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21468,6 +21729,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21508,6 +21770,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21552,6 +21815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Commit"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21594,6 +21858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedFile"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21623,6 +21888,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description the pull request has not been merged, or is not visible */
@@ -21664,6 +21930,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -21700,6 +21967,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21736,6 +22004,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21771,6 +22040,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21811,6 +22081,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21846,6 +22117,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21881,6 +22153,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21918,6 +22191,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21951,6 +22225,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -21985,6 +22260,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReviewComment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22022,6 +22298,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22057,6 +22334,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullReview"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22090,6 +22368,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22115,6 +22394,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22139,6 +22419,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22169,6 +22450,7 @@ export interface operations {
                     "application/json": components["schemas"]["PullRequest"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22205,6 +22487,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushMirror"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22239,6 +22522,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushMirror"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22268,6 +22552,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22301,6 +22586,7 @@ export interface operations {
                     "application/json": components["schemas"]["PushMirror"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22331,6 +22617,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22369,6 +22656,7 @@ export interface operations {
             };
             206: components["responses"]["PartialContent"];
             304: components["responses"]["NotModified"];
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22411,6 +22699,7 @@ export interface operations {
                     "application/json": components["schemas"]["Release"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22444,6 +22733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Release"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22483,6 +22773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Release"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22506,6 +22797,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22542,6 +22834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Release"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22584,6 +22877,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22628,6 +22922,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22666,6 +22961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22691,6 +22987,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22729,6 +23026,7 @@ export interface operations {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22761,6 +23059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Release"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22792,6 +23091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Release"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22815,6 +23115,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22845,6 +23146,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22887,6 +23189,7 @@ export interface operations {
                     "application/json": components["schemas"]["CodeSearchResults"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22916,6 +23219,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22952,6 +23256,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -22994,6 +23299,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommitStatus"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23030,6 +23336,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommitStatus"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23069,6 +23376,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23098,6 +23406,7 @@ export interface operations {
                     "application/json": components["schemas"]["WatchInfo"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23127,6 +23436,7 @@ export interface operations {
                     "application/json": components["schemas"]["WatchInfo"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23154,6 +23464,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23183,6 +23494,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagProtection"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23216,6 +23528,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagProtection"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23250,6 +23563,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagProtection"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23273,6 +23587,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23309,6 +23624,7 @@ export interface operations {
                     "application/json": components["schemas"]["TagProtection"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23348,6 +23664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tag"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23381,6 +23698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tag"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23420,6 +23738,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tag"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23443,6 +23762,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23483,6 +23803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Team"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23515,6 +23836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Team"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23539,6 +23861,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23563,6 +23886,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23606,6 +23930,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrackedTime"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23645,6 +23970,7 @@ export interface operations {
                     "application/json": components["schemas"]["TrackedTime"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23682,6 +24008,7 @@ export interface operations {
                     "application/json": components["schemas"]["TopicName"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23707,6 +24034,7 @@ export interface operations {
         };
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23730,6 +24058,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23753,6 +24082,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23795,6 +24125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller is not an owner of the repository, a team of `team_ids` belongs to another organization, the new owner blocked the caller, or the token lacks `write:repository` */
@@ -23831,6 +24162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller is not the recipient of the pending transfer, or the token lacks `write:repository` */
             403: components["responses"]["Forbidden"];
@@ -23863,6 +24195,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             /** @description the caller is not the recipient of the pending transfer, or the token lacks `write:repository` */
             403: components["responses"]["Forbidden"];
@@ -23898,6 +24231,7 @@ export interface operations {
                     "application/json": components["schemas"]["WikiPage"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -23934,6 +24268,7 @@ export interface operations {
                     "application/json": components["schemas"]["WikiPage"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23957,6 +24292,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -23994,6 +24330,7 @@ export interface operations {
                     "application/json": components["schemas"]["WikiPage"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -24034,6 +24371,7 @@ export interface operations {
                     "application/json": components["schemas"]["WikiPageMetaData"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -24071,6 +24409,7 @@ export interface operations {
                     "application/json": components["schemas"]["WikiCommitList"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26588,6 +26927,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26626,6 +26966,7 @@ export interface operations {
                     "application/json": components["schemas"]["Activity"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26660,6 +27001,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26694,6 +27036,7 @@ export interface operations {
                     "application/json": components["schemas"]["User"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26721,6 +27064,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26755,6 +27099,7 @@ export interface operations {
                     "application/json": components["schemas"]["GPGKey"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
@@ -26781,6 +27126,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserHeatmapData"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26817,6 +27163,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicKey"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Validation"];
@@ -26850,6 +27197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organization"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26879,6 +27227,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationPermissions"];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26913,6 +27262,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26947,6 +27297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -26981,6 +27332,7 @@ export interface operations {
                     "application/json": components["schemas"]["Repository"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -27015,6 +27367,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"][];
                 };
             };
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -27046,6 +27399,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessToken"];
                 };
             };
+            307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -27069,6 +27423,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             204: components["responses"]["Empty"];
+            307: components["responses"]["Redirected"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

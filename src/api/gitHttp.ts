@@ -11,6 +11,9 @@ import type { Services } from '../services/index.js';
 import type { LoadedRepo } from '../services/repos/repos.js';
 import type { UserRow } from '../db/schema/index.js';
 import { authenticate } from './auth.js';
+import type { RedirectCaller } from '../services/repos/redirects.js';
+import { redirectLocation, redirectTo } from './redirects.js';
+import { NotFound, Unauthorized } from '../services/errors.js';
 import { errorAnswer, HttpError } from './errors.js';
 import { textProblem } from './textInput.js';
 
@@ -20,6 +23,10 @@ async function plainErrors(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
   } catch (err) {
+    if (err instanceof Moved) {
+      redirectTo(ctx, err.location);
+      return;
+    }
     const { status, message, unexpected, headers } = errorAnswer(err);
     if (unexpected) throw err;
     if (headers) ctx.set(headers);
@@ -29,6 +36,16 @@ async function plainErrors(ctx: Context, next: Next): Promise<void> {
     ctx.body = `${message}\n`;
   }
 }
+
+/** The path names a renamed or transferred repository (or a renamed owner) by its old name: 307 to the current one. */
+class Moved extends Error {
+  constructor(readonly location: string) {
+    super('moved');
+  }
+}
+
+/** The repository segment's `.wiki` and `.git` endings, kept as they are in the redirect. */
+const GIT_SUFFIX = /(\.wiki)?(\.git)?$/i;
 
 /** The request body, decompressed as it streams when git sent it gzipped (fetch negotiations). */
 function requestBody(ctx: Context): Readable {
@@ -66,10 +83,32 @@ export function buildGitRouter(services: Services, log: Logger): Router {
     // repository. Looked up before the account's credentials, so that a task's many fetches never count
     // as failed sign-ins of the user name they carry.
     const taskRepoId = await taskTokenRepo(ctx);
-    if (taskRepoId !== undefined) return { loaded: await services.gitTransport.openForTask(String(ctx.params.owner), name, taskRepoId, service), actor: null };
+    if (taskRepoId !== undefined) {
+      const loaded = await movedOr(ctx, { actor: null, task: { repoId: taskRepoId } }, () =>
+        services.gitTransport.openForTask(String(ctx.params.owner), name, taskRepoId, service),
+      );
+      return { loaded, actor: null };
+    }
     const auth = await authenticate(ctx, services);
     const caller = { actor: auth.actor, tokenScopes: auth.method === 'token' ? auth.scopes : undefined };
-    return { loaded: await services.gitTransport.open(String(ctx.params.owner), name, caller, service), actor: auth.actor };
+    return { loaded: await movedOr(ctx, auth, () => services.gitTransport.open(String(ctx.params.owner), name, caller, service)), actor: auth.actor };
+  }
+
+  /**
+   * Opens the repository; when the path names none the caller may reach, but an old name of one the
+   * caller may see, a redirect to the current name instead (Gitea's RedirectToRepo in httpBase; git follows
+   * it on `info/refs` and uses the new URL from then on). An anonymous caller is asked for credentials
+   * first when the repository is not public, as for any repository it cannot read.
+   */
+  async function movedOr<T>(ctx: Context, caller: RedirectCaller, openIt: () => Promise<T>): Promise<T> {
+    try {
+      return await openIt();
+    } catch (err) {
+      if (!(err instanceof NotFound || err instanceof Unauthorized)) throw err;
+      const location = await redirectLocation(ctx, services, caller, { repo: [1, 2] }, { nameSuffix: GIT_SUFFIX });
+      if (location) throw new Moved(location);
+      throw err;
+    }
   }
 
   const streamOptions = (ctx: Context) => ({

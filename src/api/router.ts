@@ -4,15 +4,17 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Config } from '../config.js';
-import { NotImplemented, Invalid } from '../services/errors.js';
+import { BadRequest, NotFound, NotImplemented, Invalid, Unauthorized } from '../services/errors.js';
 import type { Services } from '../services/index.js';
-import { authenticate, authorize } from './auth.js';
+import { authenticate, authorize, type Auth } from './auth.js';
+import { redirectLocation, redirectTo, type NamedSegments } from './redirects.js';
 import { readJsonBody, readTextBody } from './body.js';
 import { discardUploads, readMultipart } from './multipart.js';
 import { registry } from './operations/index.js';
 import { DECIMAL_INTEGER, inInt64, specOperations, type OpenApiDocument, type SpecOperation } from './spec.js';
 import type { Handler, HandlerEntry, OperationId } from './types.js';
 import { textProblem } from './textInput.js';
+import { HttpError } from './errors.js';
 import { createValidator, validationTemplate } from './validate.js';
 
 export const apiPrefix = '/api/v1';
@@ -110,9 +112,10 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
   const router = new Router();
   for (const op of ops) {
     const entry = (registry as Record<string, HandlerEntry<OperationId>>)[op.operationId]!;
-    router[op.method as 'get'](toKoaPath(op.path), async (ctx) => {
+    const serve = async (ctx: Context, authenticated: (auth: Auth) => void) => {
       ctx.state.operationId = op.operationId;
       const auth = await authenticate(ctx, services);
+      authenticated(auth);
       ctx.state.actorId = auth.actor?.id;
       authorize(auth, op.access);
       if (typeof entry !== 'function') {
@@ -190,7 +193,35 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
       } finally {
         await discardUploads(form);
       }
+    };
+    const named = namedSegments(op.path);
+    router[op.method as 'get'](toKoaPath(op.path), async (ctx) => {
+      let caller: Auth | undefined;
+      try {
+        await serve(ctx, (auth) => (caller = auth));
+      } catch (err) {
+        // An old name of a renamed or transferred repository or a renamed account: Gitea resolves the path's
+        // names before it reads the body or asks for a sign-in, so the answers a missing name leads to (404,
+        // a body refused, a sign-in asked for) become a redirect to the current name. Looked up only here, on
+        // the way out of a failed request, never on a served one.
+        const location = named && caller && redirectable(err) ? await redirectLocation(ctx, services, caller, named) : undefined;
+        if (!location) throw err;
+        redirectTo(ctx, location);
+      }
     });
   }
   return router;
+}
+
+/** The answers after which an old name in the path is looked up: those a missing repository or account leads to. */
+const redirectable = (err: unknown) => err instanceof NotFound || err instanceof Invalid || err instanceof BadRequest || err instanceof Unauthorized ||
+  (err instanceof HttpError && err.status === 400);
+
+const prefixDepth = apiPrefix.split('/').length - 1;
+
+/** Where an operation's path names a repository (`/repos/{owner}/{repo}…`) or an account (`/users/{username}…`, `/orgs/{org}…`). */
+function namedSegments(path: string): NamedSegments | undefined {
+  if (/^\/repos\/\{owner\}\/\{repo\}(\/|$)/.test(path)) return { repo: [prefixDepth + 2, prefixDepth + 3] };
+  if (/^\/(users\/\{username\}|orgs\/\{org\})(\/|$)/.test(path)) return { account: prefixDepth + 2 };
+  return undefined;
 }

@@ -60,6 +60,7 @@ import { TeamService } from './orgs/teams.js';
 import { MemberService } from './orgs/members.js';
 import { TokenService } from './users/tokens.js';
 import { TransferService } from './repos/transfers.js';
+import { RedirectService } from './repos/redirects.js';
 import { UserService } from './users/users.js';
 import { EmailService } from './users/emails.js';
 import { UserAdminService } from './users/userAdmin.js';
@@ -133,6 +134,8 @@ export class Services {
   readonly containers: ContainerRegistry;
   readonly wiki: WikiService;
   readonly transfers: TransferService;
+  /** The old names of renamed and transferred repositories and renamed accounts. */
+  readonly redirects: RedirectService;
   readonly issues: IssueService;
   readonly pulls: PullService;
   readonly merges: MergeService;
@@ -242,6 +245,7 @@ export class Services {
     this.packageCleanupRules = new PackageCleanupRuleService(deps, this.access);
     this.containers = new ContainerRegistry(deps, this.packages);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
+    this.redirects = new RedirectService(deps, this.access);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);
     this.issueThreads = new IssueThreadService(deps, this.access, this.issues, this.attachments);
     this.reactions = new ReactionService(deps, this.issues, this.comments);

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type ssh2Types from 'ssh2';
 import type { Config } from '../config.js';
 import { isGitService, type GitService } from '../git/smartHttp.js';
-import { DomainError } from '../services/errors.js';
+import { DomainError, NotFound, Unauthorized } from '../services/errors.js';
 import type { KeyHolder } from '../services/git/gitTransport.js';
 import type { Services } from '../services/index.js';
 
@@ -63,6 +63,23 @@ export function parseLfsCommand(command: string): { command: 'git-lfs-authentica
   const m = /^(git-lfs-authenticate|git-lfs-transfer) +'?\/?([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?\/?'? +(upload|download)$/.exec(command.trim());
   if (!m) return undefined;
   return { command: m[1] as 'git-lfs-authenticate' | 'git-lfs-transfer', owner: m[2]!, repo: m[3]!, operation: m[4] as 'upload' | 'download' };
+}
+
+/**
+ * Opens the repository of a git command; an old name of a renamed or transferred repository (or of a
+ * renamed owner) is followed silently to the current one, as Gitea's `serv` does, and opened with the same
+ * checks, so a caller who may not reach it gets the same "not found" as for a missing one.
+ */
+async function openFollowingRedirect(services: Services, cmd: { service: GitService; owner: string; repo: string }, holder: KeyHolder) {
+  try {
+    return await services.gitTransport.openForKey(cmd.owner, cmd.repo, holder, cmd.service);
+  } catch (err) {
+    if (!(err instanceof NotFound || err instanceof Unauthorized)) throw err;
+    const wiki = /\.wiki$/i.exec(cmd.repo)?.[0] ?? '';
+    const moved = await services.redirects.resolveRepo(cmd.owner, cmd.repo.slice(0, cmd.repo.length - wiki.length));
+    if (!moved) throw err;
+    return services.gitTransport.openForKey(moved.owner, moved.name + wiki, holder, cmd.service);
+  }
 }
 
 const fingerprintOf = (blob: Buffer) => `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
@@ -127,7 +144,7 @@ export async function startSshServer(services: Services, config: Config, log: Lo
           if (!cmd) return fail('only git-upload-pack, git-receive-pack and git-lfs-authenticate are served here');
           if (!holder) return fail('not signed in');
           void (async () => {
-            const { loaded, pusher, deployKey } = await services.gitTransport.openForKey(cmd.owner, cmd.repo, holder!, cmd.service);
+            const { loaded, pusher, deployKey } = await openFollowingRedirect(services, cmd, holder!);
             const code = await services.gitTransport.servePack(loaded, cmd.service, { input: channel, output: channel, errors: channel.stderr }, pusher, {
               gitProtocol,
               onError: (err) => log.warn({ err: err.message, repo: `${cmd.owner}/${cmd.repo}` }, 'git over ssh'),

@@ -5,6 +5,7 @@ import type { OperationId } from '../../src/api/types.js';
 import type { TestApp } from './harness.js';
 import { createOrgRepo, fresh, linksOf, orgWorld, type Actor, type OrgWorld, type Repository, type Visibility } from './orgs.js';
 import { assertSpec } from './spec-check.js';
+import { assertRedirects } from './redirects.js';
 
 export interface PeopleWorld extends OrgWorld {
   /** Public repository of the org. */
@@ -69,6 +70,7 @@ export async function assertRenamedWithRepo(app: TestApp, auth: string, from: st
   const readme = await c.GET('/repos/{owner}/{repo}/contents/{filepath}', { params: { path: { owner: to, repo, filepath: 'README.md' } } });
   assert.is(readme.response.status, 200, 'the git content moved with it');
   if (from.toLowerCase() !== to.toLowerCase()) {
-    assert.is((await c.GET('/repos/{owner}/{repo}', { params: { path: { owner: from, repo } } })).response.status, 404, 'the old name is gone');
+    // The old name leads to the new one (Gitea's redirect).
+    await assertRedirects(app, 'GET', `/api/v1/repos/${from}/${repo}`, `/api/v1/repos/${to}/${repo}`, auth);
   }
 }

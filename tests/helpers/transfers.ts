@@ -6,6 +6,7 @@ import type { components } from '../../generated/openapi.js';
 import { collaborations, repoTransfers, teamRepos } from '../../src/db/schema/index.js';
 import type { TestApp } from './harness.js';
 import { existsSync, getRepo, git, pathOf, repoFolder, withClone, readIn, type Repository } from './repos.js';
+import { assertRedirects } from './redirects.js';
 
 export type TransferRepoOption = components['schemas']['TransferRepoOption'];
 
@@ -51,7 +52,8 @@ export async function assertMoved(app: TestApp, from: string, to: string, name: 
   assert.is(now.data!.owner!.login, to);
   assert.is(now.data!.full_name, `${to}/${name}`);
   assert.is(now.data!.repo_transfer, null);
-  assert.is((await getRepo(app, from, name, authorization)).response.status, 404, `GET /repos/${from}/${name}`);
+  // The old owner's name for it leads to the new one (Gitea's redirect), for a caller who may see it.
+  await assertRedirects(app, 'GET', `/api/v1/repos/${from}/${name}`, `/api/v1/repos/${to}/${name}`, authorization);
   assert.not.ok(existsSync(repoFolder(app, from, name)), 'old folder gone');
   const dir = repoFolder(app, to, name);
   assert.ok(existsSync(dir), 'new folder there');

@@ -195,4 +195,40 @@ test('refused: a deploy key of another repository, a user who cannot read the re
   assert.match((shell as { stderr: string }).stderr, 'only git-upload-pack, git-receive-pack and git-lfs-authenticate are served here');
 });
 
+test('an old name (renamed repository, renamed owner) resolves silently to the current repository; an outsider still finds nothing', async () => {
+  const key = await sshKey('renamer');
+  const owner = await actor(app);
+  await addKey(owner, key);
+  const made = await userRepo(app, owner, { auto_init: true, private: true });
+  const newName = `${made.name}-moved`;
+  const renamed = await app.client(owner.auth).PATCH('/repos/{owner}/{repo}', { params: { path: { owner: owner.username, repo: made.name } }, body: { name: newName } });
+  assert.is(renamed.response.status, 200);
+  const oldUrl = `ssh://git@127.0.0.1:${ssh.port}/${owner.username}/${made.name}.git`;
+  const clone = await gitWith(key.file, ['clone', '-q', oldUrl, 'renamed-clone']);
+  assert.is(clone.code, 0, clone.stderr);
+  const work = join(dir, 'renamed-clone');
+  assert.match(readFileSync(join(work, 'README.md'), 'utf8'), made.name);
+  writeFileSync(join(work, 'old-url.txt'), 'pushed to the old name\n');
+  await gitWith(key.file, ['add', 'old-url.txt'], work);
+  await gitWith(key.file, ['commit', '-q', '-m', 'to the old name'], work);
+  const push = await gitWith(key.file, ['push', '-q', 'origin', 'HEAD:main'], work);
+  assert.is(push.code, 0, push.stderr);
+  const branch = await app.client(owner.auth).GET('/repos/{owner}/{repo}/branches/{branch}', { params: { path: { owner: owner.username, repo: newName, branch: 'main' } } });
+  assert.is(branch.data!.commit.message.trim(), 'to the old name', 'the push reached the renamed repository');
+  // The owner renamed too: the old owner name and the old repository name still lead there.
+  const ownerName = `${owner.username}x`;
+  const admin = await app.token(app.admin, ['write:admin']);
+  assert.is((await app.client(admin).POST('/admin/users/{username}/rename', { params: { path: { username: owner.username } }, body: { new_username: ownerName } })).response.status, 204);
+  const again = await gitWith(key.file, ['clone', '-q', oldUrl, 'renamed-owner-clone']);
+  assert.is(again.code, 0, again.stderr);
+  assert.ok(readFileSync(join(dir, 'renamed-owner-clone', 'old-url.txt'), 'utf8'));
+  // Someone who cannot read the private repository learns nothing from the old name.
+  const stranger = await actor(app);
+  const sk = await sshKey('renamed-stranger');
+  await addKey(stranger, sk);
+  const refused = await gitWith(sk.file, ['clone', '-q', oldUrl, 'renamed-x']);
+  assert.is.not(refused.code, 0);
+  assert.match(refused.stderr, 'Repository not found');
+});
+
 test.run();

@@ -16,6 +16,7 @@ import type { UserRow } from '../../db/schema/index.js';
 import type { LoadedRepo } from './loadedRepo.js';
 import { mirrorIntervalSeconds } from './mirrorSettings.js';
 import { markRepoStatsWanted } from './repoStats.js';
+import { recordRepoRedirect } from './redirects.js';
 
 export interface EditRepoInput {
   name?: string;
@@ -136,6 +137,8 @@ export async function editRepository(deps: ServiceDeps, loaded: LoadedRepo, acto
       if (set.defaultBranch !== undefined) await markRepoStatsWanted(tx, repo.id);
       if (Object.keys(mirrorSet).length) await tx.update(pullMirrors).set(mirrorSet).where(eq(pullMirrors.repoId, repo.id));
       if (rename !== undefined) {
+        // The old name keeps leading here (Gitea's NewRedirect); a change of case alone needs none.
+        if (rename.toLowerCase() !== repo.lowerName) await recordRepoRedirect(tx, owner.id, repo.name, repo.id);
         await recordEvent(deps, tx, {
           type: 'repository', action: 'renamed', repoName: rename, oldName: repo.name, ...inRepo(row!, actor.id),
           activity: { opType: 'rename_repo', content: repo.name },

@@ -10,6 +10,7 @@ import {
 } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
+import { recordRepoRedirect } from './redirects.js';
 import { notifyTransferOffered } from '../notifications/notifier.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
@@ -242,6 +243,8 @@ export class TransferService {
           .where(and(eq(repositories.id, repo.id), eq(repositories.ownerId, from.id)))
           .returning();
         if (!row) throw new Conflict('the repository changed owner meanwhile');
+        // The old owner's name for it keeps leading here (Gitea's NewRedirect on transfer).
+        await recordRepoRedirect(tx, from.id, repo.name, repo.id);
         await tx.delete(teamRepos).where(eq(teamRepos.repoId, repo.id));
         if (to.type === 'Organization' && teamIds.length) {
           // Teams deleted since the transfer was offered are skipped.

@@ -10,6 +10,7 @@ import { repoDir } from '../../git/paths.js';
 import type { ServiceDeps } from '../context.js';
 import { Invalid, isUniqueViolation } from '../errors.js';
 import { checkOwnerName } from '../names.js';
+import { recordUserRedirect } from '../repos/redirects.js';
 
 /** `field` names the request property in messages (`new_name`, `new_username`). */
 export async function renameAccount(deps: ServiceDeps, account: UserRow, newName: string, field: string): Promise<void> {
@@ -29,6 +30,8 @@ export async function renameAccount(deps: ServiceDeps, account: UserRow, newName
     await withTx(deps.db, async (tx) => {
       if (await clash(tx)) throw taken();
       await tx.update(users).set({ name: newName, lowerName: lower, updatedAt: new Date() }).where(eq(users.id, account.id));
+      // The old name keeps leading here (Gitea's NewUserRedirect); a change of case alone needs none.
+      if (lower !== account.lowerName) await recordUserRedirect(tx, account.name, account.id);
       // The row now holds the new name, so nothing else can create a folder under it meanwhile.
       if (from !== to && existsSync(from)) {
         renameSync(from, to);

@@ -9,8 +9,9 @@
 // `div.issue-body > div.markdown`; labels are `span.label`; reviews `div.review#pullrequestreview-{id}`;
 // diffs `pre.diff` with one `div.add` / `div.del` / `div.ctx` / `div.hunk` / `div.file` per line.
 import type { Context, Middleware } from 'koa';
-import { authenticate, authorize } from '../../api/auth.js';
+import { authenticate, authorize, type Auth } from '../../api/auth.js';
 import { errorAnswer } from '../../api/errors.js';
+import { redirectLocation, redirectTo, type NamedSegments } from '../../api/redirects.js';
 import type { Config } from '../../config.js';
 import type { ScopeCategory } from '../../services/users/tokens.js';
 import type { Services } from '../../services/index.js';
@@ -141,10 +142,12 @@ export function buildPages(services: Services, config: Config): Middleware {
     const route = parsed && routeOf(parsed.segs, parsed.raw);
     if (!route) return next();
     ctx.state.operationId = `web.${route.name}`;
+    let caller: Auth | undefined;
     try {
       // The API's credentials, else the browser's sign-in (src/web/account).
       const auth = (ctx.get('Authorization') || ctx.query.token || ctx.query.access_token ? undefined : await sessionAuth(ctx, services))
         ?? await authenticate(ctx, services);
+      caller = auth;
       if (auth.actor) ctx.state.actorId = auth.actor.id;
       authorize(auth, { anonymous: true, basicOnly: false, scopes: [route.scope], write: false });
       const answer = await route.run({ services, config, auth, koa: ctx, base });
@@ -156,6 +159,11 @@ export function buildPages(services: Services, config: Config): Middleware {
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = layout(answer.title, answer.crumbs, answer.body, base, auth.signedIn?.name ?? null).value;
     } catch (err) {
+      // An old name of a renamed account or a renamed or transferred repository: to the current one
+      // (Gitea's RedirectToUser / RedirectToRepo), for a caller who may see it.
+      const named: NamedSegments = parsed.segs.length === 1 || parsed.segs[1] === '-' ? { account: 1 } : { repo: [1, 2] };
+      const location = caller && errorAnswer(err).status === 404 ? await redirectLocation(ctx, services, caller, named) : undefined;
+      if (location) return redirectTo(ctx, location);
       pageError(ctx, err, base);
     }
   };

@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import { createOrg } from '../../helpers/orgs.js';
 import { assertRenamedWithRepo } from '../../helpers/people.js';
+import { assertNotRedirected, assertRedirects } from '../../helpers/redirects.js';
 import { actor, fresh, messageOf, userRepo } from '../../helpers/repos.js';
 import { assertSpec } from '../../helpers/spec-check.js';
 import { assertAdminOnly } from '../../helpers/userAdmin.js';
@@ -30,10 +31,15 @@ test('204: the user answers under the new name, with their repositories and thei
   assertSpec('adminRenameUser', res);
   const me = await app.client(u.auth).GET('/user');
   assert.is(me.data!.login, to, 'the same account, signed in with the same token');
-  assert.is((await app.client(u.auth).GET('/users/{username}', { params: { path: { username: u.username } } })).response.status, 404);
+  // The old name leads to the new one (Gitea's user redirect), for the user's repositories too.
+  await assertRedirects(app, 'GET', `/api/v1/users/${u.username}`, `/api/v1/users/${to}`, u.auth);
   await assertRenamedWithRepo(app, u.auth, u.username, to, repo.name);
-  // The old name is free again.
-  assert.is((await app.client(asAdmin).POST('/admin/users', { body: { username: u.username, email: `again-${u.email}`, password: 'correct-horse' } })).response.status, 201);
+  // The old name is free again; the account that takes it ends the redirect.
+  const again = await app.client(asAdmin).POST('/admin/users', { body: { username: u.username, email: `again-${u.email}`, password: 'correct-horse' } });
+  assert.is(again.response.status, 201);
+  const now = await app.client(u.auth).GET('/users/{username}', { params: { path: { username: u.username } } });
+  assert.is(now.data!.id, again.data!.id, 'the new account, not a redirect');
+  await assertNotRedirected(app, 'GET', `/api/v1/repos/${u.username}/${repo.name}`, 404, u.auth);
 });
 
 test('204: the same name is a no-op; a change of case only is allowed', async () => {

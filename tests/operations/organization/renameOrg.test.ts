@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
 import { assertRenamedWithRepo } from '../../helpers/people.js';
+import { assertRedirects } from '../../helpers/redirects.js';
 import { actor, fresh, messageOf, orgRepo, orgWorld } from '../../helpers/repos.js';
 import { assertSpec } from '../../helpers/spec-check.js';
 
@@ -27,7 +28,9 @@ test('204 for an owner: the organization and its repositories answer under the n
   const got = await app.client(w.owner.auth).GET('/orgs/{org}', { params: { path: { org: to } } });
   assert.is(got.data!.name, to);
   assert.is(got.data!.id, w.org.id);
-  assert.is((await app.client(w.owner.auth).GET('/orgs/{org}', { params: { path: { org: w.org.name } } })).response.status, 404);
+  // The old name leads to the new one (Gitea's user redirect), the rest of the path and the query kept.
+  await assertRedirects(app, 'GET', `/api/v1/orgs/${w.org.name}`, `/api/v1/orgs/${to}`, w.owner.auth);
+  await assertRedirects(app, 'GET', `/api/v1/orgs/${w.org.name}/repos?limit=1`, `/api/v1/orgs/${to}/repos?limit=1`);
   await assertRenamedWithRepo(app, w.owner.auth, w.org.name, to, repo.name);
   // A site administrator may rename it too; the same name is a no-op.
   const admin = await app.token(app.admin, ['write:organization']);

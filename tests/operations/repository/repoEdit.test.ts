@@ -8,6 +8,7 @@ import {
   siteAdmin, swaggerOf, userRepo, withClone, type Actor, type OrgWorld, type Repository,
 } from '../../helpers/repos.js';
 import { assertSpec, assertSpecAnswer } from '../../helpers/spec-check.js';
+import { assertRedirects } from '../../helpers/redirects.js';
 
 type EditRepoOption = components['schemas']['EditRepoOption'];
 
@@ -214,7 +215,8 @@ test('rename: the folder moves, the old name is gone, the new one clones; the wi
   assert.is(git(newDir, ['rev-parse', 'HEAD']).trim(), head);
   assertFsck(newDir);
   withClone(newDir, (work) => assert.is(readIn(work, 'README.md'), `# ${repo.name}\n\nmoving\n`));
-  assert.is((await getRepo(app, alice.username, repo.name, alice.auth)).response.status, 404, 'GET old name');
+  // The old name leads to the new one (Gitea's redirect).
+  await assertRedirects(app, 'GET', `/api/v1/repos/${alice.username}/${repo.name}`, `/api/v1/repos/${alice.username}/${newName}`, alice.auth);
   assert.is((await getRepo(app, alice.username, newName, alice.auth)).data!.id, repo.id, 'GET new name');
 });
 
