@@ -131,8 +131,9 @@ export class ArtifactStorage {
   /** An artifact's stored file or folder (`key`, as its row names it) and what is left of its upload. */
   async remove(artifactId: number, key: string): Promise<void> {
     if (key) {
-      await this.store.remove(key);
+      // (the folder first: a folder is no blob to a local store's remove)
       await this.store.removeAll(key);
+      await this.store.remove(key);
     }
     await this.store.removeAll(this.uploadDir(artifactId));
   }
