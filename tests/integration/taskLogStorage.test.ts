@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { actionTaskLogChunks, actionTasks } from '../../src/db/schema/index.js';
+import { actionRuns, actionTaskLogChunks, actionTasks } from '../../src/db/schema/index.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { actionsWorld, fetchTask, finishTask, registerRunner, Result, seedRuns, type ActionsWorld } from '../helpers/actions.js';
 import { hasBlob, storedLog } from '../helpers/blobs.js';
@@ -68,7 +68,8 @@ test('while the task runs the rows are in the database, each once (repeated and 
   const local = app.config.storage.actions_log.type === 'local';
   assert.is(existsSync(join(localLogDir(), done.logFile)), local, local ? 'the local folder keeps the old layout' : 'S3: nothing under DATA_DIR');
 
-  // Deleting the run removes the stored log.
+  // Deleting the (ended) run removes the stored log.
+  await app.services.deps.db.update(actionRuns).set({ status: 'success' }).where(eq(actionRuns.id, s!.run.id));
   const del = await app.client(w.owner.basic).DELETE('/repos/{owner}/{repo}/actions/runs/{run}', { params: { path: { owner: w.owner.username, repo: w.pub.name, run: s!.run.id } } });
   assert.is(del.response.status, 204);
   assert.not.ok(await hasBlob(app, 'actions_log', done.logFile));
