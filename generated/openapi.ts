@@ -1951,7 +1951,7 @@ export interface paths {
         };
         /**
          * Download an artifact
-         * @description The artifact's zip as the uploader made it, streamed from storage (`application/zip`; Gitea answers a 302 to a signed URL that serves the same bytes, anvil serves them directly). 404 once it expired. Needs read access to the Actions unit.
+         * @description The artifact's zip as the uploader made it, streamed from storage (`application/zip`). With `ACTIONS_ARTIFACTS_SERVE_DIRECT` on object storage a v4 artifact is, as in Gitea, a 302 to a presigned URL of the bucket that serves the same bytes. 404 once it expired. Needs read access to the Actions unit.
          */
         get: operations["downloadArtifact"];
         put?: never;
@@ -15288,6 +15288,15 @@ export interface operations {
                 content: {
                     "application/zip": string;
                 };
+            };
+            /** @description `ACTIONS_ARTIFACTS_SERVE_DIRECT` on object storage: the zip is at the presigned URL in `Location` */
+            302: {
+                headers: {
+                    /** @description presigned URL of the zip */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             307: components["responses"]["Redirected"];
             400: components["responses"]["Error"];

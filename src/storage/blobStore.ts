@@ -42,8 +42,13 @@ export interface BlobStore {
   head(key: string, n?: number): Promise<Buffer>;
   /** Removes the blob; a missing one is no error. */
   remove(key: string): Promise<void>;
-  /** Every key with its last change (for sweeps of what nothing refers to). */
-  list(): AsyncIterable<{ key: string; modified: Date }>;
+  /**
+   * Every key with its last change (for sweeps of what nothing refers to); with `under`, only the keys
+   * in that folder (`under/…`).
+   */
+  list(under?: string): AsyncIterable<{ key: string; modified: Date }>;
+  /** Removes every blob in the folder `under` (`under/…`); none is no error. */
+  removeAll(under: string): Promise<void>;
   /** A presigned GET URL when `serveDirect`; undefined otherwise. */
   directUrl(key: string, opts?: { filename?: string; expiresSeconds?: number }): Promise<string | undefined>;
 }
@@ -181,7 +186,11 @@ export class LocalBlobStore implements BlobStore {
     await rm(this.pathOf(key), { force: true });
   }
 
-  async *list(): AsyncIterable<{ key: string; modified: Date }> {
+  async removeAll(under: string): Promise<void> {
+    await rm(this.pathOf(under), { recursive: true, force: true });
+  }
+
+  async *list(under?: string): AsyncIterable<{ key: string; modified: Date }> {
     const walk = async function* (dir: string, prefix: string): AsyncGenerator<{ key: string; modified: Date }> {
       const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
       for (const e of entries) {
@@ -194,7 +203,7 @@ export class LocalBlobStore implements BlobStore {
         }
       }
     };
-    yield* walk(this.root, '');
+    yield* under ? walk(this.pathOf(under), under) : walk(this.root, '');
   }
 
   async directUrl(): Promise<string | undefined> {

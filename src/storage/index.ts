@@ -51,8 +51,11 @@ class LazyS3Store implements BlobStore {
   async remove(key: string): Promise<void> {
     return (await this.store()).remove(key);
   }
-  async *list(): AsyncIterable<{ key: string; modified: Date }> {
-    yield* (await this.store()).list();
+  async *list(under?: string): AsyncIterable<{ key: string; modified: Date }> {
+    yield* (await this.store()).list(under);
+  }
+  async removeAll(under: string): Promise<void> {
+    return (await this.store()).removeAll(under);
   }
   async directUrl(key: string, opts?: { filename?: string; expiresSeconds?: number }): Promise<string | undefined> {
     return (await this.store()).directUrl(key, opts);

@@ -145,14 +145,21 @@ export class S3BlobStore implements BlobStore {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }));
   }
 
-  async *list(): AsyncIterable<{ key: string; modified: Date }> {
+  async removeAll(under: string): Promise<void> {
+    const keys: string[] = [];
+    for await (const { key } of this.list(under)) keys.push(key);
+    for (const key of keys) await this.remove(key);
+  }
+
+  async *list(under?: string): AsyncIterable<{ key: string; modified: Date }> {
     await this.ready();
-    const prefix = this.objectKey('x').slice(0, -1);
+    const base = this.objectKey('x').slice(0, -1);
+    const prefix = under ? `${this.objectKey(under)}/` : base;
     let token: string | undefined;
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.settings.bucket, Prefix: prefix, ContinuationToken: token }));
       for (const o of page.Contents ?? []) {
-        if (o.Key) yield { key: o.Key.slice(prefix.length), modified: o.LastModified ?? new Date(0) };
+        if (o.Key) yield { key: o.Key.slice(base.length), modified: o.LastModified ?? new Date(0) };
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

@@ -1,9 +1,9 @@
 // Actions artifacts written straight into storage and the table (the upload path has its own tests in
 // tests/integration/artifactProtocol.test.ts and builtinRunner.test.ts): for the API's operations.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { actionArtifacts, type ActionArtifactRow, type ArtifactState } from '../../src/db/schema/index.js';
+import { storeFor } from '../../src/storage/index.js';
 import type { TestApp } from './harness.js';
 import type { SeededRun } from './actions.js';
 
@@ -18,9 +18,9 @@ export async function seedArtifact(app: TestApp, seeded: SeededRun, opts: { name
       size: bytes.length, status: opts.status ?? 'upload_confirmed', expiresAt: opts.expiresAt ?? new Date(Date.now() + 86_400_000),
     })
     .returning();
-  const rel = join('actions_artifacts', String(seeded.run.id), `${row!.id}.zip`);
-  mkdirSync(dirname(join(config.dataDir, rel)), { recursive: true });
-  writeFileSync(join(config.dataDir, rel), bytes);
-  const [done] = await db.update(actionArtifacts).set({ storagePath: rel }).where(eq(actionArtifacts.id, row!.id)).returning();
+  // Its key in the actions_artifacts storage (the local folder or the S3 server, as the app is set up).
+  const key = `${seeded.run.id}/${row!.id}.zip`;
+  await storeFor(config, 'actions_artifacts').put(key, Readable.from([bytes]));
+  const [done] = await db.update(actionArtifacts).set({ storagePath: key }).where(eq(actionArtifacts.id, row!.id)).returning();
   return done!;
 }

@@ -1,14 +1,15 @@
 // The Actions loop end to end: a workflow pushed over smart HTTP → a run and its jobs → runners speaking
 // Gitea's protocol (binary protobuf over Connect) take the jobs, report steps and logs, finish → `needs`
 // unblock or skip → the run ends → commit statuses and the admin lists show it.
-import { existsSync, readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { eq } from 'drizzle-orm';
-import { actionTasks, actionTriggers } from '../../src/db/schema/index.js';
+import { actionTaskLogChunks, actionTasks, actionTriggers } from '../../src/db/schema/index.js';
+import { storedLog } from '../helpers/blobs.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { actor, userRepo, type Actor } from '../helpers/repos.js';
 import {
@@ -121,12 +122,15 @@ test('a push makes a run; the runner takes its jobs in order of needs; a failure
     'CI / build (push)': 'success', 'CI / test (push)': 'failure', 'CI / deploy (push)': 'skipped', 'CI / report (push)': 'success',
   });
 
-  // The log was received, kept and compressed when the runner said no more.
+  // The log was received (kept in the database while the task ran), and moved into the actions_log
+  // storage, compressed, when the runner said no more.
   const [task] = await app.services.deps.db.select().from(actionTasks).where(eq(actionTasks.id, Number(build.id)));
-  assert.ok(task!.logCompressed && task!.logFile.endsWith('.gz'));
-  const text = gunzipSync(readFileSync(task!.logFile)).toString('utf8');
-  assert.match(text, /^\S+Z line 1\n\S+Z line 2\n$/);
-  assert.not.ok(existsSync(task!.logFile.replace(/\.gz$/, '')));
+  assert.ok(task!.logCompressed);
+  assert.is(task!.logFile, `${repo.id}/${build.id}.log.gz`);
+  assert.match((await storedLog(app, task!.logFile))!, /^\S+Z line 1\n\S+Z line 2\n$/);
+  assert.is((await app.services.deps.db.select().from(actionTaskLogChunks).where(eq(actionTaskLogChunks.taskId, task!.id))).length, 0, 'no rows left in the database');
+  // The local folder keeps the layout of older anvils: $DATA_DIR/actions_log/<repo>/<task>.log.gz.
+  if (app.config.storage.actions_log.type === 'local') assert.ok(existsSync(join(app.config.dataDir, 'actions_log', task!.logFile)));
 
   // The admin lists show the run and its jobs.
   const runs = await app.client(app.admin.basic).GET('/admin/actions/runs', { params: { query: { head_sha: sha } } });

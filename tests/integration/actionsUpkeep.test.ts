@@ -1,6 +1,5 @@
 // The Actions cron tasks: each makes its condition (a silent runner, an endless task, a job nobody takes,
 // an old run, an offline runner) and sees it mended through POST /admin/cron/{task}.
-import { existsSync } from 'node:fs';
 import { eq, inArray } from 'drizzle-orm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,6 +8,7 @@ import { startApp, type TestApp } from '../helpers/harness.js';
 import { actor, userRepo, type Actor, type Repository } from '../helpers/repos.js';
 import { fetchTask, finishTask, jobsOf, pushFiles, registerRunner, Result, seedRuns } from '../helpers/actions.js';
 import { eventually } from '../helpers/hooks.js';
+import { hasBlob } from '../helpers/blobs.js';
 
 let app: TestApp;
 let owner: Actor;
@@ -74,12 +74,12 @@ test('cleanup_actions: ended runs past the retention go with their logs; newer a
   const task = (await fetchTask(runner))!;
   await finishTask(runner, task, Result.SUCCESS, ['a line']);
   const [row] = await app.services.deps.db.select().from(actionTasks).where(eq(actionTasks.id, Number(task.id)));
-  assert.ok(existsSync(row!.logFile));
+  assert.ok(await hasBlob(app, 'actions_log', row!.logFile));
   await app.services.deps.db.update(actionRuns).set({ stopped: ago(366 * 86_400_000) }).where(inArray(actionRuns.id, [s!.run.id, going!.run.id]));
   await runTask('cleanup_actions');
   const left = (await app.services.deps.db.select({ id: actionRuns.id }).from(actionRuns).where(inArray(actionRuns.id, [s!.run.id, keep!.run.id, going!.run.id]))).map((r) => r.id);
   assert.equal(left.sort(), [keep!.run.id, going!.run.id].sort());
-  assert.not.ok(existsSync(row!.logFile), 'the log file went with its run');
+  assert.not.ok(await hasBlob(app, 'actions_log', row!.logFile), 'the log file went with its run');
 });
 
 test('start_schedule_tasks: a default-branch push records on: schedule; a due schedule makes a run at that commit once, then waits for its next moment', async () => {

@@ -3,7 +3,6 @@
 // confirmation, listing and downloading; a wrong or ended task's token, another run's artifact; the
 // artifact through the REST API (listed, zipped) and its expiry through cleanup_actions; two jobs of one
 // run uploading to one artifact name (Gitea's matrix case).
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { test } from 'uvu';
@@ -13,6 +12,7 @@ import { startApp, type TestApp } from '../helpers/harness.js';
 import { actor, userRepo, type Actor } from '../helpers/repos.js';
 import { fetchTask, finishTask, pushFiles, registerRunner, Result, runsOf, type TestRunner } from '../helpers/actions.js';
 import { eventually } from '../helpers/hooks.js';
+import { blobKeys, hasBlob } from '../helpers/blobs.js';
 import { artifactsUrl, confirm, createContainer, downloadArtifact, json, send, uploadArtifact, uploadFile, type PipelineClient } from '../helpers/pipelineArtifacts.js';
 import { extractZip } from '../../src/runner/zip.js';
 
@@ -154,8 +154,8 @@ test('two jobs of a run upload to one name: one artifact lists both jobs\' files
   await uploadArtifact(m1, 'matrix', { 'one.txt': one, 'shared.txt': first });
   const [before] = await db.select().from(actionArtifactFiles).innerJoin(actionArtifacts, eq(actionArtifacts.id, actionArtifactFiles.artifactId))
     .where(eq(actionArtifacts.name, 'matrix')).then((r) => r.filter((x) => x.action_artifact_files.path === 'shared.txt'));
-  const oldShared = join(app.services.deps.config.dataDir, before!.action_artifact_files.storagePath);
-  assert.ok(existsSync(oldShared));
+  const oldShared = before!.action_artifact_files.storagePath;
+  assert.ok(await hasBlob(app, 'actions_artifacts', oldShared));
 
   // Job two's upload, not yet confirmed: the artifact still has job one's files only.
   const { fileContainerResourceUrl: url } = json<{ fileContainerResourceUrl: string }>(await createContainer(m2, 'matrix'));
@@ -179,7 +179,7 @@ test('two jobs of a run upload to one name: one artifact lists both jobs\' files
   assert.equal(rows.map((r) => [r.runId, r.status]), [[m1.runId, 'upload_confirmed']]);
   assert.is(rows[0]!.size, one.length + two.length + second.length);
   assert.is((await db.select().from(actionArtifactFiles).where(eq(actionArtifactFiles.artifactId, rows[0]!.id))).length, 3);
-  assert.not.ok(existsSync(oldShared), 'the replaced file is gone from disk');
+  assert.not.ok(await hasBlob(app, 'actions_artifacts', oldShared), 'the replaced file is gone from storage');
 
   const api = app.client(owner.basic);
   const listed = await api.GET('/repos/{owner}/{repo}/actions/runs/{run}/artifacts', { params: { path: { owner: owner.username, repo: repoName, run: m1.runId } } });
@@ -202,10 +202,10 @@ test('two jobs of a run upload to one name: one artifact lists both jobs\' files
 test('cleanup_actions expires a v3 artifact: its files go, the API shows it expired, its zip is 404', async () => {
   await uploadArtifact(a, 'short', { 'one.txt': Buffer.from('one'), 'sub/two.txt': Buffer.from('two') }, { gzip: true });
   const [row] = await app.services.deps.db.update(actionArtifacts).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(actionArtifacts.name, 'short')).returning();
-  assert.ok(existsSync(join(app.services.deps.config.dataDir, row!.storagePath)));
+  assert.equal((await blobKeys(app, 'actions_artifacts', row!.storagePath)).length, 2, 'the folder of its two files');
   const outcome = await app.services.cron.run('cleanup_actions');
-  assert.is(outcome.ran && outcome.status, 'ok');
-  assert.not.ok(existsSync(join(app.services.deps.config.dataDir, row!.storagePath)));
+  assert.is(outcome.ran && outcome.status, 'ok', outcome.ran ? outcome.message : '');
+  assert.equal(await blobKeys(app, 'actions_artifacts', row!.storagePath), []);
   const path = { owner: owner.username, repo: repoName, artifact_id: row!.id };
   const got = await app.client(owner.basic).GET('/repos/{owner}/{repo}/actions/artifacts/{artifact_id}', { params: { path } });
   assert.is(got.data!.expired, true);

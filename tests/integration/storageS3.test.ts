@@ -1,5 +1,6 @@
 // The blob kinds on S3-compatible storage (a local s3rver on 127.0.0.1, ANVIL_TEST_STORAGE=s3): a
-// representative subset of the attachment, release-asset, avatar and LFS tests, rerun against it.
+// representative subset of the attachment, release-asset, avatar and LFS tests, rerun against it (the
+// Actions artifact and log tests run whole with ANVIL_TEST_STORAGE=s3: docs/lfs-and-storage.md).
 // Nothing lands in $DATA_DIR; SERVE_DIRECT sends downloads to presigned URLs of the bucket.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ import { newRelease, uploadAsset } from '../helpers/releases.js';
 import { pathOf, userRepo } from '../helpers/repos.js';
 import { assertRanges } from '../helpers/ranges.js';
 import { startS3, type LocalS3 } from '../helpers/s3.js';
+import { actionsWorld, seedRuns } from '../helpers/actions.js';
+import { seedArtifact } from '../helpers/artifacts.js';
 
 let app: TestApp;
 let w: AttachmentWorld;
@@ -142,6 +145,17 @@ test('SERVE_DIRECT: attachment and LFS downloads are redirects to presigned URLs
     const signed = media.headers.get('location')!;
     assert.ok(signed.startsWith(`http://${s3.endpoint}/`), signed);
     assert.is(await (await fetch(signed)).text(), 'lfs served directly\n');
+
+    // A v4 Actions artifact's zip: a 302 to a presigned URL (Gitea's DownloadArtifact with SERVE_DIRECT).
+    const aw = await actionsWorld(direct);
+    const [run] = await seedRuns(direct, aw.pub, aw.owner.id, [{ status: 'success' }]);
+    const zip = Buffer.from('PK\x05\x06' + '\0'.repeat(18), 'binary');
+    const artifact = await seedArtifact(direct, run!, { bytes: zip });
+    const art = await fetch(`${direct.url}/api/v1/repos/${aw.owner.username}/${aw.pub.name}/actions/artifacts/${artifact.id}/zip`, { headers: { Authorization: aw.owner.basic }, redirect: 'manual' });
+    assert.is(art.status, 302);
+    const artUrl = art.headers.get('location')!;
+    assert.ok(artUrl.startsWith(`http://${s3.endpoint}/`), artUrl);
+    assert.ok(Buffer.from(await (await fetch(artUrl)).arrayBuffer()).equals(zip));
   } finally {
     await direct.close();
   }

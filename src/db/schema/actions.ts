@@ -3,7 +3,7 @@
 // transaction; the trigger worker reads the workflow files at the pushed commit and turns it into runs
 // and jobs, so a crash between the push and the run loses nothing.
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { repositories } from './repos.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -189,9 +189,16 @@ export const actionTasks = pgTable(
     tokenHash: text('token_hash').notNull(),
     /** Log rows received (the next UpdateLog starts here). */
     logLength: bigint('log_length', { mode: 'number' }).notNull().default(0),
-    /** The log file under $DATA_DIR/actions_log; `.gz` once the runner said no more. */
+    /**
+     * The log's key in the actions_log storage (`<repo id>/<task id>.log.gz`) once it is there
+     * (`logCompressed`); '' while the task runs and its rows are in action_task_log_chunks. (A row of an
+     * older anvil may name `<repo id>/<task id>.log`, an uncompressed file under $DATA_DIR/actions_log.)
+     */
     logFile: text('log_file').notNull(),
+    /** The log is in storage, gzip'ed, and takes no more rows. */
     logCompressed: boolean('log_compressed').notNull().default(false),
+    /** While one process moves the log into storage: the end of its claim (another may take it after). */
+    logTransferUntil: ts('log_transfer_until'),
     outputs: jsonb('outputs').$type<Record<string, string>>().notNull().default({}),
     started: ts('started'),
     stopped: ts('stopped'),
@@ -202,6 +209,24 @@ export const actionTasks = pgTable(
 );
 
 export type ActionTaskRow = typeof actionTasks.$inferSelect;
+
+/**
+ * A running task's log, as the runner sends it (Gitea keeps it in DBFS): one row per accepted UpdateLog,
+ * its lines (`<RFC 3339 time> <text>\n` each) from row `firstRow` on. Moved into the actions_log storage,
+ * gzip'ed, when the runner says no more (or the task is ended for it), then deleted.
+ */
+export const actionTaskLogChunks = pgTable(
+  'action_task_log_chunks',
+  {
+    taskId: bigint('task_id', { mode: 'number' })
+      .notNull()
+      .references(() => actionTasks.id, { onDelete: 'cascade' }),
+    firstRow: bigint('first_row', { mode: 'number' }).notNull(),
+    rows: integer('rows').notNull(),
+    content: text('content').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.firstRow] })],
+);
 
 export const actionTaskSteps = pgTable(
   'action_task_steps',

@@ -1,5 +1,5 @@
 // Actions artifacts: files a job uploads through the artifact protocol (v4: one zip per artifact),
-// stored under $DATA_DIR/actions_artifacts and kept until they expire (retention days), are deleted
+// kept in the actions_artifacts storage (the folder $DATA_DIR/actions_artifacts by default, or S3) and kept until they expire (retention days), are deleted
 // through the API, or their run is deleted. The cron task cleanup_actions removes expired ones' files.
 // A v1–v3 artifact (actions/upload-artifact@v3) is a folder of files, uploaded one by one in chunks:
 // its files are rows of action_artifact_files, each stored as uploaded (gzip'ed when the uploader sent it so).
@@ -24,7 +24,10 @@ export const actionArtifacts = pgTable(
     /** The run job that uploaded it. */
     jobId: bigint('job_id', { mode: 'number' }).notNull(),
     name: text('name').notNull(),
-    /** The stored file, relative to $DATA_DIR (empty until the upload is committed). */
+    /**
+     * The stored zip's key in the actions_artifacts storage, `<run>/<id>.zip` (v1–v3: the folder of its
+     * files, `<run>/<id>`); empty until the upload is committed.
+     */
     storagePath: text('storage_path').notNull().default(''),
     size: bigint('size', { mode: 'number' }).notNull().default(0),
     /** `sha256:<hex>` as the uploader reported it at finalization. */
@@ -56,7 +59,7 @@ export const actionArtifactFiles = pgTable(
     size: bigint('size', { mode: 'number' }).notNull().default(0),
     storedSize: bigint('stored_size', { mode: 'number' }).notNull().default(0),
     contentEncoding: text('content_encoding').notNull().default(''),
-    /** The merged file, relative to $DATA_DIR (empty until the upload is confirmed). */
+    /** The merged file's key in the actions_artifacts storage, `<run>/<artifact id>/<file id>` (empty until the upload is confirmed). */
     storagePath: text('storage_path').notNull().default(''),
     createdAt: ts('created_at').notNull().defaultNow(),
   },

@@ -2,17 +2,18 @@
 // blocks, finalize, list, signed download, delete) and the API's reads and deletes. A task is known by its
 // runtime token (the task token, sent as Bearer); signed URLs carry an HMAC keyed with the task's stored
 // token hash, so every process can check them and no key needs sharing. Files are streamed to and from
-// storage/artifacts.ts, never held whole in memory. Expired artifacts lose their file in cleanup_actions.
+// the actions_artifacts storage (storage/artifacts.ts: a folder or S3), never held whole in memory; with
+// SERVE_DIRECT a v4 artifact's download is a presigned URL of the bucket. Expired artifacts lose their
+// file in cleanup_actions.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { and, asc, count, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
 import {
   actionArtifactFiles, actionArtifacts, actionRunJobs, actionRuns, actionTasks, type ActionArtifactRow, type ActionRunRow,
 } from '../../db/schema/index.js';
-import { ArtifactStorage } from '../../storage/artifacts.js';
+import { ArtifactStorage, PieceRefused } from '../../storage/artifacts.js';
+import { storeFor } from '../../storage/index.js';
 import type { ServiceDeps } from '../context.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { zipStream, type ZipEntry } from './logArchive.js';
@@ -48,6 +49,12 @@ export function checkArtifactName(name: unknown): string {
   return name;
 }
 
+/** A piece refused while it streamed in is the uploader's fault (400); anything else goes on. */
+const refused = (err: unknown): never => {
+  if (err instanceof PieceRefused) throw new BadRequest(err.message);
+  throw err;
+};
+
 export class ArtifactService {
   readonly storage: ArtifactStorage;
 
@@ -56,7 +63,7 @@ export class ArtifactService {
     /** The secrets keyring, which runtime tokens are signed under. */
     private readonly keys: () => Promise<SecretKey[]>,
   ) {
-    this.storage = new ArtifactStorage(deps.config.dataDir);
+    this.storage = new ArtifactStorage(storeFor(deps.config, 'actions_artifacts'));
   }
 
   private sign(purpose: 'upload' | 'download', artifactId: number, taskId: number, expires: number, key: string): string {
@@ -149,7 +156,7 @@ export class ArtifactService {
     if (artifact.status !== 'upload_pending') throw new Conflict('the artifact is already finalized');
     if (q.comp === 'block') {
       if (!q.blockid) throw new BadRequest('blockid is missing');
-      await this.storage.putBlock(artifact.id, q.blockid, body, maxBlockBytes);
+      await this.storage.putBlock(artifact.id, q.blockid, body, maxBlockBytes).catch(refused);
       return;
     }
     if (q.comp === 'blocklist') {
@@ -165,12 +172,25 @@ export class ArtifactService {
       if (size === undefined) throw new BadRequest('a listed block was never uploaded');
       await this.deps.db
         .update(actionArtifacts)
-        .set({ storagePath: this.storage.relativePath(artifact.runId, artifact.id), size, updatedAt: new Date() })
+        .set({ storagePath: this.storage.zipKey(artifact.runId, artifact.id), size, updatedAt: new Date() })
         .where(eq(actionArtifacts.id, artifact.id));
       return;
     }
-    // Append Block (comp=appendBlock) or a whole upload with no comp: appended, committed at finalize.
-    await this.storage.appendBlock(artifact.id, body);
+    // Append Block (comp=appendBlock) or a whole upload with no comp: appended at the bytes the row counts
+    // so far (claimed after the block is stored: of two appends at once, one wins, the other is 409),
+    // committed at finalize.
+    if (artifact.storagePath) throw new Conflict('the block list was already committed');
+    const offset = artifact.size;
+    const { bytes, key } = await this.storage.appendBlock(artifact.id, offset, body, maxBlockBytes).catch(refused);
+    const claimed = await this.deps.db
+      .update(actionArtifacts)
+      .set({ size: offset + bytes, updatedAt: new Date() })
+      .where(and(eq(actionArtifacts.id, artifact.id), eq(actionArtifacts.size, offset), eq(actionArtifacts.status, 'upload_pending'), eq(actionArtifacts.storagePath, '')))
+      .returning({ id: actionArtifacts.id });
+    if (claimed.length === 0) {
+      await this.storage.dropAppended(key);
+      throw new Conflict('another block was appended at the same time');
+    }
   }
 
   /** FinalizeArtifact: the upload is complete; its size (and sha256, when given) must match. */
@@ -187,9 +207,9 @@ export class ArtifactService {
     let size = artifact.size;
     if (!storagePath) {
       // Appended blocks (or one whole upload) are put into place now.
-      const committed = await this.storage.commit(artifact.runId, artifact.id, undefined);
+      const committed = await this.storage.commit(artifact.runId, artifact.id, undefined, artifact.size);
       if (committed === undefined) throw new BadRequest('nothing was uploaded');
-      storagePath = this.storage.relativePath(artifact.runId, artifact.id);
+      storagePath = this.storage.zipKey(artifact.runId, artifact.id);
       size = committed;
     }
     if (input.size !== undefined && input.size !== null && input.size !== '' && Number(input.size) !== size) {
@@ -198,7 +218,9 @@ export class ArtifactService {
     const stated = typeof input.hash === 'string' ? input.hash : typeof input.hash === 'object' && input.hash ? String((input.hash as { value?: unknown }).value ?? '') : '';
     if (stated) {
       const h = createHash('sha256');
-      for await (const c of this.storage.open(storagePath) as AsyncIterable<Buffer>) h.update(c);
+      const stored = await this.storage.open(storagePath);
+      if (!stored) throw new BadRequest('nothing was uploaded');
+      for await (const c of stored as AsyncIterable<Buffer>) h.update(c);
       if (stated.replace(/^sha256:/, '') !== h.digest('hex')) throw new BadRequest('hash mismatch');
     }
     await this.deps.db
@@ -226,16 +248,27 @@ export class ArtifactService {
     return artifact;
   }
 
-  /** GetSignedArtifactURL: where the task downloads an artifact of its run. */
+  /**
+   * GetSignedArtifactURL: where the task downloads an artifact of its run; with SERVE_DIRECT (S3), as
+   * Gitea's, a presigned URL of the bucket.
+   */
   async signedDownload(caller: TaskCaller, name: unknown): Promise<string> {
-    return this.signedUrl('DownloadArtifact', (await this.confirmedByName(caller, name)).id, caller);
+    const artifact = await this.confirmedByName(caller, name);
+    return (await this.storage.directUrl(artifact.storagePath, `${artifact.name}.zip`)) ?? this.signedUrl('DownloadArtifact', artifact.id, caller);
+  }
+
+  /** A stored file, streamed; 404 when it is gone from storage. */
+  async stored(key: string): Promise<Readable> {
+    const stream = key ? await this.storage.open(key) : undefined;
+    if (!stream) throw new NotFound('the artifact\'s file is gone from storage');
+    return stream;
   }
 
   /** A GET of the signed download URL: the zip as a stream. */
   async download(q: Record<string, string | undefined>): Promise<{ stream: Readable; size: number; name: string }> {
     const artifact = await this.verify('download', q);
     if (artifact.status !== 'upload_confirmed') throw new NotFound();
-    return { stream: this.storage.open(artifact.storagePath), size: artifact.size, name: artifact.name };
+    return { stream: await this.stored(artifact.storagePath), size: artifact.size, name: artifact.name };
   }
 
   /** DeleteArtifact: by name, in the task's run. */
@@ -300,15 +333,20 @@ export class ArtifactService {
    * The zip of a confirmed artifact (404 once expired): a v4 one's stored zip; a v1–v3 one's files
    * zipped while they are sent (gzip'ed ones unpacked), so its size is not known beforehand.
    */
-  async open(loaded: LoadedRepo, id: number): Promise<{ stream: Readable; size: number | undefined; name: string }> {
+  async open(loaded: LoadedRepo, id: number): Promise<{ stream: Readable; size: number | undefined; name: string } | { redirect: string }> {
     const artifact = await this.get(loaded, id);
     if (artifact.status !== 'upload_confirmed') throw new NotFound('Artifact has expired');
-    if (artifact.version !== 3) return { stream: this.storage.open(artifact.storagePath), size: artifact.size, name: artifact.name };
+    if (artifact.version !== 3) {
+      // SERVE_DIRECT: Gitea answers a 302 to a presigned URL of the bucket.
+      const redirect = await this.storage.directUrl(artifact.storagePath, `${artifact.name}.zip`);
+      if (redirect) return { redirect };
+      return { stream: await this.stored(artifact.storagePath), size: artifact.size, name: artifact.name };
+    }
     const files = await this.deps.db.select().from(actionArtifactFiles).where(eq(actionArtifactFiles.artifactId, artifact.id)).orderBy(asc(actionArtifactFiles.id));
     const entries: ZipEntry[] = files.map((f) => ({
       name: f.path,
       open: async () => {
-        const raw = this.storage.open(f.storagePath);
+        const raw = await this.stored(f.storagePath);
         if (f.contentEncoding !== 'gzip') return raw;
         const gunzip = createGunzip();
         raw.once('error', (err) => gunzip.destroy(err));
@@ -337,19 +375,32 @@ export class ArtifactService {
       .where(and(eq(actionArtifacts.status, 'upload_pending'), lt(actionArtifacts.updatedAt, new Date(now.getTime() - 86_400_000))))
       .returning();
     for (const a of stale) await this.storage.remove(a.id, a.storagePath);
-    // Files whose run was deleted (the rows went with it).
+    // Files whose run was deleted (the rows went with it), and pieces of uploads whose row is gone (a
+    // process died between the two) that nothing touched for a day.
     let orphans = 0;
-    const root = join(this.deps.config.dataDir, 'actions_artifacts');
-    const dirs = await readdir(root).catch(() => [] as string[]);
-    const runIds = dirs.filter((d) => /^\d{1,15}$/.test(d)).map(Number);
-    if (runIds.length) {
-      const alive = new Set((await db.select({ id: actionRuns.id }).from(actionRuns).where(inArray(actionRuns.id, runIds))).map((r) => r.id));
-      for (const id of runIds) {
+    let leftovers = 0;
+    const { runs, uploads } = await this.storage.inventory();
+    const runIds = [...runs];
+    for (let i = 0; i < runIds.length; i += 500) {
+      const batch = runIds.slice(i, i + 500);
+      const alive = new Set((await db.select({ id: actionRuns.id }).from(actionRuns).where(inArray(actionRuns.id, batch))).map((r) => r.id));
+      for (const id of batch) {
         if (alive.has(id)) continue;
-        await this.storage.removeRunFolder(id);
+        await this.storage.removeRun(id);
         orphans++;
       }
     }
-    return `${expired.length} artifact(s) expired, ${stale.length} unfinished upload(s) and ${orphans} deleted run(s)' artifact folders removed`;
+    const dayAgo = new Date(now.getTime() - 86_400_000);
+    const idle = [...uploads].filter(([, at]) => at < dayAgo).map(([id]) => id);
+    for (let i = 0; i < idle.length; i += 500) {
+      const batch = idle.slice(i, i + 500);
+      const pending = new Set((await db.select({ id: actionArtifacts.id }).from(actionArtifacts).where(and(inArray(actionArtifacts.id, batch), eq(actionArtifacts.status, 'upload_pending')))).map((r) => r.id));
+      for (const id of batch) {
+        if (pending.has(id)) continue;
+        await this.storage.clearUpload(id);
+        leftovers++;
+      }
+    }
+    return `${expired.length} artifact(s) expired, ${stale.length} unfinished upload(s), ${orphans} deleted run(s)' artifact folders and ${leftovers} abandoned upload(s) removed`;
   }
 }

@@ -17,6 +17,12 @@ import type { ArtifactService, TaskCaller } from './artifacts.js';
 import { checkArtifactName } from './artifacts.js';
 import { BadRequest, Conflict, NotFound } from '../errors.js';
 
+/** The storage failed (the S3 server answered an error, the disk is full…), not the upload: not a 400. */
+const storageFault = (err: unknown) => {
+  const e = err as { $metadata?: unknown; code?: string };
+  return e.$metadata !== undefined || ['ENOSPC', 'EDQUOT', 'EACCES', 'EROFS', 'EIO', 'ECONNREFUSED'].includes(e.code ?? '');
+};
+
 /** The largest chunk taken in one PUT (the toolkit sends 4–8 MiB). */
 const maxChunkBytes = 64 * 1024 * 1024;
 
@@ -123,7 +129,7 @@ export class PipelineArtifacts {
     return { fileContainerResourceUrl: `${this.base(caller.run.id)}/${md5Hex(name)}/upload` };
   }
 
-  /** PUT …/{md5 of name}/upload?itemPath=name/path: one chunk of one file, streamed to disk. */
+  /** PUT …/{md5 of name}/upload?itemPath=name/path: one chunk of one file, streamed to storage. */
   async uploadChunk(caller: TaskCaller, hash: string, up: ChunkUpload, body: Readable): Promise<void> {
     const { name, path } = splitItemPath(up.itemPath);
     if (md5Hex(name) !== hash) throw new BadRequest('Invalid artifact hash');
@@ -153,23 +159,21 @@ export class PipelineArtifacts {
       })
       .returning({ id: actionArtifactFiles.id });
     if (empty) return;
-    let saved: { ok: boolean; md5: string };
+    let saved: 'ok' | 'short' | 'md5';
     try {
-      saved = await this.artifacts.storage.putChunk(artifact.id, file!.id, start, end, body, maxChunkBytes);
+      saved = await this.artifacts.storage.putChunk(artifact.id, file!.id, start, end, body, up.md5?.trim() || undefined);
     } catch (err) {
+      if (storageFault(err)) throw err;
       throw new BadRequest(`the chunk was not received whole: ${(err as Error).message}`);
     }
-    if (!saved.ok) throw new BadRequest('the chunk\'s length does not match its Content-Range');
-    if (up.md5 && up.md5.trim() !== saved.md5) {
-      await this.artifacts.storage.dropChunk(artifact.id, file!.id, start, end);
-      throw new BadRequest('x-actions-results-md5 does not match the chunk');
-    }
+    if (saved === 'short') throw new BadRequest('the chunk\'s length does not match its Content-Range');
+    if (saved === 'md5') throw new BadRequest('x-actions-results-md5 does not match the chunk');
   }
 
   /**
    * PATCH …/artifacts?artifactName=: every file's chunks merged. The first upload of a name in the run
    * becomes its artifact; a later one (another job of the run, or the same job again) adds its files to
-   * it, a path already there replacing that file. Files are merged (disk) before the one transaction
+   * it, a path already there replacing that file. Files are merged (storage) before the one transaction
    * that moves the rows, so the artifact is never seen half-updated.
    */
   async confirm(caller: TaskCaller, artifactName: string | undefined): Promise<void> {
@@ -199,7 +203,7 @@ export class PipelineArtifacts {
       if (!into) {
         await tx
           .update(actionArtifacts)
-          .set({ status: 'upload_confirmed', storagePath: storage.folderPath(artifact.runId, folderOf.id), size: files.reduce((n, f) => n + f.size, 0), updatedAt: now })
+          .set({ status: 'upload_confirmed', storagePath: storage.folderKey(artifact.runId, folderOf.id), size: files.reduce((n, f) => n + f.size, 0), updatedAt: now })
           .where(eq(actionArtifacts.id, artifact.id));
         return [];
       }
@@ -258,6 +262,6 @@ export class PipelineArtifacts {
     if (!row) throw new NotFound(`artifact file ${fileParam} does not exist`);
     if (row.runId !== caller.run.id) throw new BadRequest('the artifact belongs to another run');
     if (row.status !== 'upload_confirmed' || !row.f.storagePath) throw new NotFound(`artifact file ${fileParam} is not available`);
-    return { stream: this.artifacts.storage.open(row.f.storagePath), size: row.f.storedSize, encoding: row.f.contentEncoding, name: row.f.path.split('/').pop()! };
+    return { stream: await this.artifacts.stored(row.f.storagePath), size: row.f.storedSize, encoding: row.f.contentEncoding, name: row.f.path.split('/').pop()! };
   }
 }

@@ -1,10 +1,6 @@
 // A repository's Actions through the API: its runs, jobs and logs (readers of the Actions unit), and
 // re-running, cancelling, deleting and dispatching runs (its writers).
-import { createReadStream } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import { createGunzip, gunzip } from 'node:zlib';
 import { and, eq, inArray } from 'drizzle-orm';
 import { actionDisabledWorkflows, actionRunJobs, actionRuns, actionTasks, users, type ActionRunJobRow, type ActionState, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
@@ -19,8 +15,8 @@ import { findTasks, type ActionQueries, type JobView, type RunView } from './que
 import { aggregateState, bumpTasksVersion, isDone, type ActionService, type WorkflowFile } from './runs.js';
 import { entryName, zipStream, type ZipEntry } from './logArchive.js';
 import { planJobs } from './workflow.js';
+import { TaskLogs } from './taskLogs.js';
 
-const pgunzip = promisify(gunzip);
 
 export interface WorkflowView {
   file: WorkflowFile;
@@ -57,7 +53,11 @@ export function requireWriter(loaded: LoadedRepo): void {
 }
 
 export class RepoActionService {
-  constructor(private readonly deps: ServiceDeps, private readonly actions: ActionService, private readonly queries: ActionQueries) {}
+  private readonly logs: TaskLogs;
+
+  constructor(private readonly deps: ServiceDeps, private readonly actions: ActionService, private readonly queries: ActionQueries) {
+    this.logs = new TaskLogs(deps);
+  }
 
   private dir(loaded: LoadedRepo): string {
     return repoDir(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
@@ -95,40 +95,26 @@ export class RepoActionService {
     return rows[0];
   }
 
-  /** The log of the job's latest task: '' when it has not run (or its file is gone). */
-  async jobLog(loaded: LoadedRepo, jobId: number): Promise<string> {
+  /**
+   * The log of the job's latest task, streamed (taskLogs.ts: from the database while it runs, from the
+   * actions_log storage afterwards): empty when it has not run (or its file is gone).
+   */
+  async jobLog(loaded: LoadedRepo, jobId: number): Promise<Readable> {
     const { job } = await this.job(loaded, jobId);
-    if (!job.taskId) return '';
-    const [task] = await this.deps.db.select().from(actionTasks).where(eq(actionTasks.id, job.taskId));
-    if (!task?.logFile) return '';
-    const bytes = await readFile(task.logFile).catch(() => undefined);
-    if (!bytes) return '';
-    return (task.logCompressed ? await pgunzip(bytes) : bytes).toString('utf8');
+    if (!job.taskId) return Readable.from([]);
+    return this.logs.open(job.taskId);
   }
 
   /**
    * The run's logs as one zip (its `logs_url`): a text file per job of its latest attempt, in job order,
-   * each as the job's own log reads (empty for a job that has not run), streamed from the log files.
+   * each as the job's own log reads (empty for a job that has not run), streamed from each log (taskLogs.ts).
    */
   async runLogs(loaded: LoadedRepo, runId: number): Promise<{ stream: Readable; name: string }> {
     const run = await this.run(loaded, runId);
     const jobs = await this.deps.db.select().from(actionRunJobs).where(eq(actionRunJobs.runId, run.run.id)).orderBy(actionRunJobs.id);
-    const taskIds = jobs.map((j) => j.taskId).filter((id): id is number => id !== null);
-    const tasks = taskIds.length ? await this.deps.db.select().from(actionTasks).where(inArray(actionTasks.id, taskIds)) : [];
-    const byId = new Map(tasks.map((t) => [t.id, t]));
     const entries: ZipEntry[] = jobs.map((job, i) => ({
       name: entryName(i + 1, job.name),
-      open: async () => {
-        const task = job.taskId === null ? undefined : byId.get(job.taskId);
-        if (!task?.logFile) return Readable.from([]);
-        const file = createReadStream(task.logFile);
-        const opened = await new Promise<boolean>((resolve) => {
-          file.once('open', () => resolve(true));
-          file.once('error', () => resolve(false));
-        });
-        if (!opened) return Readable.from([]);
-        return task.logCompressed ? file.pipe(createGunzip()) : file;
-      },
+      open: async () => (job.taskId === null ? Readable.from([]) : this.logs.open(job.taskId)),
     }));
     return { stream: zipStream(entries), name: `${loaded.repo.name}-run-${run.run.index}-logs.zip` };
   }
@@ -203,7 +189,7 @@ export class RepoActionService {
       return logs.map((l) => l.file).filter(Boolean);
     });
     // After the commit: a file left by a crash here is an orphan, not a broken run.
-    for (const f of files) await rm(f, { force: true });
+    await this.logs.remove(files);
   }
 
   /** The workflow files of the default branch. */

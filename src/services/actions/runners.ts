@@ -2,10 +2,6 @@
 // declare its labels, take a job (one runner per job, however many poll at once), report its steps and
 // result, and send its log. The transport (src/transport/actions.ts) maps these to protobuf messages.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { parse } from 'yaml';
 import type { Db } from '../../db/client.js';
@@ -20,9 +16,9 @@ import { bumpTasksVersion, isDone, lockRun, tasksVersion, type ActionService } f
 import type { ActionSettingsService } from './settings.js';
 import { issueRuntimeToken } from './runtimeToken.js';
 import { stepName } from './workflow.js';
+import { TaskLogs } from './taskLogs.js';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
-const pgzip = promisify(gzip);
 
 /** A runner is online when it was heard from within this long (Gitea: about a minute). */
 export const onlineWindowMs = 60_000;
@@ -81,10 +77,10 @@ function cleanLabels(labels: string[]): string[] {
 }
 
 export class RunnerService {
-  constructor(private readonly deps: ServiceDeps, private readonly actions: ActionService, private readonly settings: ActionSettingsService) {}
+  private readonly logs: TaskLogs;
 
-  private logPath(repoId: number, taskId: number): string {
-    return join(this.deps.config.dataDir, 'actions_log', String(repoId), `${taskId}.log`);
+  constructor(private readonly deps: ServiceDeps, private readonly actions: ActionService, private readonly settings: ActionSettingsService) {
+    this.logs = new TaskLogs(deps);
   }
 
   // --- registration tokens and runners (the API) ------------------------------------------------
@@ -250,8 +246,6 @@ export class RunnerService {
         .insert(actionTasks)
         .values({ jobId: job.id, runnerId: runner.id, attempt: job.attempt + 1, status: 'running', tokenHash: hash(token), logFile: '', started: now })
         .returning();
-      const logFile = this.logPath(job.repoId, task!.id);
-      await tx.update(actionTasks).set({ logFile }).where(eq(actionTasks.id, task!.id));
       const [updatedJob] = await tx
         .update(actionRunJobs)
         .set({ status: 'running', taskId: task!.id, attempt: job.attempt + 1, started: now, updatedAt: now })
@@ -392,33 +386,15 @@ export class RunnerService {
   }
 
   /**
-   * Appends log rows starting at `index`. Rows already received are skipped; a gap (index past what was
-   * received) appends nothing. Answers how many rows are now received. `noMore` compresses the log.
+   * Appends log rows starting at `index` (src/services/actions/taskLogs.ts: kept in the database while
+   * the task runs). Rows already received are skipped; a gap (index past what was received) appends
+   * nothing. Answers how many rows are now received. `noMore` moves the log into the actions_log storage.
    */
   async updateLog(runner: ActionRunnerRow, taskId: number, index: number, rows: Array<{ time?: Date; content: string }>, noMore: boolean): Promise<number> {
     const [task] = await this.deps.db.select().from(actionTasks).where(and(eq(actionTasks.id, taskId), eq(actionTasks.runnerId, runner.id)));
     if (!task) throw new NotFound(`task ${taskId} not found`);
-    let ack = task.logLength;
-    if (task.logCompressed) return ack;
-    if (rows.length > 0 && index <= ack && index + rows.length > ack) {
-      const fresh = rows.slice(ack - index);
-      await mkdir(dirname(task.logFile), { recursive: true });
-      await appendFile(task.logFile, fresh.map((r) => `${(r.time ?? new Date()).toISOString()} ${r.content.replace(/\r?\n$/, '')}\n`).join(''));
-      const [moved] = await this.deps.db
-        .update(actionTasks)
-        .set({ logLength: ack + fresh.length, updatedAt: new Date() })
-        .where(and(eq(actionTasks.id, task.id), eq(actionTasks.logLength, ack)))
-        .returning({ n: actionTasks.logLength });
-      if (moved) ack = moved.n;
-    }
-    if (noMore) {
-      const text = await readFile(task.logFile).catch(() => Buffer.alloc(0));
-      const gz = `${task.logFile}.gz`;
-      await mkdir(dirname(gz), { recursive: true });
-      await writeFile(gz, await pgzip(text));
-      await this.deps.db.update(actionTasks).set({ logFile: gz, logCompressed: true }).where(eq(actionTasks.id, task.id));
-      await rm(task.logFile, { force: true });
-    }
+    const ack = await this.logs.append(task, index, rows);
+    if (noMore) await this.logs.transfer(task.id);
     return ack;
   }
 }

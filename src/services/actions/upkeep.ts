@@ -1,7 +1,6 @@
 // Actions upkeep, run by the cron tasks of Gitea's names: tasks whose runner went silent or that run too
 // long fail, jobs no runner took are cancelled, old runs and their logs go, long-offline runners go.
 // Each ended job settles its run and reports its commit status, as a runner's own report would.
-import { rm } from 'node:fs/promises';
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { actionRunJobs, actionRunners, actionRuns, actionSchedules, actionTasks, repositories, users, type ActionState } from '../../db/schema/index.js';
 import { readCommit } from '../../git/objects.js';
@@ -11,9 +10,14 @@ import type { ServiceDeps } from '../context.js';
 import { isDone, lockRun, nextOccurrence, type ActionService } from './runs.js';
 import { planJobs } from './workflow.js';
 import type { ArtifactService } from './artifacts.js';
+import { TaskLogs } from './taskLogs.js';
 
 export class ActionUpkeep {
-  constructor(private readonly deps: ServiceDeps, private readonly actions: ActionService, private readonly artifacts: ArtifactService) {}
+  private readonly logs: TaskLogs;
+
+  constructor(private readonly deps: ServiceDeps, private readonly actions: ActionService, private readonly artifacts: ArtifactService) {
+    this.logs = new TaskLogs(deps);
+  }
 
   /** Ends jobs (and their running tasks) with `state`, one transaction per run. Answers how many jobs ended. */
   private async endJobs(jobIds: number[], state: ActionState): Promise<number> {
@@ -48,11 +52,17 @@ export class ActionUpkeep {
     return rows.map((r) => r.jobId);
   }
 
-  /** stop_zombie_tasks: running tasks not heard from within the timeout fail. */
+  /**
+   * stop_zombie_tasks: running tasks not heard from within the timeout fail; the logs of tasks that ended
+   * (failed here, cancelled, or their runner went away) without the runner's last log call, and not heard
+   * from within the timeout either, are moved into storage (Gitea moves them as it stops them).
+   */
   async stopZombieTasks(): Promise<string> {
-    const cutoff = new Date(Date.now() - this.deps.config.actions.zombieTaskTimeoutMs);
+    const timeout = this.deps.config.actions.zombieTaskTimeoutMs;
+    const cutoff = new Date(Date.now() - timeout);
     const n = await this.endJobs(await this.runningJobsWhere(lt(actionTasks.updatedAt, cutoff)), 'failure');
-    return `${n} task(s) not heard from since ${cutoff.toISOString()} failed`;
+    const moved = await this.logs.transferEnded(timeout);
+    return `${n} task(s) not heard from since ${cutoff.toISOString()} failed; ${moved} ended task(s)' logs moved to storage`;
   }
 
   /** stop_endless_tasks: tasks running longer than the timeout fail. */
@@ -115,7 +125,7 @@ export class ActionUpkeep {
         .innerJoin(actionRunJobs, eq(actionRunJobs.id, actionTasks.jobId))
         .where(and(inArray(actionRunJobs.runId, ids), isNotNull(actionTasks.logFile)));
       await this.deps.db.delete(actionRuns).where(inArray(actionRuns.id, ids));
-      for (const { file } of files) if (file) await rm(file, { force: true });
+      await this.logs.remove(files.map((f) => f.file));
       runs += ids.length;
     }
     // Artifacts past their retention lose their files (and deleted runs' folders go).

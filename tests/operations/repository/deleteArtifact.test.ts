@@ -1,6 +1,4 @@
 // deleteArtifact: the artifact and its file go; writers only.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startApp, type TestApp } from '../../helpers/harness.js';
@@ -8,6 +6,7 @@ import type { Repository } from '../../helpers/repos.js';
 import { assertSpec } from '../../helpers/spec-check.js';
 import { actionsWorld, assertActionsWriteRoles, seedRuns, type ActionsWorld } from '../../helpers/actions.js';
 import { seedArtifact } from '../../helpers/artifacts.js';
+import { hasBlob } from '../../helpers/blobs.js';
 
 let app: TestApp;
 let w: ActionsWorld;
@@ -25,12 +24,11 @@ const del = (repo: Repository, id: number, auth: string | null = w.owner.basic) 
 test('204: the artifact and its file are gone', async () => {
   const [s] = await seedRuns(app, w.pub, w.owner.id, [{ status: 'success' }]);
   const a = await seedArtifact(app, s!);
-  const file = join(app.services.deps.config.dataDir, a.storagePath);
-  assert.ok(existsSync(file));
+  assert.ok(await hasBlob(app, 'actions_artifacts', a.storagePath));
   const res = await del(w.pub, a.id);
   assert.is(res.response.status, 204);
   assertSpec('deleteArtifact', res);
-  assert.not.ok(existsSync(file));
+  assert.not.ok(await hasBlob(app, 'actions_artifacts', a.storagePath));
   assert.is((await app.client(w.owner.basic).GET('/repos/{owner}/{repo}/actions/artifacts/{artifact_id}', { params: { path: { owner: w.owner.username, repo: w.pub.name, artifact_id: a.id } } })).response.status, 404);
   assert.is((await del(w.pub, a.id)).response.status, 404);
 });
@@ -49,7 +47,7 @@ test('roles: 401 anonymous, 404 an outsider of a private repository, 403 a reade
   const ap = await seedArtifact(app, p!);
   const aq = await seedArtifact(app, q!);
   await assertActionsWriteRoles(app, w, 'deleteArtifact', (repo, auth) => del(repo, repo.id === w.pub.id ? ap.id : aq.id, auth));
-  assert.ok(existsSync(join(app.services.deps.config.dataDir, aq.storagePath)));
+  assert.ok(await hasBlob(app, 'actions_artifacts', aq.storagePath));
 });
 
 test.run();
