@@ -25,3 +25,4 @@ export * from './oauth.js';
 export * from './mirrors.js';
 export * from './packages.js';
 export * from './codeSearch.js';
+export * from './tasks.js';
