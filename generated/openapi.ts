@@ -3397,7 +3397,7 @@ export interface paths {
         };
         /**
          * List the repository's git hooks
-         * @description Gitea serves the server-side git hooks (pre-receive, update, post-receive) of a repository to site administrators who are also its administrators, and only when git hooks are enabled (Gitea's `DISABLE_GIT_HOOKS`, true by default). anvil does not run custom git hooks: these operations answer as Gitea with hooks disabled, 403 `must be allowed to edit Git hooks` for every caller who may administer the repository (403 for other readers, 404 for those who cannot see it). This path never falls into `hooks/{id}`.
+         * @description The repository's server-side git hooks, always the three git runs on a push: `pre-receive`, `update` and `post-receive`, each with `is_active` and, when active, its `content`. As in Gitea, for callers who administer the repository and are site administrators or were given `allow_git_hook`, and only when the site enables git hooks (`DISABLE_GIT_HOOKS=false`; true by default): otherwise 403 `must be allowed to edit Git hooks` for administrators of the repository, 403 for its other readers, 404 for those who cannot see it. This path never falls into `hooks/{id}`.
          */
         get: operations["repoListGitHooks"];
         put?: never;
@@ -3417,21 +3417,21 @@ export interface paths {
         };
         /**
          * Get a git hook
-         * @description As `GET …/hooks/git`: 403 `must be allowed to edit Git hooks` while git hooks are disabled, which they always are in anvil.
+         * @description Who may, as `GET …/hooks/git`. 404 for a name other than `pre-receive`, `update` and `post-receive`.
          */
         get: operations["repoGetGitHook"];
         put?: never;
         post?: never;
         /**
          * Delete a git hook
-         * @description As `GET …/hooks/git`: 403 `must be allowed to edit Git hooks` while git hooks are disabled, which they always are in anvil.
+         * @description Who may, as `GET …/hooks/git`. Removes the hook's script (204 also when it had none). 404 for an unknown hook name.
          */
         delete: operations["repoDeleteGitHook"];
         options?: never;
         head?: never;
         /**
          * Edit a git hook
-         * @description As `GET …/hooks/git`: 403 `must be allowed to edit Git hooks` while git hooks are disabled, which they always are in anvil; nothing is stored.
+         * @description Who may, as `GET …/hooks/git`. Writes the hook's script (carriage returns dropped, as Gitea; a first line `#!…` names its interpreter, else it runs as a POSIX shell script), which the following pushes run on the server; content that is empty or only white space removes the hook, as Gitea. 404 for an unknown hook name.
          */
         patch: operations["repoEditGitHook"];
         trace?: never;
@@ -5726,7 +5726,7 @@ export interface paths {
         put?: never;
         /**
          * Migrate a remote repository
-         * @description Any signed-in caller, into their own account or `repo_owner` (an organization they may create repositories in; administrators: any owner). Copies the git repository at `clone_addr` (HTTP or HTTPS, optionally with `auth_username`/`auth_password` or `auth_token`) with every branch and tag. With `service: gitea` (or `forgejo`, `gogs`: any server speaking Gitea's `/api/v1`), the labels, milestones, issues with their comments, pull requests (their head refs as `refs/pull/<n>/head`) and releases (without assets) are read from that server's API with `auth_token` and copied as chosen (`labels`, `milestones`, `issues`, `pull_requests`, `releases`; `wiki` copies the wiki's git repository); their authors are kept in `original_author`/`original_author_id` and their dates are kept. With `mirror: true` the repository is a pull mirror of `clone_addr` (synchronised every `mirror_interval`, default `8h0m0s`; the credentials are stored encrypted and never returned). Everything is read before anything is written: a migration that fails leaves no repository. The addresses reached obey `MIGRATIONS_ALLOWED_DOMAINS`, `MIGRATIONS_BLOCKED_DOMAINS` and `MIGRATIONS_ALLOW_LOCALNETWORKS`. 201 with the repository. Errors: 403 when the caller may not create repositories for the owner; 409 when the owner has a repository of that name; 422 for a bad body, an address that is not allowed, a service anvil cannot read, or a source that cannot be read (its message says why).
+         * @description Any signed-in caller, into their own account or `repo_owner` (an organization they may create repositories in; administrators: any owner). Copies the git repository at `clone_addr` (HTTP or HTTPS, optionally with `auth_username`/`auth_password` or `auth_token`) with every branch and tag. With `service: gitea` (or `forgejo`, `gogs`: any server speaking Gitea's `/api/v1`), the labels, milestones, issues with their comments, pull requests (their head refs as `refs/pull/<n>/head`) and releases (without assets) are read from that server's API with `auth_token` and copied as chosen (`labels`, `milestones`, `issues`, `pull_requests`, `releases`; `wiki` copies the wiki's git repository); their authors are kept in `original_author`/`original_author_id` and their dates are kept. With `mirror: true` the repository is a pull mirror of `clone_addr` (synchronised every `mirror_interval`, default `8h0m0s`; the credentials are stored encrypted and never returned). `lfs: true` also brings the Git LFS objects the refs' pointers name, from the source's LFS batch API at `lfs_endpoint` (default: the clone address + `/info/lfs`), with the migration's credentials; a mirror made with it brings new ones on every sync. An object the source does not have is skipped (its pointer stays), one larger than `LFS_MAX_FILE_SIZE` too, as in Gitea; any other failure of an object is a 422. Everything is read before anything is written: a migration that fails leaves no repository. The addresses reached (the LFS endpoint and download addresses too) obey `MIGRATIONS_ALLOWED_DOMAINS`, `MIGRATIONS_BLOCKED_DOMAINS` and `MIGRATIONS_ALLOW_LOCALNETWORKS`. 201 with the repository. Errors: 403 when the caller may not create repositories for the owner; 409 when the owner has a repository of that name; 422 for a bad body, an address that is not allowed, a service anvil cannot read, or a source that cannot be read (its message says why).
          */
         post: operations["repoMigrate"];
         delete?: never;
@@ -9089,7 +9089,7 @@ export interface components {
             active?: boolean;
             admin?: boolean;
             allow_create_organization?: boolean;
-            /** @description accepted and ignored (anvil runs no git hooks) */
+            /** @description may write the git hooks of repositories they administer, when the site enables git hooks (DISABLE_GIT_HOOKS=false; site administrators always may) */
             allow_git_hook?: boolean;
             /** @description accepted and ignored (anvil imports nothing from the server's disk) */
             allow_import_local?: boolean;
@@ -9701,7 +9701,9 @@ export interface components {
             description?: string | null;
             issues?: boolean | null;
             labels?: boolean | null;
+            /** @description bring the Git LFS objects too (ignored when this server's LFS is off, as in Gitea) */
             lfs?: boolean | null;
+            /** @description the source's LFS server (default the clone address + `/info/lfs`); used with `lfs` */
             lfs_endpoint?: string | null;
             milestones?: boolean | null;
             mirror?: boolean | null;

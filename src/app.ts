@@ -19,6 +19,7 @@ import { requestDuration } from './metrics.js';
 import { buildOperateRouter } from './web/operate.js';
 import { buildPages } from './web/pages/router.js';
 import { buildSettings } from './web/account/settings.js';
+import { buildPackageSettings } from './web/account/packageSettings.js';
 import { buildSignIn } from './web/account/signin.js';
 import { buildInteractions } from './web/oauth/interaction.js';
 import { buildProvider, providerMiddleware } from './web/oauth/provider.js';
@@ -111,11 +112,12 @@ export async function buildApp({ config, services, log, doc = loadSpec(), inFlig
   // Health check, spec, docs page and metrics (src/web), before /api/v1 so its 405s leave them alone.
   app.use(operate.routes());
   // The OAuth2/OpenID Connect provider at Gitea's paths, its sign-in and consent steps, the sign-in,
-  // two-factor and security settings pages (src/web/oauth, src/web/account; docs/oauth2.md).
+  // two-factor, security and package settings pages (src/web/oauth, src/web/account; docs/oauth2.md, docs/web.md).
   app.use(providerMiddleware(provider, config));
   if (config.oauth2.enabled) app.use(buildInteractions(provider, services, config).routes());
   app.use(buildSignIn(services, config).routes());
   app.use(buildSettings(services, config).routes());
+  app.use(buildPackageSettings(services, config).routes());
   app.use(router.routes());
   app.use(router.allowedMethods());
   // Attachment downloads (browser_download_url), outside /api/v1.

@@ -33,6 +33,12 @@ export interface Config {
   maxCreationLimit: number;
   /** Whether plain users may create organizations (admins always may). */
   allowCreateOrganization: boolean;
+  /**
+   * DISABLE_GIT_HOOKS (Gitea's `[security]`, true by default): false lets site administrators and users
+   * given `allow_git_hook` write repositories' pre-receive, update and post-receive hooks, which pushes
+   * then run on the server (docs/repository.md). While true no hook can be written and none is run.
+   */
+  disableGitHooks: boolean;
   attachment: AttachmentConfig;
   /** Where each kind of blob is kept (Gitea's [storage], [attachment], [lfs], [avatar], [repo-avatar], [actions_log], [actions_artifacts]). */
   storage: Record<StorageKind, StorageSettings>;
@@ -369,6 +375,7 @@ export function loadConfig(env: Env = process.env): Config {
     minPasswordLength: int(env, 'MIN_PASSWORD_LENGTH', 8, 1),
     passwordHashCost: Math.min(int(env, 'PASSWORD_HASH_COST', 15, 10), 20),
     allowCreateOrganization: bool(env, 'ALLOW_CREATE_ORGANIZATION', true),
+    disableGitHooks: bool(env, 'DISABLE_GIT_HOOKS', true),
     maxCreationLimit: int(env, 'MAX_CREATION_LIMIT', -1, -1),
     attachment: {
       enabled: bool(env, 'ATTACHMENT_ENABLED', true),

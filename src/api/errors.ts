@@ -3,6 +3,7 @@
 import type { Context } from 'koa';
 import { storageProblemOf } from '../git/storage.js';
 import { DomainError, TooManyRequests } from '../services/errors.js';
+import { LeaseLost } from '../services/leases.js';
 
 const statusOf: Record<string, number> = {
   BadRequest: 400,
@@ -59,6 +60,7 @@ export function errorAnswer(err: unknown): { status: number; message: string; un
   if (err instanceof TooManyRequests) return { status: 429, message: err.message, unexpected: false, headers: { 'Retry-After': String(err.retryAfter) } };
   if (err instanceof DomainError) return { status: statusOf[err.kind] ?? 500, message: err.message, unexpected: false };
   if (err instanceof HttpError) return { status: err.status, message: err.message, unexpected: false, ...(err.headers ? { headers: err.headers } : {}) };
+  if (err instanceof LeaseLost) return { status: 503, message: 'the server was too busy to finish this in time; nothing was changed, try again', unexpected: true };
   const storage = storageProblemOf(err);
   if (storage) return { ...storageAnswers[storage], unexpected: true };
   return { status: 500, message: 'internal server error', unexpected: true };

@@ -9,8 +9,44 @@
 // push is recorded from exactly what git did, whatever other pushes run at the same time. A journal that
 // cannot be written refuses the update (a failing hook in the `prepared` state aborts the transaction), so
 // no ref moves unrecorded.
+//
+// When the site enables git hooks (DISABLE_GIT_HOOKS=false), receive-pack is pointed at another folder,
+// `$DATA_DIR/git-hooks-custom`, whose hooks also run the repository's own hooks (git/customHooks.ts: `hooks/<name>.d/<name>` in its folder) run where git
+// runs its hooks: its pre-receive once anvil's checks passed, with the same input; its update once per ref,
+// with git's three arguments; its post-receive once the refs moved. A custom pre-receive or update that exits
+// non-zero refuses the push (or that ref), and what they print reaches the client as "remote:" lines. They
+// run without anvil's variables (the journal's path, the rules), and with Gitea's (GITEA_PUSHER_NAME, …).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+// Runs the repository's custom hook $1 (when enabled and present) with the rest of the arguments and this stdin.
+const runCustom = `custom() {
+  hook="\${GIT_DIR:-.}/hooks/$1.d/$1"
+  [ -f "$hook" ] || return 0
+  shift
+  (unset ANVIL_PUSH_JOURNAL ANVIL_BRANCH_RULES ANVIL_TAG_RULES; exec "$hook" "$@")
+}`;
+
+const preReceive = `#!/bin/sh
+# Written by anvil: its own checks (anvil-pre-receive), then the repository's custom pre-receive hook.
+input=$(cat; echo .)
+input=\${input%.}
+printf '%s' "$input" | "$(dirname "$0")/anvil-pre-receive" || exit 1
+${runCustom}
+printf '%s' "$input" | custom pre-receive
+`;
+
+const update = `#!/bin/sh
+# Written by anvil: the repository's custom update hook, per ref (git's arguments: ref, old, new).
+${runCustom}
+custom update "$@"
+`;
+
+const postReceive = `#!/bin/sh
+# Written by anvil: the repository's custom post-receive hook, once the refs moved.
+${runCustom}
+custom post-receive
+`;
 
 const script = `#!/bin/sh
 # Written by anvil: refuses pushes to protected branches and tags. Rules: one per line, "<mode><TAB><regexp>",
@@ -89,10 +125,23 @@ function writeHook(dir: string, name: string, text: string): void {
   }
 }
 
-/** The hooks folder receive-pack is pointed at (core.hooksPath), (re)written when not as expected. */
-export function hooksDir(dataDir: string): string {
-  const dir = join(dataDir, 'git-hooks');
-  writeHook(dir, 'pre-receive', script);
+/**
+ * The hooks folder receive-pack is pointed at (core.hooksPath), (re)written when not as expected: anvil's own
+ * hooks, or with `custom` (git hooks enabled) those that also run the repository's custom hooks. The
+ * folder without them has no update or post-receive hook at all, so that git starts nothing per ref.
+ */
+export function hooksDir(dataDir: string, custom = false): string {
+  if (!custom) {
+    const dir = join(dataDir, 'git-hooks');
+    writeHook(dir, 'pre-receive', script);
+    writeHook(dir, 'reference-transaction', journalScript);
+    return dir;
+  }
+  const dir = join(dataDir, 'git-hooks-custom');
+  writeHook(dir, 'anvil-pre-receive', script);
+  writeHook(dir, 'pre-receive', preReceive);
+  writeHook(dir, 'update', update);
+  writeHook(dir, 'post-receive', postReceive);
   writeHook(dir, 'reference-transaction', journalScript);
   return dir;
 }

@@ -23,7 +23,7 @@ export const actionsUser: UserRow = {
   id: -2, name: 'gitea-actions', lowerName: 'gitea-actions', type: 'User', fullName: '', email: 'teabot@gitea.io', keepEmailPrivate: false,
   passwordHash: '', mustChangePassword: false, loginSource: 0, loginName: '', location: '', website: '', description: '',
   language: '', theme: 'gitea-auto', diffViewStyle: '', keepActivityPrivate: false, visibility: 'public', isActive: true, isAdmin: false, isRestricted: false, prohibitLogin: false,
-  allowCreateOrganization: false, maxRepoCreation: 0, repoAdminChangeTeamAccess: false, numFollowers: 0, numFollowing: 0,
+  allowCreateOrganization: false, allowGitHook: false, maxRepoCreation: 0, repoAdminChangeTeamAccess: false, numFollowers: 0, numFollowing: 0,
   numStars: 0, createdAt: new Date(0), updatedAt: new Date(0), lastLoginAt: null,
 };
 

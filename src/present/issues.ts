@@ -1,7 +1,10 @@
 // Glue shared by handlers that answer issues and comments: load the details of a page in a fixed
 // number of queries, then convert.
 import { toAttachment } from '../convert/attachment.js';
-import { toComment, toIssue, toTimelineComment } from '../convert/issue.js';
+import { timelineEntryVisible, toComment, toIssue, toTimelineComment } from '../convert/issue.js';
+import type { components } from '../../generated/openapi.js';
+import { canRead } from '../permissions/repo.js';
+import { issueUnit } from '../services/issues/issues.js';
 import { toTrackedTime } from '../convert/trackedTime.js';
 import type { CommentRow, IssueRow, RepoRow, UserRow } from '../db/schema/index.js';
 import type { TimeEntry } from '../services/times/times.js';
@@ -13,6 +16,7 @@ import type { Services } from '../services/index.js';
 import type { Config } from '../config.js';
 
 type Ctx = { services: Services; auth: Auth; config: Config };
+type Schemas = components['schemas'];
 
 export async function presentIssues(req: Ctx, loaded: LoadedRepo, rows: IssueRow[]) {
   const details = await req.services.issues.details(rows);
@@ -71,8 +75,31 @@ export async function presentTrackedTimes(req: Ctx, entries: TimeEntry[], repoOf
   });
 }
 
-/** A page of an issue's timeline (text comments and events) with the posters, labels and users it shows. */
+/**
+ * A page of an issue's timeline (text comments and events) with what its entries show: posters, labels,
+ * users, milestones, tracked times, and the issues and comments references come from and dependencies
+ * name, as far as the caller may read them. A reference from an issue the caller cannot read is left out,
+ * as Gitea does.
+ */
 export async function presentTimeline(req: Ctx, loaded: LoadedRepo, issue: IssueRow, rows: CommentRow[]) {
-  const d = await req.services.comments.timelineDetails(rows);
-  return rows.map((c) => toTimelineComment(c, issue, d, loaded.owner, loaded.repo, req.auth.actor, req.config));
+  const rowsOf = await req.services.comments.timelineDetails(rows);
+  const others = [...rowsOf.issues.values()].filter((i) => i.id !== issue.id);
+  const reach = others.length ? await req.services.access.reposById([...new Set(others.map((i) => i.repoId))], req.auth.actor) : new Map();
+  const readable = others.filter((i) => {
+    const r = reach.get(i.repoId);
+    return r !== undefined && canRead(r.perm, issueUnit(i.isPull));
+  });
+  const repoOf = (repoId: number) => (repoId === loaded.repo.id ? loaded : reach.get(repoId)!);
+  const wanted = [...readable, ...(rowsOf.times.size || rowsOf.issues.has(issue.id) ? [issue] : [])];
+  const json = wanted.length ? await presentIssuesAcross(req, wanted, repoOf) : [];
+  const issueJson = new Map(wanted.map((i, n) => [i.id, json[n]!]));
+  const refCommentJson = new Map<number, Schemas['Comment']>();
+  for (const c of rowsOf.refComments.values()) {
+    const from = readable.find((i) => i.id === c.issueId);
+    if (!from) continue;
+    const { repo, owner } = repoOf(from.repoId);
+    refCommentJson.set(c.id, toComment(c, from, rowsOf.posters.get(c.posterId), [], owner, repo, req.auth.actor, req.config));
+  }
+  const d = { ...rowsOf, issueJson, refCommentJson };
+  return rows.filter((c) => timelineEntryVisible(c, d)).map((c) => toTimelineComment(c, issue, d, loaded.owner, loaded.repo, req.auth.actor, req.config));
 }

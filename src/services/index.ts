@@ -4,6 +4,7 @@ import { closeStores } from '../storage/index.js';
 import { LfsService } from './lfs/lfs.js';
 import { ContainerRegistry } from './packages/container.js';
 import { PackageService } from './packages/packages.js';
+import { PackageCleanupRuleService } from './packages/cleanupRules.js';
 import { readTogether, type JsonRead } from '../db/together.js';
 import { AccessService } from './repos/access.js';
 import { AttachmentService } from './issues/attachments.js';
@@ -34,6 +35,7 @@ import { CronService } from './admin/cron.js';
 import { cronTaskDefs } from './admin/cronTasks.js';
 import { MaintenanceService } from './admin/maintenance.js';
 import type { ServiceDeps } from './context.js';
+import { GitHookService } from './repos/gitHooks.js';
 // Fan-outs register themselves when their module loads.
 import './events/activity.js';
 import './events/hookFanOut.js';
@@ -125,6 +127,8 @@ export class Services {
   readonly gitTransport: GitTransportService;
   readonly lfs: LfsService;
   readonly packages: PackageService;
+  /** Owners' package cleanup rules (the settings pages) and their preview. */
+  readonly packageCleanupRules: PackageCleanupRuleService;
   /** The container registry (`/v2/`) over the packages. */
   readonly containers: ContainerRegistry;
   readonly wiki: WikiService;
@@ -170,6 +174,8 @@ export class Services {
   readonly forks: ForkService;
   /** Repositories generated from template repositories (#39). */
   readonly templates: TemplateService;
+  /** Repositories' custom server-side git hooks (#38). */
+  readonly gitHooks: GitHookService;
   readonly repoAvatars: RepoAvatarService;
   /** Migrations, pull and push mirrors (#39). */
   readonly migrations: MigrationService;
@@ -228,10 +234,12 @@ export class Services {
     this.statuses = new StatusService(deps, this.branches);
     this.contents = new ContentService(this.branches);
     this.keys = new KeyService(deps);
+    this.gitHooks = new GitHookService(deps);
     this.wiki = new WikiService(deps);
     this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys, this.wiki);
     this.lfs = new LfsService(deps, this.gitTransport, this.users, this.repos, this.contents);
     this.packages = new PackageService(deps, this.access);
+    this.packageCleanupRules = new PackageCleanupRuleService(deps, this.access);
     this.containers = new ContainerRegistry(deps, this.packages);
     this.transfers = new TransferService(deps, this.access, this.repos, this.orgs, this.teams);
     this.attachments = new AttachmentService(deps, this.access, this.issues, this.comments);

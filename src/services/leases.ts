@@ -13,6 +13,14 @@ import type { Db } from '../db/client.js';
 /** This holder's name: unique per service instance, readable in a row (host and pid first). */
 export const newHolder = (): string => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
+/**
+ * The work's lease lapsed and another process took it over (this one stalled for a whole lease): the
+ * transaction that would have finished it fails and changes nothing. Answered 503 (try again).
+ */
+export class LeaseLost extends Error {
+  override readonly name = 'LeaseLost';
+}
+
 /** The lease's end when taken or renewed now. */
 export const leaseEnd = (leaseMs: number): Date => new Date(Date.now() + leaseMs);
 

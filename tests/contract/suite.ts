@@ -169,7 +169,7 @@ for (const op of ops) for (const seed of seeds) {
 
 /**
  * Operations that refuse every caller unless the site enables them, as in Gitea: the git hooks API (403)
- * (Gitea's DISABLE_GIT_HOOKS, on by default; anvil runs no custom git hooks at all), the server's
+ * (Gitea's DISABLE_GIT_HOOKS, on by default as in anvil; the enabled case is tested by the operations' own files), the server's
  * signing keys, which no configuration provides, and federation, which anvil does not have.
  */
 const disabledByDefault = new Set([

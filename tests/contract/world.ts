@@ -1067,7 +1067,8 @@ export class World {
       if (specPath === '/repos/{owner}/{repo}/pulls/{index}/merge') await this.restoreMergePull(owner, repo);
       if (specPath.startsWith('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}') && method !== 'get') await this.restoreReviews(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/branch_protections/{name}' && method === 'delete') await this.restoreProtection(owner, repo);
-      if (specPath.includes('/issues/comments/') && method === 'delete') await this.restoreComment(owner, repo);
+      // Gitea's deprecated alias …/issues/{index}/comments/{id} deletes the fixture comment too.
+      if ((specPath.includes('/issues/comments/') || specPath.endsWith('/issues/{index}/comments/{id}')) && method === 'delete') await this.restoreComment(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/labels/{id}' && method === 'delete') await this.restoreLabel(owner, repo);
       if (specPath === '/repos/{owner}/{repo}/milestones/{id}' && method === 'delete') await this.restoreMilestone(owner, repo);
       if (/\/issues\/\{index\}\/times/.test(specPath) && method === 'delete') await this.restoreTime(owner, repo);

@@ -108,3 +108,23 @@ export async function uploadObject(app: TestApp, fullName: string, auth: string,
 
 /** The pointer file git-lfs commits in place of `obj`. */
 export const pointerOf = (obj: { oid: string; size: number }) => `version https://git-lfs.github.com/spec/v1\noid sha256:${obj.oid}\nsize ${obj.size}\n`;
+
+/**
+ * Random binaries (`name` → bytes) committed as Git LFS files (`*.bin` tracked) to `main` of `fullName`
+ * and pushed with git-lfs as `user`; answers each file's path, oid and size.
+ */
+export async function pushLfsFiles(
+  app: TestApp, user: { username: string; password: string }, fullName: string, files: Record<string, number>, home = lfsHome(),
+): Promise<Record<string, { path: string; oid: string; size: number }>> {
+  const work = mkdtempSync(join(home.dir, 'work-'));
+  const cloned = await gitLfs(home.env, home.dir, ['clone', '-q', httpRemote(app, user, fullName), work]);
+  if (cloned.code !== 0) throw new Error(`clone: ${cloned.stderr}`);
+  await gitLfs(home.env, work, ['lfs', 'track', '*.bin']);
+  const out: Record<string, { path: string; oid: string; size: number }> = {};
+  for (const [name, size] of Object.entries(files)) out[name] = binary(work, name, size);
+  await gitLfs(home.env, work, ['add', '.gitattributes', ...Object.keys(files)]);
+  await gitLfs(home.env, work, ['commit', '-q', '-m', `LFS files ${Object.keys(files).join(', ')}`]);
+  const push = await gitLfs(home.env, work, ['push', 'origin', 'HEAD:main']);
+  if (push.code !== 0) throw new Error(`git lfs push: ${push.stderr}`);
+  return out;
+}

@@ -35,7 +35,7 @@ async function dieAfter(body: string): Promise<void> {
   const out = join(app.config.dataDir, `journal-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   const script = `const m = await import(${JSON.stringify(fromRoot('src', 'git', 'folderMoves.ts'))});
 const { writeFileSync } = await import('node:fs');
-const store = { open: async (j) => { writeFileSync(${JSON.stringify(out)}, JSON.stringify(j)); return { close: async () => {} }; } };
+const store = { open: async (j) => { writeFileSync(${JSON.stringify(out)}, JSON.stringify(j)); return { hold: async () => {}, close: async () => {} }; } };
 ${body}
 process.kill(process.pid, 'SIGKILL');`;
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: fromRoot(), encoding: 'utf8' });
@@ -84,7 +84,7 @@ test('killed after moving a new repository into place, before its row committed:
     const j = await m.beginCreate(${JSON.stringify(app.config.dataDir)}, ${ownerRow.id}, ${JSON.stringify(name.toLowerCase())}, ${JSON.stringify(final)}, store);
     const { mkdirSync } = await import('node:fs');
     mkdirSync(j.scratch, { recursive: true });
-    j.place();
+    await j.place(undefined);
   `);
   assert.ok(existsSync(final), 'a folder without a row');
   // A half-built scratch repository of another dead process goes too (its final folder was never made).
@@ -129,6 +129,66 @@ test('the leftovers worker mends a dead process\'s move by itself, within second
   } finally {
     await worker.stop();
   }
+});
+
+test('a process that stalled past its lease: its journal taken over, its transaction fails changing nothing', async () => {
+  const { beginCreate, moveAsideForDelete } = await import('../../src/git/folderMoves.js');
+  const { withTx } = await import('../../src/db/tx.js');
+  const { LeaseLost } = await import('../../src/services/leases.js');
+  const { db } = app.services.deps;
+  const lapse = () => db.update(folderJournals).set({ leaseUntil: new Date(Date.now() - 1000) });
+  // A creation: its scratch folder built, then the lease lapses and a live process mends the journal.
+  const ownerRow = (await app.services.users.byName(owner.username))!;
+  const name = fresh('stalled');
+  const final = repoFolder(app, owner.username, name);
+  const made = await beginCreate(app.config.dataDir, ownerRow.id, name.toLowerCase(), final, app.services.repos.journals);
+  mkdirSync(made.scratch, { recursive: true });
+  await lapse();
+  assert.equal(await app.services.repos.recoverFolders(), { taken: 1, restored: 0, removed: 1 });
+  let err: unknown;
+  await withTx(db, async (tx) => {
+    await tx.insert(repositories).values({ ownerId: ownerRow.id, name, lowerName: name.toLowerCase() });
+    await made.place(tx);
+  }).catch((e: unknown) => (err = e));
+  assert.instance(err, LeaseLost, 'the transaction that would place the folder fails');
+  await made.abandon();
+  assert.equal(await db.select().from(repositories).where(eq(repositories.lowerName, name.toLowerCase())), [], 'no row');
+  assert.not.ok(existsSync(final), 'no folder');
+  // A deletion: the rows stay, the folders are back where they were.
+  const repo = await userRepo(app, owner, { auto_init: true });
+  const folder = repoFolder(app, owner.username, repo.name);
+  const aside = await moveAsideForDelete(app.config.dataDir, repo.id, [folder], app.services.repos.journals);
+  await lapse();
+  assert.equal(await app.services.repos.recoverFolders(), { taken: 1, restored: 1, removed: 0 });
+  err = undefined;
+  await withTx(db, async (tx) => {
+    await aside.hold(tx);
+    await tx.delete(repositories).where(eq(repositories.id, repo.id));
+  }).catch((e: unknown) => (err = e));
+  assert.instance(err, LeaseLost);
+  await aside.undo();
+  assert.ok(existsSync(folder));
+  assert.is((await db.select().from(repositories).where(eq(repositories.id, repo.id))).length, 1);
+  assert.equal(await journalRows(), []);
+});
+
+test('scratch and trash folders no journal names go once older than two leases; young or journalled ones stay', async () => {
+  const { journalledFolders, sweepOrphans } = await import('../../src/git/folderMoves.js');
+  const tmp = join(app.config.dataDir, 'tmp');
+  mkdirSync(tmp, { recursive: true });
+  const orphan = join(tmp, 'scratch-orphan.git');
+  const orphanWiki = `${orphan}.wiki`;
+  const named = join(tmp, 'scratch-named.git');
+  const namedWiki = `${named}.wiki`;
+  const trash = join(tmp, 'deleting-orphan');
+  for (const d of [orphan, orphanWiki, named, namedWiki, trash]) mkdirSync(d, { recursive: true });
+  const all = journalledFolders(app.config.dataDir);
+  assert.equal(sweepOrphans(all, new Set([named]), 60_000), [], 'young folders stay');
+  const aged = all.map((f) => ({ ...f, ageMs: 61_000 }));
+  assert.equal(sweepOrphans(aged, new Set([named]), 60_000).sort(), [orphan, orphanWiki, trash].sort());
+  assert.ok(existsSync(named) && existsSync(namedWiki), 'a journalled scratch folder and its wiki stay');
+  rmSync(named, { recursive: true });
+  rmSync(namedWiki, { recursive: true });
 });
 
 test.run();

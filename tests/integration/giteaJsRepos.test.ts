@@ -18,8 +18,8 @@ test.after(async () => {
 });
 
 const skipped: Record<string, string> = {
-  repoListGitHooks: 'Gitea answers 403 with DISABLE_GIT_HOOKS, its default; anvil runs no custom git hooks (docs/repository.md)',
-  repoGetGitHook: 'Gitea answers 403 with DISABLE_GIT_HOOKS, its default; anvil runs no custom git hooks (docs/repository.md)',
+  repoListGitHooks: 'Gitea answers 403 with DISABLE_GIT_HOOKS, its default, as anvil does (enabled: tests/operations/repository/repoListGitHooks.test.ts)',
+  repoGetGitHook: 'Gitea answers 403 with DISABLE_GIT_HOOKS, its default, as anvil does (enabled: tests/operations/repository/repoGetGitHook.test.ts)',
   repoSigningKey: 'Gitea answers 404 without a configured signing key; anvil has none',
 };
 

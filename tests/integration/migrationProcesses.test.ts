@@ -88,11 +88,13 @@ test('a process killed mid migration: its task failed with a message, no reposit
   const dataDir = scratchDir('anvil-migrate-kill-');
   cleanups.push(() => db.drop(), () => removeDir(dataDir));
   const fast = { ...env, LEFTOVERS_LEASE_SECONDS: '1', LEFTOVERS_POLL_INTERVAL_MS: '200' };
-  const doomed = await spawnAnvil({ dataDir, databaseUrl: db.url, env: { ...fast, ANVIL_TEST_CRASH_MID_MIGRATION: '1' } });
+  // The doomed process leases its journal for 10 s (a 1 s lease can lapse while a loaded machine stalls it,
+  // and its own leftovers worker would then take the migration's journal over); the next one claims fast.
+  const doomed = await spawnAnvil({ dataDir, databaseUrl: db.url, env: { ...fast, LEFTOVERS_LEASE_SECONDS: '10', ANVIL_TEST_CRASH_MID_MIGRATION: '1' } });
   started.push(doomed);
   assert.is((await api(doomed, 'POST', '/user/repos', { name: 'origin', auto_init: true })).status, 201);
   const body = { clone_addr: `${doomed.url}/root/origin.git`, repo_name: 'moved' };
-  await api(doomed, 'POST', '/repos/migrate', body).then(() => assert.unreachable('the process answered'), () => undefined);
+  await api(doomed, 'POST', '/repos/migrate', body).then((a) => assert.unreachable(`the process answered ${a.status} ${JSON.stringify(a.json)}`), () => undefined);
   await died(doomed, 'the process to die mid migration');
   const scratch = () => (existsSync(join(dataDir, 'tmp')) ? readdirSync(join(dataDir, 'tmp')).filter((n) => /^(creating|scratch)-/.test(n)) : []);
   assert.ok(scratch().length > 0, 'the dead migration left its scratch folder');
@@ -110,8 +112,14 @@ test('a process killed mid migration: its task failed with a message, no reposit
   assert.is(ended!['repo-name'], 'moved');
   assert.is(ended!['repo-id'], 0);
   assert.is((await api(next, 'GET', '/repos/root/moved')).status, 404, 'no half-made repository');
-  await eventually(() => scratch().length === 0, 'the scratch folder removed by the live process', 20_000);
-  const again = await api(next, 'POST', '/repos/migrate', { ...body, clone_addr: `${next.url}/root/origin.git` });
+  await eventually(() => scratch().length === 0, 'the scratch folder removed by the live process', 30_000).catch((err) => {
+    console.log('left in tmp:', scratch(), '\nthe live process said:\n', next.output().slice(-4000));
+    throw err;
+  });
+  const again = await api(next, 'POST', '/repos/migrate', { ...body, clone_addr: `${next.url}/root/origin.git` }).catch((err) => {
+    console.log('the live process', next.child.exitCode, next.child.signalCode, 'said:\n', next.output().slice(-6000));
+    throw err;
+  });
   assert.is(again.status, 201, JSON.stringify(again.json));
   assert.is(again.json.empty, false);
   await next.stop();

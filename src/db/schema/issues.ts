@@ -1,7 +1,7 @@
 // Issues and pull requests (one numbering per repository), comments, milestones, labels on issues,
 // attachments and content history.
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, type AnyPgColumn, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { releases } from './releases.js';
 import { labels, repositories } from './repos.js';
 import { users } from './users.js';
@@ -114,6 +114,9 @@ export const commentTypes = [
   'comment', 'close', 'reopen', 'change_title', 'change_target_branch', 'assignees', 'label', 'milestone', 'deadline',
   'merge_pull', 'delete_branch', 'pull_scheduled_merge', 'pull_cancel_scheduled_merge', 'review_request', 'dismiss_review',
   'lock', 'unlock', 'pin', 'unpin',
+  // Gitea's other event types (#38): cross references, time tracking, deadlines, dependencies.
+  'issue_ref', 'commit_ref', 'comment_ref', 'pull_ref', 'start_tracking', 'stop_tracking', 'add_time_manual', 'cancel_tracking',
+  'delete_time_manual', 'added_deadline', 'modified_deadline', 'removed_deadline', 'add_dependency', 'remove_dependency', 'change_issue_ref',
 ] as const;
 export type CommentType = (typeof commentTypes)[number];
 
@@ -129,6 +132,23 @@ export const comments = pgTable(
     /** Event comments (title changes, ...) keep what changed here. */
     oldValue: text('old_value').notNull().default(''),
     newValue: text('new_value').notNull().default(''),
+    /** `assignees`: the user assigned or (removedAssignee) unassigned; no foreign key, a gone account is the ghost. */
+    assigneeId: bigint('assignee_id', { mode: 'number' }),
+    removedAssignee: boolean('removed_assignee').notNull().default(false),
+    /** `milestone`: the milestones before and after (a deleted milestone shows as null). */
+    oldMilestoneId: bigint('old_milestone_id', { mode: 'number' }),
+    milestoneId: bigint('milestone_id', { mode: 'number' }),
+    /** `add_time_manual`, `stop_tracking`: the tracked time recorded with the event (null once it is deleted). */
+    timeId: bigint('time_id', { mode: 'number' }),
+    /** `add_dependency`, `remove_dependency`: the issue on the other side of the link; goes with it, as in Gitea. */
+    dependentIssueId: bigint('dependent_issue_id', { mode: 'number' }).references((): AnyPgColumn => issues.id, { onDelete: 'cascade' }),
+    /** Cross references (`issue_ref`, `pull_ref`, `comment_ref`): the issue (and comment) that mentions this one. */
+    refIssueId: bigint('ref_issue_id', { mode: 'number' }).references((): AnyPgColumn => issues.id, { onDelete: 'cascade' }),
+    refCommentId: bigint('ref_comment_id', { mode: 'number' }).references((): AnyPgColumn => comments.id, { onDelete: 'set null' }),
+    /** Gitea's XRefAction: `none`, `closes`, `reopens`, `neutered` (the mention was edited away); '' for other types. */
+    refAction: text('ref_action').notNull().default(''),
+    /** `commit_ref`: the commit whose message mentions the issue. */
+    commitSha: text('commit_sha').notNull().default(''),
     contentVersion: integer('content_version').notNull().default(0),
     originalAuthor: text('original_author').notNull().default(''),
     originalAuthorId: bigint('original_author_id', { mode: 'number' }).notNull().default(0),
@@ -137,6 +157,10 @@ export const comments = pgTable(
   },
   (t) => [
     index('comments_issue_idx').on(t.issueId, t.createdAt), index('comments_repo_idx').on(t.repoId),
+    // The references an issue or comment made (replaced on edit) and the links that go with an issue.
+    index('comments_ref_issue_idx').on(t.refIssueId, t.refCommentId).where(sql`ref_issue_id is not null`),
+    index('comments_dependent_issue_idx').on(t.dependentIssueId).where(sql`dependent_issue_id is not null`),
+    index('comments_ref_comment_idx').on(t.refCommentId).where(sql`ref_comment_id is not null`),
     // Search (#41) matches the text of plain comments only (Gitea's CommentTypeComment).
     index('comments_body_trgm_idx').using('gin', t.body.op('gin_trgm_ops')).where(sql`type = 'comment'`),
   ],

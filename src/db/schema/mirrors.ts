@@ -34,6 +34,10 @@ export const pullMirrors = pgTable(
      * or recorded twice.
      */
     pendingRefs: jsonb('pending_refs').$type<Record<string, string>>(),
+    /** Whether each sync brings the LFS objects the mirror's refs point at (the migration's `lfs`). */
+    lfs: boolean('lfs').notNull().default(false),
+    /** The migration's `lfs_endpoint`; empty: the remote address + `/info/lfs`. */
+    lfsEndpoint: text('lfs_endpoint').notNull().default(''),
   },
   (t) => [index('pull_mirrors_next_idx').on(t.nextSyncAt)],
 );

@@ -40,6 +40,8 @@ export const users = pgTable(
     isRestricted: boolean('is_restricted').notNull().default(false),
     prohibitLogin: boolean('prohibit_login').notNull().default(false),
     allowCreateOrganization: boolean('allow_create_organization').notNull().default(true),
+    /** Gitea's AllowGitHook: may write repositories' git hooks when DISABLE_GIT_HOOKS is false (site administrators always may). */
+    allowGitHook: boolean('allow_git_hook').notNull().default(false),
     /** -1: the site default. */
     maxRepoCreation: integer('max_repo_creation').notNull().default(-1),
     repoAdminChangeTeamAccess: boolean('repo_admin_change_team_access').notNull().default(false),

@@ -153,14 +153,18 @@ export class GitTransportService {
     const stopRenewing = keepRenewed(config.leftovers.leaseMs, () => db.update(pendingPushes)
       .set({ leaseUntil: leaseEnd(config.leftovers.leaseMs) })
       .where(and(eq(pendingPushes.id, pending!.id), eq(pendingPushes.holder, this.holder))), log);
-    const env: Record<string, string> = { ANVIL_PUSH_JOURNAL: journal, ...(rules ? { ANVIL_BRANCH_RULES: rules } : {}), ...(tagRules ? { ANVIL_TAG_RULES: tagRules } : {}) };
+    const custom = !config.disableGitHooks;
+    const env: Record<string, string> = {
+      ANVIL_PUSH_JOURNAL: journal, ...(rules ? { ANVIL_BRANCH_RULES: rules } : {}), ...(tagRules ? { ANVIL_TAG_RULES: tagRules } : {}),
+      ...(custom ? customHookEnv(loaded, actor) : {}),
+    };
     const afterExit = async () => {
       stopRenewing();
       // Tests only: die as a crash would, after git moved the refs and before anything is recorded.
       if (config.leftovers.crashAfterPush) process.kill(process.pid, 'SIGKILL');
       await this.finishPush(loaded, pending!);
     };
-    return { hooks: { path: hooksDir(config.dataDir), env }, afterExit };
+    return { hooks: { path: hooksDir(config.dataDir, custom), env }, afterExit };
   }
 
   /**
@@ -334,4 +338,12 @@ export class GitTransportService {
   private dir(loaded: Pick<TransportTarget, 'repo' | 'owner' | 'wiki'>): string {
     return (loaded.wiki ? wikiDir : repoDir)(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
   }
+}
+
+/** What a repository's custom hooks learn of the push, under Gitea's names (its PushingEnvironment). */
+function customHookEnv(loaded: LoadedRepo, pusher: UserRow): Record<string, string> {
+  return {
+    GITEA_REPO_USER_NAME: loaded.owner.name, GITEA_REPO_NAME: loaded.repo.name, GITEA_REPO_ID: String(loaded.repo.id), GITEA_REPO_IS_WIKI: 'false',
+    GITEA_PUSHER_NAME: pusher.name, GITEA_PUSHER_EMAIL: pusher.email, GITEA_PUSHER_ID: String(pusher.id),
+  };
 }

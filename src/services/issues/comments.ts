@@ -1,6 +1,9 @@
 // Comments on issues and pull requests, with Gitea's content history on edit.
 import { and, asc, count, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
-import { attachments, comments, contentHistory, issues, labels, users, type AttachmentRow, type CommentRow, type IssueRow, type LabelRow, type UserRow } from '../../db/schema/index.js';
+import {
+  attachments, comments, contentHistory, issues, labels, milestones, trackedTimes, users,
+  type AttachmentRow, type CommentRow, type IssueRow, type LabelRow, type MilestoneRow, type TrackedTimeRow, type UserRow,
+} from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo, issueContent } from '../events/scope.js';
@@ -11,6 +14,7 @@ import { Forbidden, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { canWriteIssue, issueUnit } from './issues.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { refuseBlocked } from '../users/blocks.js';
+import { addCrossReferences, neuterCrossReferences } from './crossRefs.js';
 
 /**
  * Gitea keeps the first 200 characters of a comment in the feed: here 200 UTF-16 units, never half of a
@@ -21,6 +25,18 @@ const excerpt = (body: string) => {
   const end = /[\uD800-\uDBFF]/.test(body[199]!) ? 199 : 200;
   return `${body.slice(0, end)}…`;
 };
+
+/** The rows a page of timeline entries refers to (see CommentService.timelineDetails). */
+export interface TimelineRows {
+  posters: Map<number, UserRow>;
+  users: Map<number, UserRow>;
+  labels: Map<number, LabelRow>;
+  milestones: Map<number, MilestoneRow>;
+  times: Map<number, TrackedTimeRow>;
+  /** The issues references come from and dependencies name, whatever the caller may read (the presenter decides). */
+  issues: Map<number, IssueRow>;
+  refComments: Map<number, CommentRow>;
+}
 
 export class CommentService {
   constructor(private readonly deps: ServiceDeps) {}
@@ -36,6 +52,7 @@ export class CommentService {
       const [row] = await tx.insert(comments).values({ issueId: issue.id, repoId: issue.repoId, posterId: actor.id, body, createdAt: now, updatedAt: now }).returning();
       await recountComments(tx, issue.id);
       await tx.update(issues).set({ updatedAt: now }).where(eq(issues.id, issue.id));
+      await addCrossReferences(this.deps, tx, actor, { issue, repo: loaded.repo, owner: loaded.owner, comment: row! }, { plain: '', markdown: body }, false);
       await recordEvent(this.deps, tx, {
         type: issue.isPull ? 'pull_request_comment' : 'issue_comment', action: 'created', issueId: issue.id, commentId: row!.id,
         ...inRepo(loaded.repo, actor.id),
@@ -98,6 +115,7 @@ export class CommentService {
         .where(eq(comments.id, comment.id))
         .returning();
       await tx.insert(contentHistory).values({ issueId: issue.id, commentId: comment.id, editorId: actor.id, content: body, createdAt: now });
+      await addCrossReferences(this.deps, tx, actor, { issue, repo: loaded.repo, owner: loaded.owner, comment: row! }, { plain: '', markdown: body }, true);
       await recordEvent(this.deps, tx, {
         type: issue.isPull ? 'pull_request_comment' : 'issue_comment', action: 'edited', issueId: issue.id, commentId: comment.id,
         changes: { body: { from: comment.body } }, ...inRepo(loaded.repo, actor.id),
@@ -117,6 +135,7 @@ export class CommentService {
         type: issue.isPull ? 'pull_request_comment' : 'issue_comment', action: 'deleted', issueId: issue.id, commentId: comment.id,
         ...inRepo(loaded.repo, actor.id),
       });
+      await neuterCrossReferences(tx, issue.id, comment.id);
       await tx.delete(comments).where(eq(comments.id, comment.id));
       await recountComments(tx, issue.id);
     });
@@ -137,20 +156,41 @@ export class CommentService {
   }
 
   /**
-   * What a page of timeline entries shows besides their posters: the labels of `label` events and the users
-   * asked by `review_request` events (`user:<id>` in new_value), each read once for the page.
+   * What a page of timeline entries shows besides their own rows, each kind read once for the page: the
+   * posters; the labels of `label` events; the users of `review_request` (`user:<id>` in new_value) and
+   * `assignees` events; the milestones of `milestone` events; the tracked times of time events; the issues
+   * a reference comes from or a dependency names, and the comments references come from.
    */
-  async timelineDetails(rows: CommentRow[]): Promise<{ posters: Map<number, UserRow>; labels: Map<number, LabelRow>; users: Map<number, UserRow> }> {
+  async timelineDetails(rows: CommentRow[]): Promise<TimelineRows> {
     const numeric = (v: string) => (/^[0-9]{1,15}$/.test(v) ? Number(v) : null);
-    const labelIds = [...new Set(rows.filter((r) => r.type === 'label').map((r) => numeric(r.newValue)).filter((n): n is number => n !== null))];
-    const userIds = rows.filter((r) => r.type === 'review_request' && r.newValue.startsWith('user:')).map((r) => numeric(r.newValue.slice(5))).filter((n): n is number => n !== null);
-    const allUsers = [...new Set([...rows.map((r) => r.posterId), ...userIds])];
-    const [userRows, labelRows] = await Promise.all([
-      allUsers.length ? this.deps.db.select().from(users).where(inArray(users.id, allUsers)) : Promise.resolve([]),
-      labelIds.length ? this.deps.db.select().from(labels).where(inArray(labels.id, labelIds)) : Promise.resolve([]),
+    const ids = (pick: (r: CommentRow) => number | null | undefined) => [...new Set(rows.map(pick).filter((n): n is number => typeof n === 'number' && n > 0))];
+    const labelIds = ids((r) => (r.type === 'label' ? numeric(r.newValue) : null));
+    const userIds = ids((r) => (r.type === 'review_request' && r.newValue.startsWith('user:') ? numeric(r.newValue.slice(5)) : null));
+    const assigneeIds = ids((r) => (r.type === 'assignees' ? r.assigneeId : null));
+    const milestoneIds = [...ids((r) => r.milestoneId), ...ids((r) => r.oldMilestoneId)];
+    const timeIds = ids((r) => r.timeId);
+    const issueIds = [...ids((r) => r.refIssueId), ...ids((r) => r.dependentIssueId)];
+    const refCommentIds = ids((r) => r.refCommentId);
+    const { db } = this.deps;
+    const [labelRows, milestoneRows, timeRows, issueRows, refComments] = await Promise.all([
+      labelIds.length ? db.select().from(labels).where(inArray(labels.id, labelIds)) : Promise.resolve([]),
+      milestoneIds.length ? db.select().from(milestones).where(inArray(milestones.id, milestoneIds)) : Promise.resolve([]),
+      timeIds.length ? db.select().from(trackedTimes).where(inArray(trackedTimes.id, timeIds)) : Promise.resolve([]),
+      issueIds.length ? db.select().from(issues).where(inArray(issues.id, issueIds)) : Promise.resolve([]),
+      refCommentIds.length ? db.select().from(comments).where(inArray(comments.id, refCommentIds)) : Promise.resolve([]),
     ]);
+    const allUsers = [...new Set([...rows.map((r) => r.posterId), ...userIds, ...assigneeIds, ...refComments.map((c) => c.posterId), ...timeRows.map((t) => t.userId)])];
+    const userRows = allUsers.length ? await db.select().from(users).where(inArray(users.id, allUsers)) : [];
     const byId = new Map(userRows.map((u) => [u.id, u]));
-    return { posters: byId, labels: new Map(labelRows.map((l) => [l.id, l])), users: byId };
+    return {
+      posters: byId,
+      users: byId,
+      labels: new Map(labelRows.map((l) => [l.id, l])),
+      milestones: new Map(milestoneRows.map((m) => [m.id, m])),
+      times: new Map(timeRows.map((t) => [t.id, t])),
+      issues: new Map(issueRows.map((i) => [i.id, i])),
+      refComments: new Map(refComments.map((c) => [c.id, c])),
+    };
   }
 
   /** Text versions of an issue body (commentId 0) or a comment, oldest first. */

@@ -1,7 +1,8 @@
 // Issue dependencies and blocks (#38): an issue depends on (is blocked by) others, across repositories
 // the caller can see; a closed dependency stops blocking, an open one keeps the issue from being closed.
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { issueDependencies, issues, type IssueRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
+import { comments, issueDependencies, issues, type IssueRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { canRead } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
@@ -55,7 +56,11 @@ export class DependencyService {
     if (!canWriteIssue(target.loaded.perm, t.isPull)) throw new Forbidden('user should have permission to write the issue the dependency is added to');
     if (target.loaded.repo.isArchived) throw new RepoArchived();
     if (!add) {
-      await this.deps.db.delete(issueDependencies).where(and(eq(issueDependencies.issueId, t.id), eq(issueDependencies.dependencyId, d.id)));
+      await withTx(this.deps.db, async (tx) => {
+        const gone = await tx.delete(issueDependencies).where(and(eq(issueDependencies.issueId, t.id), eq(issueDependencies.dependencyId, d.id)))
+          .returning({ id: issueDependencies.issueId });
+        if (gone.length) await dependencyComments(tx, actor, t, d, 'remove_dependency');
+      });
       return;
     }
     if (t.id === d.id) throw new Conflict('an issue cannot depend on itself');
@@ -67,6 +72,15 @@ export class DependencyService {
       if (circle) throw new Conflict('circular dependencies are not allowed: the dependency depends on this issue');
       const [made] = await tx.insert(issueDependencies).values({ issueId: t.id, dependencyId: d.id, userId: actor.id }).onConflictDoNothing().returning();
       if (!made) throw new Conflict('the dependency exists already');
+      await dependencyComments(tx, actor, t, d, 'add_dependency');
     });
   }
+}
+
+/** Gitea's createIssueDependencyComment: one entry on each issue, naming the other one. */
+async function dependencyComments(tx: Db, actor: UserRow, issue: IssueRow, dependency: IssueRow, type: 'add_dependency' | 'remove_dependency'): Promise<void> {
+  await tx.insert(comments).values([
+    { issueId: issue.id, repoId: issue.repoId, posterId: actor.id, type, dependentIssueId: dependency.id },
+    { issueId: dependency.id, repoId: dependency.repoId, posterId: actor.id, type, dependentIssueId: issue.id },
+  ]);
 }

@@ -22,6 +22,8 @@ import { dropDuplicateScopes, usableLabelsById, writeIssueLabels } from './label
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { refuseOpenDependencies } from './openDependencies.js';
 import { refuseBlocked } from '../users/blocks.js';
+import { addCrossReferences } from './crossRefs.js';
+import { deadlineComment } from './dueDate.js';
 
 /** From this offset on, an issue list counts first and may walk from the other end (see list). */
 export const deepOffset = 1_000;
@@ -196,7 +198,15 @@ export class IssueService {
         })
         .returning();
       if (assignees.length) await tx.insert(issueAssignees).values(assignees.map((userId) => ({ issueId: row!.id, userId })));
+      // Gitea's timeline of a new issue: its milestone, its labels, then each assignee.
+      if (milestoneId !== null) {
+        await tx.insert(comments).values({ issueId: row!.id, repoId: row!.repoId, posterId: actor.id, type: 'milestone', milestoneId, createdAt: now, updatedAt: now });
+      }
       if (labelIds.length) await writeIssueLabels(tx, row!, actor.id, labelIds);
+      if (assignees.length) {
+        await tx.insert(comments).values(assignees.map((assigneeId) => ({ issueId: row!.id, repoId: row!.repoId, posterId: actor.id, type: 'assignees' as const, assigneeId, createdAt: now, updatedAt: now })));
+      }
+      await addCrossReferences(this.deps, tx, actor, { issue: row!, repo: loaded.repo, owner: loaded.owner }, { plain: row!.title, markdown: row!.body }, false);
       const shift = repoIssuesShift(tx, loaded.repo.id, { isPull, opened: 1, closed: closed ? 1 : 0 });
       // The repository's counters go with the event's statement (one round trip fewer while the number's
       // counter row is locked), unless milestones or labels are counted too: their rows are locked
@@ -319,13 +329,27 @@ export class IssueService {
         set.body = input.body;
         set.contentVersion = current.contentVersion + 1;
       }
-      if (input.ref !== undefined) set.ref = input.ref;
+      if (input.ref !== undefined && input.ref !== current.ref) {
+        set.ref = input.ref;
+        await tx.insert(comments).values({
+          issueId: current.id, repoId: current.repoId, posterId: actor.id, type: 'change_issue_ref',
+          // As Gitea: a branch's name without refs/heads/.
+          oldValue: current.ref.replace(/^refs\/heads\//, ''), newValue: input.ref.replace(/^refs\/heads\//, ''),
+        });
+      }
       if (setsDueDate && (input.unsetDueDate || input.dueDate !== undefined)) {
         set.dueDate = !input.unsetDueDate && input.dueDate ? endOfDay(input.dueDate) : null;
+        const event = deadlineComment(current.dueDate, set.dueDate);
+        if (event) await tx.insert(comments).values({ issueId: current.id, repoId: current.repoId, posterId: actor.id, ...event });
       }
       const oldMilestone = current.milestoneId;
       if (writer && input.milestoneId !== undefined && input.milestoneId !== (current.milestoneId ?? 0)) {
         set.milestoneId = input.milestoneId ? await this.milestoneOf(tx, current.repoId, input.milestoneId) : null;
+        if (set.milestoneId !== oldMilestone) {
+          await tx.insert(comments).values({
+            issueId: current.id, repoId: current.repoId, posterId: actor.id, type: 'milestone', oldMilestoneId: oldMilestone, milestoneId: set.milestoneId,
+          });
+        }
       }
       let labelChange: number[] = [];
       let labelsChanged: { now: number } | undefined;
@@ -344,6 +368,11 @@ export class IssueService {
         await refuseBlocked(tx, actor.id, assigneeChanges.filter((c) => c.added).map((c) => c.id));
         await tx.delete(issueAssignees).where(eq(issueAssignees.issueId, current.id));
         if (ids.length) await tx.insert(issueAssignees).values([...new Set(ids)].map((userId) => ({ issueId: current.id, userId })));
+        if (assigneeChanges.length) {
+          await tx.insert(comments).values(assigneeChanges.map((c) => ({
+            issueId: current.id, repoId: current.repoId, posterId: actor.id, type: 'assignees' as const, assigneeId: c.id, removedAssignee: !c.added,
+          })));
+        }
       }
       let stateChanged = false;
       if (input.state !== undefined && (input.state === 'closed') !== current.isClosed) {
@@ -358,6 +387,10 @@ export class IssueService {
         }
       }
       const [row] = await tx.update(issues).set(set).where(eq(issues.id, current.id)).returning();
+      // A new title or body may mention other issues, or no longer mention some (Gitea's AddCrossReferences on edit).
+      if (row!.title !== current.title || row!.body !== current.body) {
+        await addCrossReferences(this.deps, tx, actor, { issue: row!, repo: loaded.repo, owner: loaded.owner }, { plain: row!.title, markdown: row!.body }, true);
+      }
       if (stateChanged) {
         await recountRepoIssues(tx, current.repoId);
         const labelIds = (await tx.select({ id: issueLabels.labelId }).from(issueLabels).where(eq(issueLabels.issueId, current.id))).map((r) => r.id);

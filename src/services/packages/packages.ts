@@ -24,6 +24,7 @@ import type { ServiceDeps } from '../context.js';
 import { Conflict, Forbidden, Invalid, NotFound, isUniqueViolation } from '../errors.js';
 import { recordEvent } from '../events/record.js';
 import type { AccessService } from '../repos/access.js';
+import { selectCleanupVersions, type CleanupCandidate } from './cleanupSelection.js';
 
 export const packageTypes = ['generic', 'npm', 'pypi', 'container'] as const;
 export type PackageType = (typeof packageTypes)[number];
@@ -456,49 +457,26 @@ export class PackageService {
 
   // ------------------------------------------------------------------ cleanup
 
-  /** The digests that a container image's versions name as files (an index's manifests, a manifest's blobs). */
-  private async referencedManifests(packageId: number): Promise<Set<string>> {
-    const rows = await this.deps.db.select({ name: packageFiles.lowerName }).from(packageFiles)
-      .innerJoin(packageVersions, eq(packageVersions.id, packageFiles.versionId))
-      .where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.isInternal, false), eq(packageFiles.isLead, false)));
-    return new Set(rows.map((r) => r.name));
-  }
-
   /**
-   * The `cleanup_packages` cron task: applies each owner's enabled cleanup rules, then removes blobs
-   * that no file holds and that nothing touched for an hour (an upload touches the blob it reuses first).
+   * The `cleanup_packages` cron task: applies each owner's enabled cleanup rules (the versions
+   * selectCleanupVersions picks, which the rule's preview page lists too), then removes blobs that no file
+   * holds and that nothing touched for an hour (an upload touches the blob it reuses first).
    */
   async cleanup(): Promise<{ versions: number; blobs: number }> {
     let removedVersions = 0;
-    const rules = await this.deps.db.select().from(packageCleanupRules).where(eq(packageCleanupRules.enabled, true));
+    const rules = await this.deps.db.select().from(packageCleanupRules).where(eq(packageCleanupRules.enabled, true)).orderBy(asc(packageCleanupRules.id));
     for (const rule of rules) {
-      const pkgs = await this.deps.db.select().from(packages).where(and(eq(packages.ownerId, rule.ownerId), eq(packages.type, rule.type)));
-      let keep: RegExp | undefined;
-      let remove: RegExp | undefined;
+      let chosen: CleanupCandidate[];
       try {
-        keep = rule.keepPattern ? new RegExp(`^(?:${rule.keepPattern})$`, 'i') : undefined;
-        remove = rule.removePattern ? new RegExp(`^(?:${rule.removePattern})$`, 'i') : undefined;
-      } catch {
-        this.deps.log.warn({ rule: rule.id }, 'package cleanup rule has an invalid pattern; skipped');
+        chosen = await selectCleanupVersions(this.deps.db, rule);
+      } catch (err) {
+        if (!(err instanceof Invalid)) throw err;
+        this.deps.log.warn({ rule: rule.id, err: err.message }, 'package cleanup rule skipped');
         continue;
       }
-      const before = rule.removeDays > 0 ? new Date(Date.now() - rule.removeDays * 86_400_000) : undefined;
-      for (const pkg of pkgs) {
-        const versions = await this.deps.db.select().from(packageVersions).where(and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.isInternal, false)))
-          .orderBy(desc(packageVersions.createdAt), desc(packageVersions.id));
-        // An image's `latest` and the manifests an index names stay (Gitea's container rule).
-        const referenced = pkg.type === 'container' ? await this.referencedManifests(pkg.id) : new Set<string>();
-        for (const [i, v] of versions.entries()) {
-          if (i < rule.keepCount) continue;
-          const subject = rule.matchFullName ? `${pkg.lowerName}/${v.lowerVersion}` : v.lowerVersion;
-          if (keep?.test(subject)) continue;
-          // As Gitea's: no age (0 days) means any age, no removal pattern means any version.
-          if (before && v.createdAt >= before) continue;
-          if (remove && !remove.test(subject)) continue;
-          if (pkg.type === 'container' && (v.lowerVersion === 'latest' || referenced.has(String(v.metadata.digest)))) continue;
-          await this.deleteVersion(v);
-          removedVersions++;
-        }
+      for (const c of chosen) {
+        await this.deleteVersion(c.version);
+        removedVersions++;
       }
     }
     const gone = await this.deps.db.delete(packageBlobs)

@@ -4,16 +4,19 @@
 // UPDATE; FOR UPDATE SKIP LOCKED) and mends the folders, then deletes the row.
 import { and, eq, gte, ne, sql } from 'drizzle-orm';
 import { folderJournals, repositories } from '../../db/schema/index.js';
-import { mendCreate, mendDelete, type CreateJournal, type DeleteJournal, type Journal, type JournalStore } from '../../git/folderMoves.js';
+import type { Db } from '../../db/client.js';
+import {
+  journalledFolders, mendCreate, mendDelete, sweepOrphans, type CreateJournal, type DeleteJournal, type Journal, type JournalStore, type OpenJournal,
+} from '../../git/folderMoves.js';
 import type { ServiceDeps } from '../context.js';
-import { claimLapsed, keepRenewed, leaseEnd, newHolder } from '../leases.js';
+import { claimLapsed, keepRenewed, leaseEnd, LeaseLost, newHolder } from '../leases.js';
 
 export class FolderJournals implements JournalStore {
   private readonly holder = newHolder();
 
   constructor(private readonly deps: ServiceDeps) {}
 
-  async open(journal: Journal): Promise<{ close(): Promise<void> }> {
+  async open(journal: Journal): Promise<OpenJournal> {
     const { db, config, log } = this.deps;
     const { leaseMs } = config.leftovers;
     const [row] = await db.insert(folderJournals)
@@ -22,6 +25,13 @@ export class FolderJournals implements JournalStore {
     const mine = and(eq(folderJournals.id, row!.id), eq(folderJournals.holder, this.holder));
     const stop = keepRenewed(leaseMs, () => db.update(folderJournals).set({ leaseUntil: leaseEnd(leaseMs) }).where(mine), log);
     return {
+      hold: async (tx: unknown) => {
+        const [held] = await (tx as Db).select({ id: folderJournals.id }).from(folderJournals).where(mine).for('update');
+        if (!held) {
+          stop();
+          throw new LeaseLost(`the journal of a repository folder move (${row!.id}) was taken over: this process stalled past its lease`);
+        }
+      },
       close: async () => {
         stop();
         // The move is final whether or not the row goes now: a row left behind is mended (to the same
@@ -63,6 +73,26 @@ export class FolderJournals implements JournalStore {
         log.warn({ err, journal: row.id }, 'could not mend an interrupted folder move');
       }
     }
-    return { taken: claimed.length, restored, removed };
+    return { taken: claimed.length, restored, removed: removed + (await this.sweep()) };
+  }
+
+  /**
+   * Removes the scratch and trash folders of `tmp/` that no journal names and that are older than two
+   * leases (git/folderMoves.ts sweepOrphans); the journals are read only when there is such a folder.
+   */
+  private async sweep(): Promise<number> {
+    const { db, config, log } = this.deps;
+    const minAgeMs = 2 * config.leftovers.leaseMs;
+    const old = journalledFolders(config.dataDir).filter((f) => f.ageMs >= minAgeMs);
+    if (!old.length) return 0;
+    const named = new Set<string>();
+    for (const r of await db.select({ data: folderJournals.data }).from(folderJournals)) {
+      const d = r.data as Partial<CreateJournal & DeleteJournal>;
+      if (d.scratch) named.add(d.scratch);
+      if (d.trash) named.add(d.trash);
+    }
+    const gone = sweepOrphans(old, named, minAgeMs);
+    if (gone.length) log.warn({ folders: gone }, 'removed repository folders no journal names (left by a process that stalled past its lease)');
+    return gone.length;
   }
 }

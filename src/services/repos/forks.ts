@@ -111,7 +111,7 @@ export class ForkService {
         await recordEvent(this.deps, tx, {
           type: 'repository', action: 'created', repoName: fork.name, ...inRepo(fork, actor.id), activity: { opType: 'create_repo' },
         });
-        journal.place();
+        await journal.place(tx);
         return fork;
       });
       await journal.committed();

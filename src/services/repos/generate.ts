@@ -1,12 +1,14 @@
 // Repositories generated from a template repository (Gitea's `POST /repos/{o}/{r}/generate`): a new
 // repository made as any other (repoCreate.ts: scratch folder, journal, one transaction, the `created`
 // event) with, as the caller chooses, the template's default branch as one new commit (`.gitea/template`
-// expansion, templateExpansion.ts), its topics, labels, webhooks, branch protections and avatar. The
+// expansion, templateExpansion.ts), its topics, labels, webhooks, branch protections, avatar and, when the
+// site enables them, its git hooks. The
 // template's git is read with no transaction open; everything the database gets is written in the
 // creation's one transaction, so a failure leaves neither a row nor a folder (nor an avatar copy).
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { RepoRow, UserRow } from '../../db/schema/index.js';
+import { copyCustomHooks } from '../../git/customHooks.js';
 import { repoDir } from '../../git/paths.js';
 import { branchHead, listTreeFiles, readBlobBinary, writeFirstCommit } from '../../git/templateCopy.js';
 import { canRead, type RepoPermission } from '../../permissions/repo.js';
@@ -74,6 +76,9 @@ export class TemplateService {
     const defaultBranch = input.defaultBranch?.trim() || template.defaultBranch;
     const avatar = input.avatar ? await this.avatars.copyOf(template) : undefined;
     const templateId = template.id;
+    const content = !!input.gitContent && !template.isEmpty;
+    // The template's git hooks (hooks/<name>.d/<name>), as Gitea copies them; with git hooks disabled none is written.
+    const hooks = !!input.gitHooks && !config.disableGitHooks;
     try {
       const repo = await this.repos.create(owner, actor, {
         name: input.name,
@@ -84,8 +89,11 @@ export class TemplateService {
         objectFormat: template.objectFormat,
       }, {
         row: { templateId, ...(avatar ? { avatar } : {}), ...(input.topics ? { topics: template.topics } : {}) },
-        fill: input.gitContent && !template.isEmpty
-          ? (scratch) => this.fillFromTemplate(templateDir, scratch, loaded, owner, input, defaultBranch)
+        fill: content || hooks
+          ? async (scratch) => {
+            if (hooks) copyCustomHooks(templateDir, scratch);
+            return content ? this.fillFromTemplate(templateDir, scratch, loaded, owner, input, defaultBranch) : false;
+          }
           : undefined,
         inTx: (tx, row) => this.copyRows(tx, templateId, row.id, input),
       });
@@ -144,6 +152,5 @@ export class TemplateService {
       await tx.execute(sql`insert into branch_protections (repo_id, rule_name, priority, settings)
         select ${repoId}, rule_name, priority, settings from branch_protections where repo_id = ${templateId} order by id`);
     }
-    // Git hooks: anvil runs no custom git hooks (Gitea with DISABLE_GIT_HOOKS), so there are none to copy.
   }
 }

@@ -18,8 +18,9 @@ import {
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { AttachmentStorage, attachmentKey } from '../../storage/attachments.js';
-import { beginCreate } from '../../git/folderMoves.js';
+import { beginCreate, wikiScratchOf } from '../../git/folderMoves.js';
 import { initBare } from '../../git/init.js';
+import { folderSize } from '../../git/size.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { branchCount, refTargets, setHead } from '../../git/refs.js';
 import { fetchRemote, remoteExists, remoteFailure, remoteHead } from '../../git/remote.js';
@@ -37,6 +38,7 @@ import { FolderJournals } from './folderJournals.js';
 import { errorOf, failTask, failureOf, heldBy, interruptedMessage, optionsPlace, progressText, taskById, taskOfRepo } from './migrationTasks.js';
 import { checkRemote, gitAccess, GiteaApiReader, hasCredentials, type RemoteCredentials } from './remoteAccess.js';
 import { mirrorIntervalSeconds, mirrorSecretPlace } from './mirrorSettings.js';
+import { checkLfsEndpoint, LfsFetcher } from './migrateLfs.js';
 
 export interface MigrateInput {
   cloneAddr: string;
@@ -58,6 +60,7 @@ export interface MigrateInput {
   pullRequests?: boolean;
   releases?: boolean;
   lfs?: boolean;
+  lfsEndpoint?: string;
 }
 
 const giteaLike = new Set(['gitea', 'forgejo', 'gogs']);
@@ -100,6 +103,7 @@ const authorOf = (o: { user?: SrcUser | null; author?: SrcUser | null; original_
 export class MigrationService {
   private readonly journals: FolderJournals;
   private readonly attachments: AttachmentStorage;
+  private readonly lfs: LfsFetcher;
   private readonly holder = newHolder();
   /** The tasks this process runs, by id: what their waiting requests await. */
   private readonly running = new Map<number, Promise<void>>();
@@ -113,6 +117,7 @@ export class MigrationService {
   ) {
     this.journals = new FolderJournals(deps);
     this.attachments = new AttachmentStorage(deps.config);
+    this.lfs = new LfsFetcher(deps);
   }
 
   /** The owner the caller asked for, if the caller may create repositories there. */
@@ -148,7 +153,6 @@ export class MigrationService {
     const { db, config } = this.deps;
     const service = (input.service || 'git').toLowerCase();
     if (service !== 'git' && !giteaLike.has(service)) throw new Invalid(`migrations from ${service} are not supported: use service "git" or a Gitea-compatible server`);
-    if (input.lfs) throw new Invalid('LFS objects cannot be migrated yet');
     checkRepoName(input.repoName);
     const owner = await this.ownerFor(actor, input);
     const lowerName = input.repoName.toLowerCase();
@@ -163,6 +167,7 @@ export class MigrationService {
     if (input.mirror) mirrorIntervalSeconds(input.mirrorInterval, this.deps);
     const given: RemoteCredentials = { username: input.authUsername || undefined, password: input.authPassword || undefined, token: input.authToken || undefined };
     const remote = await checkRemote(config.migrations, input.cloneAddr, given);
+    if (input.lfs && config.lfs.enabled) await checkLfsEndpoint(config.migrations, remote, input.lfsEndpoint || undefined);
     const [key] = await this.keys();
     if (!key) throw new Error('no secret key to seal the migration options with');
     const { leaseMs } = config.leftovers;
@@ -286,11 +291,13 @@ export class MigrationService {
     const given: RemoteCredentials = { username: input.authUsername || undefined, password: input.authPassword || undefined, token: input.authToken || undefined };
     const remote = await checkRemote(config.migrations, input.cloneAddr, given);
     const gitUrl = remote.url;
+    // LFS objects only where this server serves LFS (Gitea: `lfs && LFS_START_SERVER`); the endpoint judged like the address.
+    const lfsEndpoint = input.lfs && config.lfs.enabled ? await checkLfsEndpoint(config.migrations, remote, input.lfsEndpoint || undefined) : undefined;
 
     // Read everything before writing anything.
     const journal = await beginCreate(config.dataDir, owner.id, lowerName, repoDir(config.dataDir, owner.name, input.repoName), this.journals);
     const { scratch } = journal;
-    const wikiScratch = `${scratch}.wiki`;
+    const wikiScratch = wikiScratchOf(scratch);
     let wikiFetched = false;
     let fetched: Fetched | undefined;
     // Release assets stored before the transaction; removed again if it does not commit.
@@ -314,6 +321,8 @@ export class MigrationService {
         throw new Invalid(`the git repository at ${gitUrl} cannot be read: ${remoteFailure(err)}`);
       }
       if (head) await setHead(scratch, head);
+      // LFS objects stored before the transaction; one that is never recorded is left to gc_lfs (docs/lfs-and-storage.md).
+      const lfsObjects = lfsEndpoint ? (await this.lfs.fetch(scratch, lfsEndpoint, { what: `migration of ${gitUrl}` })).stored : [];
       if (giteaSource && !input.mirror) {
         const reader = new GiteaApiReader(remote, giteaSource.base);
         try {
@@ -339,6 +348,8 @@ export class MigrationService {
       if (config.leftovers.crashMidMigration) process.kill(process.pid, 'SIGKILL');
       const branches = await branchCount(scratch);
       const tips = await refTargets(scratch);
+      // Its size as Gitea's after a migration: the git folder's bytes and those of its LFS objects.
+      const sizeBytes = (await folderSize(scratch)) + lfsObjects.reduce((n, o) => n + o.size, 0);
       // Any one of a user name, a password or a token, given in the body or in the address (`https://:TOKEN@host/…`).
       const sealed = input.mirror && hasCredentials(remote.credentials) ? JSON.stringify(remote.credentials) : undefined;
       const [key] = sealed ? await this.keys() : [];
@@ -348,7 +359,7 @@ export class MigrationService {
         const [row] = await tx.update(repositories).set({
           name: input.repoName, lowerName, description: input.description ?? '', isPrivate: input.private ?? false,
           isEmpty: branches === 0, isMirror: input.mirror ?? false, defaultBranch: head ?? 'main', numBranches: branches, numWatches: 1,
-          originalUrl: gitUrl, originalServiceType: service, status: repoStatus.ready,
+          originalUrl: gitUrl, originalServiceType: service, sizeBytes, status: repoStatus.ready,
         }).where(and(eq(repositories.id, task.repoId ?? 0), eq(repositories.status, repoStatus.beingMigrated))).returning();
         if (!row) throw new Conflict('the repository was removed while it was being migrated');
         const ended = await tx.update(migrateTasks).set({ status: taskStatus.finished, message: '', endedAt: new Date(), leaseUntil: null, options: null })
@@ -364,14 +375,15 @@ export class MigrationService {
           const now = new Date();
           await tx.insert(pullMirrors).values({
             repoId: repo.id, remoteUrl: gitUrl, credentials: sealed && key ? seal(key, mirrorSecretPlace(repo.id), sealed) : null,
-            intervalSeconds: interval, nextSyncAt: interval ? new Date(now.getTime() + interval * 1000) : null, lastSyncAt: now, updatedAt: now,
+            lfs: !!lfsEndpoint, lfsEndpoint: lfsEndpoint ? (input.lfsEndpoint ?? '') : '', intervalSeconds: interval, nextSyncAt: interval ? new Date(now.getTime() + interval * 1000) : null, lastSyncAt: now, updatedAt: now,
           });
         }
         if (fetched) await writeFetched(tx, repo, actor, fetched, tips);
+        await LfsFetcher.record(tx, repo.id, lfsObjects);
         await recordEvent(this.deps, tx, {
           type: 'repository', action: 'created', repoName: repo.name, ...inRepo(repo, actor.id), activity: { opType: 'create_repo' },
         });
-        journal.place();
+        await journal.place(tx);
       });
       await journal.committed();
       if (wikiFetched) moveWiki(wikiScratch, wikiDir(config.dataDir, owner.name, input.repoName));

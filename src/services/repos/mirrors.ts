@@ -15,6 +15,7 @@ import type { ServiceDeps } from '../context.js';
 import { BadRequest, Forbidden } from '../errors.js';
 import type { BranchService } from '../git/branches.js';
 import type { LoadedRepo } from './loadedRepo.js';
+import { LfsFetcher } from './migrateLfs.js';
 import { mirrorSecretPlace } from './mirrorSettings.js';
 import { checkRemote, gitAccess, type RemoteCredentials } from './remoteAccess.js';
 
@@ -27,11 +28,15 @@ export interface MirrorView {
 }
 
 export class MirrorService {
+  private readonly lfs: LfsFetcher;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly branches: BranchService,
     private readonly keys: () => Promise<SecretKey[]>,
-  ) {}
+  ) {
+    this.lfs = new LfsFetcher(deps);
+  }
 
   /** `mirror-sync`: the sync is due now and starts in the background (its outcome is the mirror's row). */
   async requestSync(loaded: LoadedRepo): Promise<void> {
@@ -114,6 +119,9 @@ export class MirrorService {
       await fetchRemote(dir, remote.url, ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], access, { prune: claim.enablePrune });
       // Tests only: die as a crash would, after git moved the refs and before anything is recorded.
       if (config.leftovers.crashAfterMirrorFetch) process.kill(process.pid, 'SIGKILL');
+      // The LFS objects the refs now reach and the mirror lacks, before the pushes are recorded (Gitea's
+      // order); a failure is logged and tried again by the next sync, which looks at every pointer again.
+      if (claim.lfs && config.lfs.enabled) await this.lfs.syncMirror(repoId, dir, remote, claim.lfsEndpoint);
       const after = await current();
       const head = await remoteHead(config.dataDir, remote.url, access).catch(() => undefined);
       const patch = head && head !== row.repo.defaultBranch && after.has(`refs/heads/${head}`) ? { defaultBranch: head } : {};

@@ -178,7 +178,7 @@ export async function createRepository(
       });
       // The row holds the name (a concurrent creation waits on its unique key), so the move into
       // place cannot race; a leftover folder without a row is stale and goes.
-      journal.place();
+      await journal.place(tx);
       return row!;
     });
     await journal.committed();

@@ -168,6 +168,7 @@ export class RepoService {
     let gone: { avatar: string } | undefined;
     try {
       await withTx(this.deps.db, async (tx) => {
+        await aside.hold(tx);
         // Its LFS objects: its forks keep them (they read them through it until now); the rest may go.
         lfsOids = (await tx.select({ oid: lfsMetaObjects.oid }).from(lfsMetaObjects).where(eq(lfsMetaObjects.repoId, repo.id))).map((r) => r.oid);
         if (lfsOids.length) {

@@ -1,7 +1,7 @@
 // Stopwatches: a user runs at most one (starting another stops the running one and records its time,
 // as Gitea does); stopping records the whole seconds it ran, cancelling records nothing.
 import { and, desc, eq } from 'drizzle-orm';
-import { issues, repositories, stopwatches, users, type IssueRow, type RepoRow, type StopwatchRow, type UserRow } from '../../db/schema/index.js';
+import { comments, issues, repositories, stopwatches, users, type IssueRow, type RepoRow, type StopwatchRow, type UserRow } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { canRead } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
@@ -49,6 +49,7 @@ export class StopwatchService {
         .returning({ id: stopwatches.id });
       // Another request of the same user started one between our read and our insert.
       if (started.length === 0) throw new Conflict('another stopwatch was started at the same moment');
+      await tx.insert(comments).values({ issueId: issue.id, repoId: issue.repoId, posterId: actor.id, type: 'start_tracking', createdAt: now, updatedAt: now });
     });
   }
 
@@ -68,11 +69,14 @@ export class StopwatchService {
   /** Cancels the caller's stopwatch on the issue without recording; 409 when none runs there. */
   async cancel(loaded: LoadedRepo, issue: IssueRow, actor: UserRow): Promise<void> {
     requireStopwatch(loaded, issue, actor);
-    const gone = await this.deps.db
-      .delete(stopwatches)
-      .where(and(eq(stopwatches.userId, actor.id), eq(stopwatches.issueId, issue.id)))
-      .returning({ id: stopwatches.id });
-    if (gone.length === 0) throw new Conflict('cannot cancel a non-existent stopwatch');
+    await withTx(this.deps.db, async (tx) => {
+      const gone = await tx
+        .delete(stopwatches)
+        .where(and(eq(stopwatches.userId, actor.id), eq(stopwatches.issueId, issue.id)))
+        .returning({ id: stopwatches.id });
+      if (gone.length === 0) throw new Conflict('cannot cancel a non-existent stopwatch');
+      await tx.insert(comments).values({ issueId: issue.id, repoId: issue.repoId, posterId: actor.id, type: 'cancel_tracking' });
+    });
   }
 
   /** GET /user/stopwatches: the caller's running stopwatch (at most one), where they can still read the issue. */

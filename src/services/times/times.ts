@@ -1,7 +1,7 @@
 // Tracked time on issues and pull requests: added by hand, listed per issue, repository or user, deleted by
 // its own user. The repository's time tracker settings decide who may track (Gitea's CanUseTimetracker).
 import { and, asc, count, eq, gte, lte, type SQL } from 'drizzle-orm';
-import { issues, trackedTimes, users, type IssueRow, type TrackedTimeRow, type UserRow } from '../../db/schema/index.js';
+import { comments, issues, trackedTimes, users, type IssueRow, type TrackedTimeRow, type UserRow } from '../../db/schema/index.js';
 import type { Db } from '../../db/client.js';
 import { withTx } from '../../db/tx.js';
 import { canRead, canWrite, isRepoAdmin, type RepoPermission } from '../../permissions/repo.js';
@@ -44,11 +44,24 @@ export function requireTimeTracking(loaded: LoadedRepo, issue: IssueRow, actor: 
   if (loaded.repo.isArchived) throw new RepoArchived();
 }
 
-/** One stopwatch's run in whole seconds, recorded as a tracked time when it is one second or more. */
+/**
+ * Gitea's timeline text of tracked time: the seconds after a `|` (the converter writes them as hours and
+ * minutes, as Gitea's API does).
+ */
+export const timeText = (seconds: number) => `|${seconds}`;
+
+/**
+ * One stopwatch's run in whole seconds, recorded as a tracked time when it is one second or more, and its
+ * `stop_tracking` timeline entry (Gitea's FinishIssueStopwatch).
+ */
 export async function recordRun(tx: Db, run: { userId: number; issueId: number; repoId: number; createdAt: Date }, now: Date): Promise<void> {
-  const seconds = Math.floor((now.getTime() - run.createdAt.getTime()) / 1000);
-  if (seconds < 1) return;
-  await tx.insert(trackedTimes).values({ userId: run.userId, issueId: run.issueId, repoId: run.repoId, time: seconds, createdAt: wholeSecond(now) });
+  const seconds = Math.max(0, Math.floor((now.getTime() - run.createdAt.getTime()) / 1000));
+  const [time] = seconds < 1 ? [] : await tx.insert(trackedTimes)
+    .values({ userId: run.userId, issueId: run.issueId, repoId: run.repoId, time: seconds, createdAt: wholeSecond(now) })
+    .returning({ id: trackedTimes.id });
+  await tx.insert(comments).values({
+    issueId: run.issueId, repoId: run.repoId, posterId: run.userId, type: 'stop_tracking', body: timeText(seconds), timeId: time?.id ?? null, createdAt: now, updatedAt: now,
+  });
 }
 
 export class TimeService {
@@ -100,21 +113,30 @@ export class TimeService {
       if (!found[0] || found[0].type === 'Organization') throw new Invalid(`user does not exist [name: ${other}]`);
       user = found[0];
     }
-    const [time] = await this.deps.db
-      .insert(trackedTimes)
-      .values({ issueId: issue.id, repoId: issue.repoId, userId: user.id, time: input.time, createdAt: wholeSecond(input.created ?? new Date()) })
-      .returning();
-    return { time: time!, user, issue };
+    const time = await withTx(this.deps.db, async (tx) => {
+      const [row] = await tx
+        .insert(trackedTimes)
+        .values({ issueId: issue.id, repoId: issue.repoId, userId: user.id, time: input.time, createdAt: wholeSecond(input.created ?? new Date()) })
+        .returning();
+      // Gitea's AddTime: the entry is the time's user's.
+      await tx.insert(comments).values({ issueId: issue.id, repoId: issue.repoId, posterId: user.id, type: 'add_time_manual', body: timeText(input.time), timeId: row!.id });
+      return row!;
+    });
+    return { time, user, issue };
   }
 
   /** DELETE .../issues/{index}/times: all of the caller's times on the issue; 404 when there are none. */
   async resetMine(loaded: LoadedRepo, issue: IssueRow, actor: UserRow): Promise<void> {
     requireTimeTracking(loaded, issue, actor);
-    const gone = await this.deps.db
-      .delete(trackedTimes)
-      .where(and(eq(trackedTimes.issueId, issue.id), eq(trackedTimes.userId, actor.id)))
-      .returning({ id: trackedTimes.id });
-    if (gone.length === 0) throw new NotFound('no tracked time of yours on this issue');
+    await withTx(this.deps.db, async (tx) => {
+      const gone = await tx
+        .delete(trackedTimes)
+        .where(and(eq(trackedTimes.issueId, issue.id), eq(trackedTimes.userId, actor.id)))
+        .returning({ time: trackedTimes.time });
+      if (gone.length === 0) throw new NotFound('no tracked time of yours on this issue');
+      const total = gone.reduce((sum, g) => sum + g.time, 0);
+      await tx.insert(comments).values({ issueId: issue.id, repoId: issue.repoId, posterId: actor.id, type: 'delete_time_manual', body: timeText(total) });
+    });
   }
 
   /** DELETE .../issues/{index}/times/{id}: its own user or a site administrator. */
@@ -125,6 +147,8 @@ export class TimeService {
       if (!row) throw new NotFound(`tracked time [${id}] does not exist on this issue`);
       if (!actor.isAdmin && row.userId !== actor.id) throw new Forbidden('only the site admin and the user who tracked it may delete a tracked time');
       await tx.delete(trackedTimes).where(eq(trackedTimes.id, id));
+      // Gitea's DeleteTime: the entry is the time's user's, whoever deleted it.
+      await tx.insert(comments).values({ issueId: issue.id, repoId: issue.repoId, posterId: row.userId, type: 'delete_time_manual', body: timeText(row.time) });
     });
   }
 

@@ -27,6 +27,7 @@ export interface EditUserInput {
   maxRepoCreation?: number;
   prohibitLogin?: boolean;
   allowCreateOrganization?: boolean;
+  allowGitHook?: boolean;
   restricted?: boolean;
   visibility?: Visibility;
 }
@@ -124,6 +125,7 @@ export class UserAdminService {
         if (input.maxRepoCreation !== undefined) set.maxRepoCreation = input.maxRepoCreation;
         if (input.prohibitLogin !== undefined) set.prohibitLogin = input.prohibitLogin;
         if (input.allowCreateOrganization !== undefined) set.allowCreateOrganization = input.allowCreateOrganization;
+        if (input.allowGitHook !== undefined) set.allowGitHook = input.allowGitHook;
         if (input.restricted !== undefined) set.isRestricted = input.restricted;
         if (input.visibility !== undefined) set.visibility = input.visibility;
         const [row] = await tx.update(users).set(set).where(eq(users.id, target.id)).returning();

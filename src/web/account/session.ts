@@ -8,6 +8,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Config } from '../../config.js';
+import type { UserRow } from '../../db/schema/index.js';
 import type { Auth } from '../../permissions/caller.js';
 import { BadRequest, PayloadTooLarge } from '../../services/errors.js';
 import type { Services } from '../../services/index.js';
@@ -33,6 +34,15 @@ export async function sessionOf(ctx: Context, services: Services): Promise<Sessi
 export async function sessionAuth(ctx: Context, services: Services): Promise<Auth | undefined> {
   const hit = await sessionOf(ctx, services);
   return hit && !hit.twoFactorPending ? { actor: hit.user, signedIn: hit.user, method: 'password' } : undefined;
+}
+
+/** The session's user; otherwise a redirect to the sign-in page (or its second step) and undefined. */
+export async function signedInUser(ctx: Context, services: Services, base: string): Promise<UserRow | undefined> {
+  const hit = await sessionOf(ctx, services);
+  if (hit && !hit.twoFactorPending) return hit.user;
+  ctx.status = 303;
+  ctx.redirect(`${base}user/${hit ? 'two_factor' : 'login'}?redirect_to=${encodeURIComponent(`${base}${ctx.path.slice(1)}`)}`);
+  return undefined;
 }
 
 export function setSession(ctx: Context, config: Config, id: string | null): void {

@@ -7,21 +7,14 @@ import type { Config } from '../../config.js';
 import type { UserRow } from '../../db/schema/index.js';
 import type { Services } from '../../services/index.js';
 import { html } from '../pages/html.js';
-import { csrfField, csrfToken, readForm, sendPage, sessionOf } from './session.js';
+import { csrfField, csrfToken, readForm, sendPage, signedInUser } from './session.js';
 import { guarded } from './signin.js';
 
 export function buildSettings(services: Services, config: Config): Router {
   const base = new URL(config.rootUrl).pathname;
   const router = new Router();
 
-  /** The session's user; otherwise the sign-in page (or its second step) and undefined. */
-  const signedIn = async (ctx: Context): Promise<UserRow | undefined> => {
-    const hit = await sessionOf(ctx, services);
-    if (hit && !hit.twoFactorPending) return hit.user;
-    ctx.status = 303;
-    ctx.redirect(`${base}user/${hit ? 'two_factor' : 'login'}?redirect_to=${encodeURIComponent(`${base}${ctx.path.slice(1)}`)}`);
-    return undefined;
-  };
+  const signedIn = (ctx: Context) => signedInUser(ctx, services, base);
 
   const securityPage = async (ctx: Context, user: UserRow, notice?: ReturnType<typeof html>) => {
     const token = csrfToken(ctx, config);

@@ -37,7 +37,9 @@ test('200: the given fields change, the others stay', async () => {
   const again = await edit(u.username, { location: 'Nantes' });
   assert.equal([again.data!.full_name, again.data!.location], ['New Name', 'Nantes']);
   const row = (await app.services.users.byId(u.id))!;
-  assert.equal([row.maxRepoCreation, row.mustChangePassword], [3, true]);
+  assert.equal([row.maxRepoCreation, row.mustChangePassword, row.allowGitHook], [3, true, true]);
+  await edit(u.username, { allow_git_hook: false });
+  assert.is((await app.services.users.byId(u.id))!.allowGitHook, false, 'allow_git_hook is stored (it takes effect with DISABLE_GIT_HOOKS=false)');
 });
 
 test('200: a new e-mail replaces the primary address; a new password replaces the old one', async () => {

@@ -90,7 +90,7 @@ test('201: every copy option on copies topics, labels, webhooks, branch protecti
   assert.equal([pic.status, pic.type, pic.bytes.equals(samplePng)], [200, 'image/png', true]);
 });
 
-test('201: each option off copies nothing of it; git_hooks alone is a choice (and copies nothing)', async () => {
+test('201: each option off copies nothing of it; git_hooks alone is a choice (and copies nothing: hooks are disabled)', async () => {
   const res = await generate(app, template, r.owner.auth, { owner: r.owner.username, name: 'hooks-only', git_hooks: true });
   assert.is(res.response.status, 201, JSON.stringify(res.error));
   const g = res.data!;

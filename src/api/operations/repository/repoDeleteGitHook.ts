@@ -1,8 +1,8 @@
-import { refuseGitHooks } from '../../../services/repos/gitHooks.js';
 import { actorOf, loadRepo } from '../../load.js';
 import type { Handler } from '../../types.js';
 
 export const repoDeleteGitHook: Handler<'repoDeleteGitHook'> = async (req) => {
-  actorOf(req);
-  return refuseGitHooks(await loadRepo(req, req.path.owner, req.path.repo));
+  const actor = actorOf(req);
+  req.services.gitHooks.delete(await loadRepo(req, req.path.owner, req.path.repo), actor, req.path.id);
+  return { status: 204 };
 };

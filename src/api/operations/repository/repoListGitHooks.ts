@@ -1,8 +1,9 @@
-import { refuseGitHooks } from '../../../services/repos/gitHooks.js';
+import { toGitHook } from '../../../convert/gitHook.js';
 import { actorOf, loadRepo } from '../../load.js';
 import type { Handler } from '../../types.js';
 
 export const repoListGitHooks: Handler<'repoListGitHooks'> = async (req) => {
-  actorOf(req);
-  return refuseGitHooks(await loadRepo(req, req.path.owner, req.path.repo));
+  const actor = actorOf(req);
+  const loaded = await loadRepo(req, req.path.owner, req.path.repo);
+  return { status: 200, body: req.services.gitHooks.list(loaded, actor).map(toGitHook) };
 };

@@ -12,7 +12,7 @@ export const repoMigrate: Handler<'repoMigrate'> = async (req) => {
     service: opt(b.service) || undefined, authUsername: opt(b.auth_username), authPassword: opt(b.auth_password), authToken: opt(b.auth_token),
     description: opt(b.description), private: opt(b.private), mirror: opt(b.mirror), mirrorInterval: opt(b.mirror_interval), wiki: opt(b.wiki),
     milestones: opt(b.milestones), labels: opt(b.labels), issues: opt(b.issues), pullRequests: opt(b.pull_requests), releases: opt(b.releases),
-    lfs: opt(b.lfs),
+    lfs: opt(b.lfs), lfsEndpoint: opt(b.lfs_endpoint),
   });
   const perm = await req.services.access.repoPermission(repo, owner, actor);
   const mirror = await req.services.mirrors.viewOf(repo);

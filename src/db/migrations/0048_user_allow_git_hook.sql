@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "allow_git_hook" boolean DEFAULT false NOT NULL;

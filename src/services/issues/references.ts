@@ -1,0 +1,103 @@
+// Issue references in text, as Gitea's modules/references finds them (#38): `#12`, `!12`, `owner/repo#12`
+// and links to this server's `{ROOT_URL}owner/repo/issues/12` (or `/pulls/12`), each with the keyword
+// just before it (`closes #12`, `reopens: #12`). Pure: which of them exist and may be referenced is
+// decided by crossRefs.ts.
+
+/** Gitea's XRefAction, as its API spells it (`neutered` is only ever stored, never found). */
+export type XRefAction = 'none' | 'closes' | 'reopens';
+
+export interface IssueReference {
+  /** Lower case; '' for an issue of the repository the text belongs to. */
+  owner: string;
+  name: string;
+  index: number;
+  action: XRefAction;
+}
+
+// Gitea's patterns: a reference starts after white space, an opening bracket or the start of the text and
+// ends before white space, a closing bracket, punctuation followed by white space, or the end.
+const END = String.raw`(?=\s|$|\)|\]|[:;,.?!]\s|[:;,.?!]$)`;
+const issueNumeric = new RegExp(String.raw`(?:\s|^|\(|\[)([#!][0-9]+)${END}`, 'g');
+const crossNumeric = new RegExp(String.raw`(?:\s|^|\(|\[)([0-9a-zA-Z_.-]+/[0-9a-zA-Z_.-]+[#!][0-9]+)${END}`, 'g');
+const validName = /^[a-z0-9_.-]+$/;
+// Gitea's default [repository.pull-request] CLOSE_KEYWORDS and REOPEN_KEYWORDS.
+const closeKeywords = /(?:\s|^|\(|\[)(close|closes|closed|fix|fixes|fixed|resolve|resolves|resolved):? $/i;
+const reopenKeywords = /(?:\s|^|\(|\[)(reopen|reopens|reopened):? $/i;
+
+function actionBefore(text: string, start: number): XRefAction {
+  const before = text.slice(Math.max(0, start - 64), start);
+  if (closeKeywords.test(before)) return 'closes';
+  if (reopenKeywords.test(before)) return 'reopens';
+  return 'none';
+}
+
+function parse(ref: string, action: XRefAction, fromLink: boolean): IssueReference | undefined {
+  const sep = ref.search(/[#!]/);
+  if (sep < 0) return undefined;
+  const index = Number(ref.slice(sep + 1));
+  if (!Number.isSafeInteger(index)) return undefined;
+  const repo = ref.slice(0, sep);
+  if (repo === '') return fromLink ? undefined : { owner: '', name: '', index, action };
+  const parts = repo.toLowerCase().split('/');
+  if (parts.length !== 2 || !validName.test(parts[0]!) || !validName.test(parts[1]!)) return undefined;
+  return { owner: parts[0]!, name: parts[1]!, index, action };
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Gitea's FindAllIssueReferences: the references of plain text (titles, commit messages). Full links to
+ * this server's issues and pull requests count as `owner/repo#N` (`rootUrl` ends in `/`).
+ */
+export function findIssueReferences(text: string, rootUrl: string, links: string[] = []): IssueReference[] {
+  if (rootUrl) {
+    const full = new RegExp(String.raw`(\s|^|\(|\[)${escapeRe(rootUrl)}([0-9a-zA-Z_.-]+/[0-9a-zA-Z_.-]+)/(issues|pulls)/([0-9]+)${END}`, 'g');
+    text = text.replace(full, (_m, pre: string, repo: string, kind: string, n: string) => `${pre}${repo}${kind === 'pulls' ? '!' : '#'}${n}`);
+  }
+  const out: IssueReference[] = [];
+  for (const re of [issueNumeric, crossNumeric]) {
+    for (const m of text.matchAll(re)) {
+      const start = m.index! + m[0].length - m[1]!.length;
+      const ref = parse(m[1]!, actionBefore(text, start), false);
+      if (ref) out.push(ref);
+    }
+  }
+  // Markdown links to this server's issues: `/owner/repo/issues/N` (no keywords with links, as Gitea).
+  let host = '';
+  try {
+    host = rootUrl ? new URL(rootUrl).host.toLowerCase() : '';
+  } catch {
+    host = '';
+  }
+  for (const link of links) {
+    let url: URL;
+    try {
+      url = new URL(link, rootUrl || 'http://localhost/');
+    } catch {
+      continue;
+    }
+    if (url.host.toLowerCase() !== host) continue;
+    const parts = url.pathname.split('/');
+    if (parts.length !== 5 || parts[0] !== '' || (parts[3] !== 'issues' && parts[3] !== 'pulls')) continue;
+    const ref = parse(`${parts[1]}/${parts[2]}${parts[3] === 'pulls' ? '!' : '#'}${parts[4]}`, 'none', true);
+    if (ref) out.push(ref);
+  }
+  return out;
+}
+
+/**
+ * Gitea's FindAllIssueReferencesMarkdown: the references of Markdown (bodies, comments), leaving out code
+ * (fenced blocks and inline spans) and counting the targets of links.
+ */
+export function findIssueReferencesMarkdown(markdown: string, rootUrl: string): IssueReference[] {
+  const links: string[] = [];
+  const text = markdown
+    .replace(/^([ ]{0,3})(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1?\2[`~]*[ \t]*$|(?![\s\S]))/gm, '\n')
+    // Each scan below stops at the next backtick or bracket, so hostile text costs linear time.
+    .replace(/(`+)[^`]*\1/g, ' ')
+    .replace(/!?\[([^\][\n]*)\]\(\s*<?([^()\s<>[\]]*)>?(?:\s+"[^"\n]*")?\s*\)/g, (_m, label: string, href: string) => {
+      links.push(href);
+      return ` ${label} `;
+    });
+  return findIssueReferences(text, rootUrl, links);
+}

@@ -1,0 +1,37 @@
+// The issue references of text, as Gitea's modules/references finds them (cross references, #38).
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { findIssueReferences, findIssueReferencesMarkdown } from '../../src/services/issues/references.js';
+
+const root = 'https://code.example.com/';
+const short = (refs: ReturnType<typeof findIssueReferences>) => refs.map((r) => `${r.owner ? `${r.owner}/${r.name}` : ''}#${r.index}:${r.action}`);
+
+test('#N, !N and owner/repo#N where Gitea sees them: after space or bracket, before space, bracket or end punctuation', () => {
+  assert.equal(short(findIssueReferences('see #1, (#2) and [#3]. #4', root)), ['#1:none', '#2:none', '#3:none', '#4:none']);
+  assert.equal(short(findIssueReferences('!5 and Org/Repo.js#6!', root)), ['#5:none', 'org/repo.js#6:none']);
+  // Inside a word, a URL fragment or followed by letters: no reference.
+  assert.equal(short(findIssueReferences('a#1 x/#2 #3a http://h/p#4 #5.x', root)), []);
+});
+
+test('close and reopen keywords right before the reference, any case, with an optional colon', () => {
+  assert.equal(short(findIssueReferences('Fixes #1, closes: #2 and Reopens #3; resolved  #4', root)), ['#1:closes', '#2:closes', '#3:reopens', '#4:none']);
+  assert.equal(short(findIssueReferences('prefixes #1', root)), ['#1:none']);
+});
+
+test("links to this server's issues and pull requests count; other hosts do not", () => {
+  assert.equal(short(findIssueReferences(`see ${root}Alice/Repo/issues/7 and ${root}alice/repo/pulls/8.`, root)), ['alice/repo#7:none', 'alice/repo#8:none']);
+  assert.equal(short(findIssueReferences('see https://elsewhere.example/alice/repo/issues/7', root)), []);
+});
+
+test('Markdown: code blocks and spans are left out, link targets on this server count', () => {
+  const md = ['#1 and `#2`', '```', '#3', '```', '    ', `[text #4](${root}bob/lib/issues/5)`].join('\n');
+  assert.equal(short(findIssueReferencesMarkdown(md, root)), ['#1:none', '#4:none', 'bob/lib#5:none']);
+});
+
+test('hostile text (unclosed code spans, brackets and fences) is read in linear time', () => {
+  const started = Date.now();
+  for (const unit of ['`a', '[x', '[x](', '```\n', '#1 ', 'fixes #1 ', 'a/b#1 ']) findIssueReferencesMarkdown(unit.repeat(200_000 / unit.length), root);
+  assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
+});
+
+test.run();
