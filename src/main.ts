@@ -36,8 +36,8 @@ async function start() {
   // TOTP secrets: after a rotation, and the plain ones written before they were encrypted.
   log.info(await services.twoFactor.reencrypt(), 'TOTP secrets sealed under SECRET_KEY');
   // Half-done work of dead processes (pushes git performed but nobody recorded, repository folders of
-  // interrupted creates and deletes), taken over now and every few seconds as leases lapse.
-  const leftovers = new LeftoversWorker(services.deps, services.gitTransport, services.repos);
+  // interrupted creates and deletes, migration tasks), taken over now and every few seconds as leases lapse.
+  const leftovers = new LeftoversWorker(services.deps, services.gitTransport, services.repos, services.migrations);
   leftovers.start();
   const webhooks = new HookDeliveryWorker(services.deps);
   if (config.webhook.deliveryEnabled) webhooks.start();
@@ -94,6 +94,8 @@ async function start() {
     await repoStats.stop();
     await pushMirrors.stop();
     await leftovers.stop();
+    // Migrations running here get a while to finish; one cut off is failed by another process once its lease lapses.
+    await Promise.race([services.migrations.drain(), new Promise((r) => setTimeout(r, 10_000))]);
     await services.close();
     await database.close();
     unlock();

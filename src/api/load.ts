@@ -1,5 +1,5 @@
 // Resolve path parameters to domain objects, answering 404 for what the caller may not see.
-import type { TeamRow, UserRow } from '../db/schema/index.js';
+import { repoStatus, type TeamRow, type UserRow } from '../db/schema/index.js';
 import { canSeeOwner, type OrgViewer } from '../permissions/org.js';
 import type { LoadedRepo } from '../services/repos/repos.js';
 import { canManageUser, canSeeUser } from '../permissions/users.js';
@@ -47,9 +47,10 @@ export async function loadTeam(req: { services: Services; auth: Auth }, id: numb
 }
 
 /** A repository the caller may see, with its owner and the caller's permission; 404 otherwise. */
-export function loadRepo(req: { services: Services; auth: Auth }, owner: string, repo: string): Promise<LoadedRepo> {
+/** `beingMigrated`: also a repository whose migration runs (only `GET /repos/{owner}/{repo}` shows it, as Gitea). */
+export function loadRepo(req: { services: Services; auth: Auth }, owner: string, repo: string, opts: { beingMigrated?: boolean } = {}): Promise<LoadedRepo> {
   if (req.auth.task) return req.services.repos.loadForTask(owner, repo, req.auth.task);
-  return req.services.repos.load(owner, repo, req.auth.actor);
+  return req.services.repos.load(owner, repo, req.auth.actor, opts);
 }
 
 /** Any account by name (user or organization), for operations that name a target user; 404 if invisible. */
@@ -62,7 +63,7 @@ export async function loadAccount(req: { services: Services; auth: Auth }, name:
 /** A repository by id that the caller may see, with its owner and the caller's permission; 404 otherwise. */
 export async function loadRepoById(req: { services: Services; auth: Auth }, id: number): Promise<LoadedRepo> {
   const found = (await req.services.access.reposById([id], req.auth.actor)).get(id);
-  if (!found || !canSeeRepo(found.perm)) throw new NotFound();
+  if (!found || !canSeeRepo(found.perm) || found.repo.status !== repoStatus.ready) throw new NotFound();
   return { repo: found.repo, owner: found.owner, perm: found.perm };
 }
 

@@ -216,6 +216,7 @@ export async function startApp(
       await codeIndex?.stop();
       await repoStats?.stop();
       await pushMirrors?.stop();
+      await services.migrations.drain();
       server.closeAllConnections();
       await new Promise<void>((res) => server.close(() => res()));
       await services.close();

@@ -1,5 +1,7 @@
 // Migrations and mirrors (#39): a source anvil on 127.0.0.1 (a second app, another server and
 // database) with a repository that has every part a migration copies, and a target allowed to reach it.
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as assert from 'uvu/assert';
 import { gitWorkspace } from './events.js';
 import { startApp, type TestApp } from './harness.js';
@@ -68,5 +70,53 @@ export async function startSource(): Promise<Source> {
       ws.close();
       await app.close();
     },
+  };
+}
+
+export interface SourceProxy {
+  /** The proxied address of a repository of the source (git and `/api/v1` both pass through). */
+  cloneUrl(repo: Repository): string;
+  /** Each `/api/v1` request is held this long before it is passed on (a slow source). */
+  delayMs: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback proxy in front of a source app: every `/api/v1` request waits `delayMs` (so a migration
+ * runs long enough to be watched), and a request for which `fail` says so is answered 404 instead.
+ */
+export async function sourceProxy(source: Source, opts: { delayMs: number; fail?: (url: string) => boolean }): Promise<SourceProxy> {
+  const target = new URL(source.app.url);
+  const state = { delayMs: opts.delayMs };
+  const server: Server = createServer((req, res) => {
+    const pass = () => {
+      if (opts.fail?.(req.url!)) {
+        res.statusCode = 404;
+        return void res.end();
+      }
+      const up = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode!, r.headers);
+        r.pipe(res);
+      });
+      up.on('error', () => req.socket.destroy());
+      req.pipe(up);
+    };
+    if (req.url!.startsWith('/api/v1/')) setTimeout(pass, state.delayMs);
+    else pass();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    cloneUrl: (repo) => `http://127.0.0.1:${port}/${repo.owner!.login}/${repo.name}.git`,
+    get delayMs() {
+      return state.delayMs;
+    },
+    set delayMs(ms: number) {
+      state.delayMs = ms;
+    },
+    close: () => new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
   };
 }

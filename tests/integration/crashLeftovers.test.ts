@@ -121,7 +121,7 @@ test('the leftovers worker mends a dead process\'s move by itself, within second
   const repo = await userRepo(app, owner, { auto_init: true });
   const folder = repoFolder(app, owner.username, repo.name);
   await dieAfter(`await m.moveAsideForDelete(${JSON.stringify(app.config.dataDir)}, ${repo.id}, [${JSON.stringify(folder)}], store);`);
-  const worker = new LeftoversWorker(app.services.deps, app.services.gitTransport, app.services.repos);
+  const worker = new LeftoversWorker(app.services.deps, app.services.gitTransport, app.services.repos, app.services.migrations);
   worker.start();
   try {
     await eventually(() => existsSync(folder), 'the folder back in place', 10_000);

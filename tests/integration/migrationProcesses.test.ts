@@ -83,7 +83,7 @@ test('a mirror sync killed between its fetch and its record: the next sync recor
   await next.stop();
 });
 
-test('a process killed mid migration: no repository, the scratch folder removed by the next process, the name free again', async () => {
+test('a process killed mid migration: its task failed with a message, no repository, the scratch folder removed by the next process, the name free again', async () => {
   const db = await processDatabase();
   const dataDir = scratchDir('anvil-migrate-kill-');
   cleanups.push(() => db.drop(), () => removeDir(dataDir));
@@ -101,6 +101,16 @@ test('a process killed mid migration: no repository, the scratch folder removed 
 
   const next = await spawnAnvil({ dataDir, databaseUrl: db.url, env: fast });
   started.push(next);
+  // The dead process's task lapses (LEFTOVERS_LEASE_SECONDS=1): the live one fails it with a message and
+  // removes the placeholder repository. The database is this test's own: the task is the first.
+  const ended = await eventually(async () => {
+    const res = await fetch(`${next.url}/user/task/1`, { headers: { Authorization: next.auth } });
+    const t = (await res.json()) as { status: number; message: string; 'repo-id': number; 'repo-name': string };
+    return t.status === 3 ? t : undefined;
+  }, 'the dead migration\'s task to be failed', 30_000);
+  assert.match(ended!.message, /interrupted: the process running it stopped/);
+  assert.is(ended!['repo-name'], 'moved');
+  assert.is(ended!['repo-id'], 0);
   assert.is((await api(next, 'GET', '/repos/root/moved')).status, 404, 'no half-made repository');
   await eventually(() => scratch().length === 0, 'the scratch folder removed by the live process', 30_000).catch((err) => {
     console.log('left in tmp:', scratch(), '\nthe live process said:\n', next.output().slice(-4000));

@@ -26,3 +26,4 @@ export * from './mirrors.js';
 export * from './packages.js';
 export * from './codeSearch.js';
 export * from './redirects.js';
+export * from './tasks.js';

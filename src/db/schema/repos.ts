@@ -38,6 +38,12 @@ export const repositories = pgTable(
     archivedAt: ts('archived_at'),
     isMirror: boolean('is_mirror').notNull().default(false),
     isTemplate: boolean('is_template').notNull().default(false),
+    /**
+     * Gitea's `status`: 0 ready, 1 being migrated (a placeholder row holding the name while a migration
+     * task runs: `migrate_tasks`; only repoGet and lists show it, everything else answers 404 until the
+     * migration's transaction fills the row and sets it ready, or deletes it when the migration fails).
+     */
+    status: integer('status').notNull().default(0),
     /** Where a migrated repository came from (no credentials), and the kind of server (`git`, `gitea`); empty when not migrated. */
     originalUrl: text('original_url').notNull().default(''),
     originalServiceType: text('original_service_type').notNull().default(''),
@@ -158,3 +164,6 @@ export const labels = pgTable(
 
 export type RepoRow = typeof repositories.$inferSelect;
 export type LabelRow = typeof labels.$inferSelect;
+
+/** `repositories.status` (Gitea's RepositoryStatus values). */
+export const repoStatus = { ready: 0, beingMigrated: 1 } as const;

@@ -2,16 +2,19 @@
 // from a Gitea-compatible server (`service: gitea`) its labels, milestones, issues with comments, pull
 // requests and releases read through that server's `/api/v1`. Everything is read first — git into a
 // scratch folder, the API into memory — and then written in one transaction with the repository's row,
-// so a source that fails or dies part way leaves nothing behind. Authors are kept as Gitea keeps them:
+// so a source that fails or dies part way leaves nothing behind. The migration runs as a task
+// (`migrate_tasks`, services/repos/migrationTasks.ts) of the process that accepted it, under a lease:
+// a placeholder row (`status` being migrated) holds the name meanwhile, the task's row tells its
+// progress, and a failure ends the task with its message and removes the placeholder. Authors are kept as Gitea keeps them:
 // the migrating user posts, `original_author`/`original_author_id` name the source's account.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Db } from '../../db/client.js';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import {
-  attachments, collaborations, comments, issueCounters, issueLabels, issues, labels, milestones, pullMirrors, pullRequests, releases,
-  reactions, repoWatches, repositories, type RepoRow, type UserRow,
+  attachments, collaborations, comments, issueCounters, issueLabels, issues, labels, migrateTasks, milestones, pullMirrors, pullRequests, releases,
+  reactions, repoStatus, repoWatches, repositories, taskStatus, type MigrateTaskRow, type RepoRow, type UserRow,
 } from '../../db/schema/index.js';
 import { withTx } from '../../db/tx.js';
 import { AttachmentStorage, attachmentKey } from '../../storage/attachments.js';
@@ -21,16 +24,18 @@ import { folderSize } from '../../git/size.js';
 import { repoDir, wikiDir } from '../../git/paths.js';
 import { branchCount, refTargets, setHead } from '../../git/refs.js';
 import { fetchRemote, remoteExists, remoteFailure, remoteHead } from '../../git/remote.js';
-import { seal, type SecretKey } from '../actions/secretBox.js';
+import { open, seal, type SecretKey } from '../actions/secretBox.js';
 import type { ServiceDeps } from '../context.js';
-import { Conflict, Forbidden, Invalid, isUniqueViolation } from '../errors.js';
+import { Conflict, Forbidden, Invalid, isUniqueViolation, NotFound } from '../errors.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { checkRepoName } from '../names.js';
 import type { OrgService } from '../orgs/orgs.js';
 import type { UserService } from '../users/users.js';
 import type { AccessService } from './access.js';
+import { claimLapsed, keepRenewed, leaseEnd, newHolder } from '../leases.js';
 import { FolderJournals } from './folderJournals.js';
+import { errorOf, failTask, failureOf, heldBy, interruptedMessage, optionsPlace, progressText, taskById, taskOfRepo } from './migrationTasks.js';
 import { checkRemote, gitAccess, GiteaApiReader, hasCredentials, type RemoteCredentials } from './remoteAccess.js';
 import { mirrorIntervalSeconds, mirrorSecretPlace } from './mirrorSettings.js';
 import { checkLfsEndpoint, LfsFetcher } from './migrateLfs.js';
@@ -99,6 +104,9 @@ export class MigrationService {
   private readonly journals: FolderJournals;
   private readonly attachments: AttachmentStorage;
   private readonly lfs: LfsFetcher;
+  private readonly holder = newHolder();
+  /** The tasks this process runs, by id: what their waiting requests await. */
+  private readonly running = new Map<number, Promise<void>>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -126,7 +134,22 @@ export class MigrationService {
     throw new Forbidden('Given user is not an organization.');
   }
 
+  /**
+   * `POST /repos/migrate`: what can be checked at once is (a 4xx before anything is written), then the
+   * migration runs as a task of this process (`start`) and the request waits for its end, as Gitea's API
+   * answers once the migration finished. A client that goes away does not stop the task.
+   */
   async migrate(actor: UserRow, input: MigrateInput): Promise<{ repo: RepoRow; owner: UserRow }> {
+    const task = await this.start(actor, input);
+    return this.outcome(task.id);
+  }
+
+  /**
+   * Checks the request and creates the task with its placeholder repository (being migrated: it holds
+   * the name and shows in `GET /repos/{owner}/{repo}`) in one transaction, then runs the task here in the
+   * background, under a lease renewed while it runs.
+   */
+  async start(actor: UserRow, input: MigrateInput): Promise<MigrateTaskRow> {
     const { db, config } = this.deps;
     const service = (input.service || 'git').toLowerCase();
     if (service !== 'git' && !giteaLike.has(service)) throw new Invalid(`migrations from ${service} are not supported: use service "git" or a Gitea-compatible server`);
@@ -141,6 +164,129 @@ export class MigrationService {
       const [n] = await db.select({ n: count() }).from(repositories).where(eq(repositories.ownerId, owner.id));
       if ((n?.n ?? 0) >= limit) throw new Invalid(`You have already reached your limit of ${limit} repositories.`);
     }
+    if (input.mirror) mirrorIntervalSeconds(input.mirrorInterval, this.deps);
+    const given: RemoteCredentials = { username: input.authUsername || undefined, password: input.authPassword || undefined, token: input.authToken || undefined };
+    const remote = await checkRemote(config.migrations, input.cloneAddr, given);
+    if (input.lfs && config.lfs.enabled) await checkLfsEndpoint(config.migrations, remote, input.lfsEndpoint || undefined);
+    const [key] = await this.keys();
+    if (!key) throw new Error('no secret key to seal the migration options with');
+    const { leaseMs } = config.leftovers;
+    let task: MigrateTaskRow;
+    try {
+      task = await withTx(db, async (tx) => {
+        const [repo] = await tx.insert(repositories).values({
+          ownerId: owner.id, name: input.repoName, lowerName, description: input.description ?? '', isPrivate: input.private ?? false,
+          isMirror: input.mirror ?? false, originalUrl: remote.url, originalServiceType: service, status: repoStatus.beingMigrated,
+        }).returning({ id: repositories.id });
+        const [row] = await tx.insert(migrateTasks).values({
+          doerId: actor.id, ownerId: owner.id, repoId: repo!.id, repoName: input.repoName, holder: this.holder, leaseUntil: leaseEnd(leaseMs),
+          options: seal(key, optionsPlace({ ownerId: owner.id, repoId: repo!.id }), JSON.stringify(input)),
+        }).returning();
+        return row!;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict();
+      throw err;
+    }
+    this.launch(task);
+    return task;
+  }
+
+  /** Runs a task held by this process in the background; `outcome` waits for it. */
+  private launch(task: MigrateTaskRow): void {
+    const run = this.run(task).catch((err: unknown) => this.deps.log.error({ err, task: task.id }, 'a migration task could not be ended'));
+    this.running.set(task.id, run);
+    void run.finally(() => this.running.delete(task.id));
+  }
+
+  /** The migrations this process runs now (shutdown waits for them). */
+  async drain(): Promise<void> {
+    await Promise.all([...this.running.values()]);
+  }
+
+  private async run(task: MigrateTaskRow): Promise<void> {
+    const { db, config, log } = this.deps;
+    const { leaseMs } = config.leftovers;
+    const mine = and(eq(migrateTasks.id, task.id), eq(migrateTasks.holder, this.holder), inArray(migrateTasks.status, [taskStatus.queued, taskStatus.running]));
+    const stop = keepRenewed(leaseMs, () => db.update(migrateTasks).set({ leaseUntil: leaseEnd(leaseMs) }).where(mine), log);
+    try {
+      const started = await db.update(migrateTasks).set({ status: taskStatus.running, startedAt: new Date(), message: '' })
+        .where(and(eq(migrateTasks.id, task.id), eq(migrateTasks.holder, this.holder), eq(migrateTasks.status, taskStatus.queued))).returning({ id: migrateTasks.id });
+      if (!started.length) return; // taken over by another process meanwhile
+      const [doer, owner] = await Promise.all([this.users.byId(task.doerId), this.users.byId(task.ownerId)]);
+      const text = task.options ? open(await this.keys(), optionsPlace(task), task.options) : undefined;
+      if (!doer || !owner) throw new Invalid('the account that asked for the migration, or its owner, no longer exists');
+      if (!text) throw new Invalid('the migration\'s options cannot be read (the secret key changed)');
+      await this.perform(task, doer, owner, JSON.parse(text) as MigrateInput);
+    } catch (err) {
+      const failure = failureOf(err);
+      if (failure.failure === 'internal') log.error({ err, task: task.id }, 'a migration failed');
+      await failTask(db, task, this.holder, failure);
+    } finally {
+      stop();
+    }
+  }
+
+  /** The caller's own migration task (Gitea's GetMigratingTaskByID: only its doer's); 404 otherwise. */
+  async taskOf(id: number, actor: UserRow): Promise<MigrateTaskRow> {
+    const task = await taskById(this.deps.db, id);
+    if (!task || task.doerId !== actor.id) throw new NotFound(`task \`${id}\` does not exist`);
+    return task;
+  }
+
+  /** The migration task of a repository being migrated. */
+  taskOfRepo(repoId: number): Promise<MigrateTaskRow | undefined> {
+    return taskOfRepo(this.deps.db, repoId);
+  }
+
+  /** What a running task does now, in its row (while this process still holds it). */
+  private async say(task: MigrateTaskRow, message: string): Promise<void> {
+    await this.deps.db.update(migrateTasks).set({ message }).where(heldBy(task.id, this.holder));
+  }
+
+  /** Waits for a task's end: the repository it made, or the error it failed with (the status it would have had). */
+  private async outcome(id: number): Promise<{ repo: RepoRow; owner: UserRow }> {
+    const { db } = this.deps;
+    await this.running.get(id);
+    let task = await taskById(db, id);
+    // Run by another process (taken over after a lapsed lease): its row tells the end.
+    while (task && (task.status === taskStatus.queued || task.status === taskStatus.running)) {
+      await new Promise((r) => setTimeout(r, 250));
+      task = await taskById(db, id);
+    }
+    if (!task) throw new Error(`migration task ${id} is gone`);
+    if (task.status !== taskStatus.finished) throw errorOf(task);
+    const [repo] = task.repoId ? await db.select().from(repositories).where(eq(repositories.id, task.repoId)) : [];
+    const owner = await this.users.byId(task.ownerId);
+    if (!repo || !owner) throw new Error(`the repository of migration task ${id} is gone`);
+    return { repo, owner };
+  }
+
+  /**
+   * Tasks whose process died (their lease lapsed): one that never started is run here; one that was
+   * running is failed with a message, its placeholder removed (its scratch folder is the folder
+   * journals' to remove). Answers how many it took.
+   */
+  async recoverTasks(limit = 5): Promise<number> {
+    const { db, config, log } = this.deps;
+    const claimed = await claimLapsed(db, migrateTasks, this.holder, config.leftovers.leaseMs, limit);
+    for (const task of claimed) {
+      if (task.status === taskStatus.queued) {
+        this.launch(task);
+        continue;
+      }
+      if (await failTask(db, task, this.holder, { failure: 'internal', message: interruptedMessage })) {
+        log.warn({ task: task.id }, 'failed a migration task whose process died');
+      }
+    }
+    return claimed.length;
+  }
+
+  /** The body of a task: the source read into a scratch folder and memory, then written in one transaction. */
+  private async perform(task: MigrateTaskRow, actor: UserRow, owner: UserRow, input: MigrateInput): Promise<void> {
+    const { db, config } = this.deps;
+    const service = (input.service || 'git').toLowerCase();
+    const lowerName = input.repoName.toLowerCase();
     const interval = input.mirror ? mirrorIntervalSeconds(input.mirrorInterval, this.deps) : 0;
     const given: RemoteCredentials = { username: input.authUsername || undefined, password: input.authPassword || undefined, token: input.authToken || undefined };
     const remote = await checkRemote(config.migrations, input.cloneAddr, given);
@@ -157,6 +303,7 @@ export class MigrationService {
     // Release assets stored before the transaction; removed again if it does not commit.
     const stored: string[] = [];
     try {
+      await this.say(task, progressText.git);
       const access = gitAccess(remote);
       let head: string | undefined;
       try {
@@ -179,7 +326,7 @@ export class MigrationService {
       if (giteaSource && !input.mirror) {
         const reader = new GiteaApiReader(remote, giteaSource.base);
         try {
-          fetched = await this.readSource(reader, giteaSource.path, input);
+          fetched = await this.readSource(reader, giteaSource.path, input, (text) => this.say(task, text));
           await this.storeAssets(reader, fetched, stored);
         } finally {
           await reader.close();
@@ -207,13 +354,18 @@ export class MigrationService {
       const sealed = input.mirror && hasCredentials(remote.credentials) ? JSON.stringify(remote.credentials) : undefined;
       const [key] = sealed ? await this.keys() : [];
 
-      const repo = await withTx(db, async (tx) => {
-        const [row] = await tx.insert(repositories).values({
-          ownerId: owner.id, name: input.repoName, lowerName, description: input.description ?? '', isPrivate: input.private ?? false,
+      // The placeholder becomes the repository and the task ends, in one transaction held by the lease.
+      await withTx(db, async (tx) => {
+        const [row] = await tx.update(repositories).set({
+          name: input.repoName, lowerName, description: input.description ?? '', isPrivate: input.private ?? false,
           isEmpty: branches === 0, isMirror: input.mirror ?? false, defaultBranch: head ?? 'main', numBranches: branches, numWatches: 1,
-          originalUrl: gitUrl, originalServiceType: service, sizeBytes,
-        }).returning();
-        const repo = row!;
+          originalUrl: gitUrl, originalServiceType: service, sizeBytes, status: repoStatus.ready,
+        }).where(and(eq(repositories.id, task.repoId ?? 0), eq(repositories.status, repoStatus.beingMigrated))).returning();
+        if (!row) throw new Conflict('the repository was removed while it was being migrated');
+        const ended = await tx.update(migrateTasks).set({ status: taskStatus.finished, message: '', endedAt: new Date(), leaseUntil: null, options: null })
+          .where(heldBy(task.id, this.holder)).returning({ id: migrateTasks.id });
+        if (!ended.length) throw new Conflict('the migration task was taken over by another process');
+        const repo = row;
         if (owner.type === 'Organization') {
           const perm = await this.access.repoPermissionIn(tx, repo, owner, { ...actor, isAdmin: false });
           if (perm.mode !== 'admin' && perm.mode !== 'owner') await tx.insert(collaborations).values({ repoId: repo.id, userId: actor.id, accessMode: 'admin' });
@@ -232,16 +384,12 @@ export class MigrationService {
           type: 'repository', action: 'created', repoName: repo.name, ...inRepo(repo, actor.id), activity: { opType: 'create_repo' },
         });
         await journal.place(tx);
-        const [final] = await tx.select().from(repositories).where(eq(repositories.id, repo.id));
-        return final!;
       });
       await journal.committed();
-      if (wikiFetched) moveWiki(wikiScratch, wikiDir(config.dataDir, owner.name, repo.name));
-      return { repo, owner };
+      if (wikiFetched) moveWiki(wikiScratch, wikiDir(config.dataDir, owner.name, input.repoName));
     } catch (err) {
       await journal.abandon();
       for (const uuid of stored) await this.attachments.remove(uuid).catch(() => undefined);
-      if (isUniqueViolation(err)) throw conflict();
       throw err;
     } finally {
       rmSync(scratch, { recursive: true, force: true });
@@ -249,16 +397,21 @@ export class MigrationService {
     }
   }
 
-  private async readSource(reader: GiteaApiReader, path: string, input: MigrateInput): Promise<Fetched> {
+  /** `say`: the progress, in the task's row (Gitea's texts). */
+  private async readSource(reader: GiteaApiReader, path: string, input: MigrateInput, say: (text: string) => Promise<void>): Promise<Fetched> {
     const info = await reader.get<{ id: number }>(`/repos/${path}`, true);
     if (!info) throw new Invalid(`the source server has no repository ${path} (or the token cannot see it)`);
     const out: Fetched = { labels: [], milestones: [], issues: [], releases: [], assets: new Map() };
+    if (input.labels) await say(progressText.labels);
     if (input.labels) out.labels = await reader.all<SrcLabel>(`/repos/${path}/labels`);
+    if (input.milestones) await say(progressText.milestones);
     if (input.milestones) out.milestones = await reader.all<SrcMilestone>(`/repos/${path}/milestones?state=all`);
     const wanted: Array<{ issue: SrcIssue; pull?: SrcPull }> = [];
+    if (input.issues) await say(progressText.issues);
     if (input.issues) for (const i of await reader.all<SrcIssue>(`/repos/${path}/issues?state=all&type=issues`)) wanted.push({ issue: i });
     if (input.pullRequests) for (const p of await reader.all<SrcPull>(`/repos/${path}/pulls?state=all`)) wanted.push({ issue: p, pull: p });
     for (const w of wanted) {
+      if (w.pull && w === wanted.find((x) => x.pull)) await say(progressText.pulls);
       const got = (await reader.get<SrcComment[]>(`/repos/${path}/issues/${w.issue.number}/comments`)) ?? [];
       const comments = Array.isArray(got) ? got : [];
       const reactions = await reader.all<SrcReaction & { id?: number }>(`/repos/${path}/issues/${w.issue.number}/reactions`);
@@ -269,6 +422,7 @@ export class MigrationService {
       }
       out.issues.push({ ...w, comments, reactions, commentReactions });
     }
+    if (input.releases) await say(progressText.releases);
     if (input.releases) out.releases = await reader.all<SrcRelease>(`/repos/${path}/releases`);
     return out;
   }

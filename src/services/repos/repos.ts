@@ -1,6 +1,6 @@
 // Repositories: look-up with the caller's permission, settings, deletion, lists and search.
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm';
-import { activities, activityTallies, hooks, lfsMetaObjects, repoTransfers, repositories, stars, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
+import { activities, activityTallies, hooks, lfsMetaObjects, repoStatus, repoTransfers, repositories, stars, users, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { storeFor } from '../../storage/index.js';
 import { lfsKey } from '../../storage/lfsObjects.js';
 import { jsonRow, rowFromJson } from '../../db/jsonRows.js';
@@ -100,10 +100,12 @@ export class RepoService {
   /** The repository with its owner and the caller's permission; 404 when missing or invisible. */
   /** The repository, its owner and the caller's permission: one prepared query, the hot path of most requests. */
   /** `ignoreVisibility`: found whoever may see it (a deploy key decides by itself); `perm` is then the caller's all the same. */
-  async load(ownerName: string, name: string, actor: UserRow | null, opts: { ignoreVisibility?: boolean } = {}): Promise<LoadedRepo> {
+  /** `beingMigrated`: also a repository being migrated (a placeholder: only its JSON and its page show it; to all else it is 404). */
+  async load(ownerName: string, name: string, actor: UserRow | null, opts: { ignoreVisibility?: boolean; beingMigrated?: boolean } = {}): Promise<LoadedRepo> {
     const [json] = await this.byName.execute({ owner: ownerName.toLowerCase(), name: name.toLowerCase(), actor: actor?.id ?? 0 });
     if (!json) throw new NotFound();
     const row = fromJsonRepoAndOwner(json);
+    if (row.repo.status !== repoStatus.ready && !opts.beingMigrated) throw new NotFound();
     const perm = permissionFromColumns(row.repo, row.owner, actor, row);
     if (!opts.ignoreVisibility && !canSeeRepo(perm)) throw new NotFound();
     return { repo: row.repo, owner: row.owner, perm, transferPending: row.transferPending };

@@ -2,6 +2,7 @@
 import { contentDisposition } from '../../api/attachmentHttp.js';
 import { canRead } from '../../permissions/repo.js';
 import type { ContentEntry } from '../../services/git/contents.js';
+import { repoStatus, taskStatus } from '../../db/schema/index.js';
 import { NotFound } from '../../services/errors.js';
 import type { LoadedRepo } from '../../services/repos/repos.js';
 import {
@@ -54,6 +55,7 @@ ${sorted.map(({ entry }) => {
 
 export async function repoHome(req: PageReq, loaded: LoadedRepo): Promise<Page> {
   const { repo } = loaded;
+  if (repo.status === repoStatus.beingMigrated) return migratingPage(req, loaded);
   const parts: SafeHtml[] = [];
   if (canRead(loaded.perm, 'repo.code')) {
     const listed = repo.isEmpty ? undefined : await req.services.contents.get(loaded, '', repo.defaultBranch).catch((err: unknown) => {
@@ -177,3 +179,19 @@ ${diffView(diff)}
   return { title: `${subject} · ${c.id.slice(0, 10)}`, crumbs: repoCrumbs(req, loaded, { label: 'commit' }, { label: c.id.slice(0, 10) }), body };
 }
 
+
+/**
+ * A repository being migrated (Gitea's migrating page): where from and what the migration does now;
+ * `data-migrating-task-id` names the task whose `/user/task/{id}` its migrating user may poll.
+ */
+async function migratingPage(req: PageReq, loaded: LoadedRepo): Promise<Page> {
+  const task = await req.services.migrations.taskOfRepo(loaded.repo.id);
+  const state = !task || task.status === taskStatus.queued ? 'queued' : 'running';
+  const now = task?.message || (state === 'queued' ? 'Waiting to start' : 'Starting');
+  return {
+    title: `${loaded.owner.name}/${loaded.repo.name}`,
+    crumbs: repoCrumbs(req, loaded),
+    body: html`<main class="repo migrating"><h1>${loaded.owner.name}/${loaded.repo.name}</h1>
+<p class="migrating" data-migrating-task-id="${task?.id ?? 0}" data-status="${state}">This repository is being migrated${loaded.repo.originalUrl ? html` from <code>${loaded.repo.originalUrl}</code>` : ''}: <span class="progress">${now}</span></p></main>`,
+  };
+}

@@ -16,6 +16,8 @@ import type { Config } from '../../config.js';
 import type { ScopeCategory } from '../../services/users/tokens.js';
 import type { Services } from '../../services/index.js';
 import { isReservedOwnerName } from '../../services/names.js';
+import { NotFound } from '../../services/errors.js';
+import { toTaskStatus } from '../../convert/migrateTask.js';
 import type { LoadedRepo } from '../../services/repos/repos.js';
 import { accountPage, orgProjectPage } from './account.js';
 import { ANSWERED, type PageAnswer, type PageReq } from './common.js';
@@ -111,7 +113,8 @@ function routeOf(segs: string[], raw: string[]): Route | undefined {
   return {
     name: page.name,
     scope: page.scope,
-    run: async (req) => page.run(req, await req.services.repos.load(owner, second, req.auth.actor)),
+    // A repository being migrated shows only its page (repoHome tells the migration's progress).
+    run: async (req) => page.run(req, await req.services.repos.load(owner, second, req.auth.actor, { beingMigrated: page.name === 'repo' })),
   };
 }
 
@@ -134,11 +137,39 @@ function pageError(ctx: Context, err: unknown, home: string): void {
   ctx.body = layout(String(status), [], html`<main class="error"><h1>${status}</h1><p>${message}</p></main>`, home).value;
 }
 
+/**
+ * Gitea's `GET /user/task/{id}` (routers/web/user/task.go), which its migration page polls: the signed-in
+ * user's own migration task as JSON; another's or a missing one is Gitea's 404 `{"error": ...}`. A
+ * request without a user is sent to the sign-in page, as Gitea's reqSignIn does.
+ */
+async function taskStatus(ctx: Context, services: Services, base: string, idText: string): Promise<void> {
+  ctx.state.operationId = 'web.user.task';
+  const auth = (ctx.get('Authorization') || ctx.query.token || ctx.query.access_token ? undefined : await sessionAuth(ctx, services))
+    ?? await authenticate(ctx, services);
+  if (!auth.actor) {
+    ctx.status = 303;
+    ctx.redirect(`${base}user/login?redirect_to=${encodeURIComponent(`${base}${ctx.path.slice(1)}`)}`);
+    return;
+  }
+  ctx.state.actorId = auth.actor.id;
+  authorize(auth, { anonymous: false, basicOnly: false, scopes: ['user'], write: false });
+  const id = /^\d{1,15}$/.test(idText) ? Number(idText) : 0;
+  try {
+    ctx.body = toTaskStatus(await services.migrations.taskOf(id, auth.actor));
+  } catch (err) {
+    if (!(err instanceof NotFound)) throw err;
+    ctx.status = 404;
+    ctx.body = { error: `task \`${id}\` does not exist` };
+  }
+  ctx.set('Cache-Control', 'no-store');
+}
+
 export function buildPages(services: Services, config: Config): Middleware {
   const base = new URL(config.rootUrl).pathname;
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     const parsed = segmentsOf(ctx.path);
+    if (parsed && parsed.segs.length === 3 && parsed.segs[0] === 'user' && parsed.segs[1] === 'task') return taskStatus(ctx, services, base, parsed.segs[2]!);
     const route = parsed && routeOf(parsed.segs, parsed.raw);
     if (!route) return next();
     ctx.state.operationId = `web.${route.name}`;
