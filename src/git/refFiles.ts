@@ -29,8 +29,9 @@ export function readOptional(path: string): string | undefined {
     return readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    // Gone (deleted or packed meanwhile), or a directory of refs below a name: not a ref.
-    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return undefined;
+    // Gone (deleted or packed meanwhile), a directory of refs below a name, or a name longer than a file's
+    // may be (git could never have written it as a loose ref; packed-refs is read next): not a ref file.
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENAMETOOLONG') return undefined;
     throw err;
   }
 }

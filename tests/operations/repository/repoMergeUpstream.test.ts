@@ -80,6 +80,10 @@ test('another branch of the fork (`branch`); 404 for a branch the fork lacks', a
   assert.equal([tip(mine, 'topic'), tip(mine)], [sha, before]);
   const missing = await merge(mine, { branch: 'nope' });
   assert.is(missing.response.status, 404);
+  // A name longer than a file name may be (here 260 bytes of 'ß́a' in UTF-8) was a 500 (ENAMETOOLONG
+  // reading the loose ref; contract seed 664784449): no such branch can exist.
+  const long = await merge(mine, { branch: 'ß́a'.repeat(52) });
+  assert.is(long.response.status, 404);
 });
 
 test('409 when the merge conflicts (nothing moved)', async () => {
