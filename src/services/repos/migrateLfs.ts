@@ -12,10 +12,9 @@
 // repository may record the same oid meanwhile) but left to `gc_lfs`, which removes unrecorded objects
 // older than an hour.
 import { createHash } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import { Agent, request } from 'undici';
+import { type Agent, request } from 'undici';
 import type { MigrationsConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { lfsMetaObjects } from '../../db/schema/index.js';
@@ -24,7 +23,7 @@ import { storeFor, type BlobStore } from '../../storage/index.js';
 import { lfsKey } from '../../storage/lfsObjects.js';
 import type { ServiceDeps } from '../context.js';
 import { Invalid } from '../errors.js';
-import { authorizationOf, checkRemote, type CheckedRemote } from './remoteAccess.js';
+import { authorizationOf, checkRemote, pinnedAgent, type CheckedRemote } from './remoteAccess.js';
 
 export interface LfsObject {
   oid: string;
@@ -65,23 +64,6 @@ export async function checkLfsEndpoint(cfg: MigrationsConfig, clone: CheckedRemo
     if (err instanceof Invalid) throw new Invalid(err.message.replace('clone_addr', 'lfs_endpoint'));
     throw err;
   }
-}
-
-/** An HTTP agent whose every connection goes to the checked `address`, whatever the host name says. */
-function pinnedAgent(address: string): Agent {
-  return new Agent({
-    headersTimeout: 60_000,
-    bodyTimeout: 60_000,
-    connect: {
-      timeout: 30_000,
-      lookup: (_host: string, opts: { all?: boolean }, cb: (...args: never[]) => void) => {
-        const done = cb as unknown as (err: Error | null, a: unknown, f?: number) => void;
-        const family = isIP(address) === 6 ? 6 : 4;
-        if (opts.all) done(null, [{ address, family }]);
-        else done(null, address, family);
-      },
-    },
-  });
 }
 
 interface BatchAnswerObject {

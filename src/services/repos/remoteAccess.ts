@@ -94,20 +94,7 @@ export class GiteaApiReader {
     private readonly base: string,
     private readonly signal?: AbortSignal,
   ) {
-    const address = remote.address;
-    this.agent = new Agent({
-      headersTimeout: 60_000,
-      bodyTimeout: 60_000,
-      connect: {
-        timeout: 30_000,
-        lookup: (_host: string, opts: { all?: boolean }, cb: (...args: never[]) => void) => {
-          const done = cb as unknown as (err: Error | null, a: unknown, f?: number) => void;
-          const family = isIP(address) === 6 ? 6 : 4;
-          if (opts.all) done(null, [{ address, family }]);
-          else done(null, address, family);
-        },
-      },
-    });
+    this.agent = pinnedAgent(remote.address);
   }
 
   async close(): Promise<void> {
@@ -184,4 +171,21 @@ export class GiteaApiReader {
     }
     return out;
   }
+}
+
+/** An HTTP agent whose every connection goes to the checked `address`, whatever the host name says. */
+export function pinnedAgent(address: string): Agent {
+  return new Agent({
+    headersTimeout: 60_000,
+    bodyTimeout: 60_000,
+    connect: {
+      timeout: 30_000,
+      lookup: (_host: string, opts: { all?: boolean }, cb: (...args: never[]) => void) => {
+        const done = cb as unknown as (err: Error | null, a: unknown, f?: number) => void;
+        const family = isIP(address) === 6 ? 6 : 4;
+        if (opts.all) done(null, [{ address, family }]);
+        else done(null, address, family);
+      },
+    },
+  });
 }
