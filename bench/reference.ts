@@ -68,7 +68,7 @@ function repoJson(r: Row, owner: Row, admin: boolean, host: string) {
   return {
     id: n(r.id), owner: userJson(owner, admin), name: r.name, full_name: `${owner.name}/${r.name}`, description: r.description,
     empty: r.is_empty, private: r.is_private, fork: false, template: r.is_template, parent: null, mirror: r.is_mirror,
-    size: Math.round(n(r.size_bytes) / 1024), language: '', languages_url: `${api}/languages`, html_url: `${root}${path}`, url: api,
+    size: Math.round(n(r.size_bytes) / 1024), language: r.language, languages_url: `${api}/languages`, html_url: `${root}${path}`, url: api,
     link: '', ssh_url: `ssh://git@${host}${sshPort === 22 ? '' : `:${sshPort}`}/${path}.git`, clone_url: `${root}${path}.git`, original_url: '', website: r.website,
     stars_count: r.num_stars, forks_count: r.num_forks, watchers_count: r.num_watches, open_issues_count: r.num_issues - r.num_closed_issues,
     open_pr_counter: r.num_pulls - r.num_closed_pulls, release_counter: r.num_releases, branch_count: r.num_branches,
