@@ -42,6 +42,12 @@ export async function presentIssue(req: Ctx, loaded: LoadedRepo, row: IssueRow) 
   return (await presentIssues(req, loaded, [row]))[0]!;
 }
 
+/** Issues whose details were read with them (a page of `issues.list`). */
+export async function presentIssuesWithDetails(req: Ctx, loaded: LoadedRepo, rows: Array<{ issue: IssueRow; details: IssueDetails }>) {
+  const shown = await projectsOfIssues(req, rows.map((r) => r.details));
+  return rows.map(({ issue, details }) => toIssue(issue, details, loaded.owner, loaded.repo, req.auth.actor, req.config, projectsOf(details, shown)));
+}
+
 /** An issue whose details were read with it (`issues.loadWithDetails`). */
 export async function presentLoadedIssue(req: Ctx, loaded: LoadedRepo, { issue, details }: { issue: IssueRow; details: IssueDetails }) {
   const shown = await projectsOfIssues(req, [details]);

@@ -15,7 +15,7 @@ import type { ServiceDeps } from '../context.js';
 import { recountLabels, recountMilestones, recountRepoIssues, repoIssuesShift } from './counters.js';
 import { endOfDay } from './dueDate.js';
 import { BadRequest, Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, RepoArchived } from '../errors.js';
-import { detailsFromColumns, prepareIssueDetailQueries, type IssueDetails } from './issueDetails.js';
+import { detailsFromColumns, issuesWithDetails, prepareIssueDetailQueries, type IssueDetails } from './issueDetails.js';
 import { issueTextMatch, keywordOf } from './textMatch.js';
 import { nextIssueIndexCte } from './issueIndex.js';
 import { dropDuplicateScopes, usableLabelsById, writeIssueLabels } from './labelRows.js';
@@ -27,6 +27,12 @@ import { deadlineComment } from './dueDate.js';
 
 /** From this offset on, an issue list counts first and may walk from the other end (see list). */
 export const deepOffset = 1_000;
+
+/** How many issues and/or pull requests of a state the repository's counters hold. */
+function countersTotal(repo: LoadedRepo['repo'], withIssues: boolean, withPulls: boolean, state: IssueFilters['state']): number {
+  const of = (all: number, closed: number) => (state === 'all' ? all : state === 'closed' ? closed : all - closed);
+  return (withIssues ? of(repo.numIssues, repo.numClosedIssues) : 0) + (withPulls ? of(repo.numPulls, repo.numClosedPulls) : 0);
+}
 
 export const issueUnit = (isPull: boolean) => (isPull ? ('repo.pulls' as const) : ('repo.issues' as const));
 export const canWriteIssue = (perm: RepoPermission, isPull: boolean) => canWrite(perm, issueUnit(isPull));
@@ -227,7 +233,12 @@ export class IssueService {
     return pull ? run(pull.tx) : withTx(this.deps.db, run);
   }
 
-  async list(loaded: LoadedRepo, f: IssueFilters, page: { limit: number; offset: number }): Promise<{ rows: IssueRow[]; total: number }> {
+  /**
+   * A page of the repository's issues, each with its details (read in the page's one query), and the
+   * total: from the repository's counters when only state and kind filter the list (Gitea's counters,
+   * kept in every change's transaction), else counted.
+   */
+  async list(loaded: LoadedRepo, f: IssueFilters, page: { limit: number; offset: number }): Promise<{ rows: Array<{ issue: IssueRow; details: IssueDetails }>; total: number }> {
     const { db } = this.deps;
     const conds: Array<SQL | undefined> = [eq(issues.repoId, loaded.repo.id)];
     const readIssues = canRead(loaded.perm, 'repo.issues');
@@ -272,18 +283,21 @@ export class IssueService {
     const where = and(...conds);
     const newestFirst = [desc(issues.createdAt), desc(issues.id)];
     // The page's ids first: skipping OFFSET rows then walks the index alone (no row fetched for each
-    // skipped one). The rows of those ids are read after.
-    const pageOf = (ids: ReturnType<typeof pageIdsOf>) => db.select().from(issues).where(inArray(issues.id, ids)).orderBy(...newestFirst);
+    // skipped one). The rows of those ids are read after, with their details, in the same statement.
+    const pageOf = async (ids: ReturnType<typeof pageIdsOf>) =>
+      (await issuesWithDetails(db, inArray(issues.id, ids)).orderBy(...newestFirst)).map((r) => ({ issue: r.issue, details: detailsFromColumns(r) }));
     const pageIdsOf = (order: SQL[], limit: number, offset: number) =>
       db.select({ id: issues.id }).from(issues).where(where).orderBy(...order).limit(limit).offset(offset);
-    const counted = () => db.select({ n: count() }).from(issues).where(where);
+    const unfiltered = !q && !f.since && !f.before && !f.createdBy && !f.mentioned && !f.assignedTo && !f.labels?.length && !f.milestones?.length;
+    const fromCounters = unfiltered ? countersTotal(loaded.repo, wantPulls !== true && readIssues, wantPulls !== false && readPulls, f.state) : undefined;
+    const counted = async () => fromCounters ?? (await db.select({ n: count() }).from(issues).where(where))[0]?.n ?? 0;
     if (page.offset < deepOffset) {
-      const [rows, [total]] = await Promise.all([pageOf(pageIdsOf(newestFirst, page.limit, page.offset)), counted()]);
-      return { rows, total: total?.n ?? 0 };
+      const [rows, total] = await Promise.all([pageOf(pageIdsOf(newestFirst, page.limit, page.offset)), counted()]);
+      return { rows, total };
     }
     // A deep page: counted first, and past the middle it is walked to from the oldest end, so the last
     // page of 100,000 issues skips as few entries as the first (the order is total: ties go by id).
-    const total = (await counted())[0]?.n ?? 0;
+    const total = await counted();
     if (page.offset >= total) return { rows: [], total };
     if (page.offset <= total / 2) return { rows: await pageOf(pageIdsOf(newestFirst, page.limit, page.offset)), total };
     const end = total - page.offset; // the page's positions counted from the oldest: [start, end)

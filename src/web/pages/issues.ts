@@ -1,7 +1,7 @@
 // Issues and pull requests: lists by state, one issue or pull request with its comments (and reviews,
 // files and diff), each body rendered as Markdown.
 import type { components } from '../../../generated/openapi.js';
-import { presentComments, presentIssues, presentLoadedIssue } from '../../present/issues.js';
+import { presentComments, presentIssues, presentIssuesWithDetails, presentLoadedIssue } from '../../present/issues.js';
 import { presentPull, presentReviews } from '../../present/pulls.js';
 import { toPullReviewComment } from '../../convert/review.js';
 import { canRead } from '../../permissions/repo.js';
@@ -33,7 +33,7 @@ export async function issueList(req: PageReq, loaded: LoadedRepo, type: 'issues'
   const page = pageNumber(req);
   const size = pageSize(req);
   const { rows, total } = await req.services.issues.list(loaded, { state, type }, { limit: size, offset: (page - 1) * size });
-  const shown = await presentIssues(req, loaded, rows);
+  const shown = await presentIssuesWithDetails(req, loaded, rows);
   const base = `${repoHref(req, loaded)}/${type}`;
   const title = type === 'issues' ? 'Issues' : 'Pull requests';
   const body = html`<main class="${type}">

@@ -161,6 +161,31 @@ test('200: paginated with X-Total-Count and Link', async () => {
   assert.equal(links, { next: { page: 3, limit: 2 }, last: { page: 3, limit: 2 }, first: { page: 1, limit: 2 }, prev: { page: 1, limit: 2 } });
 });
 
+test('X-Total-Count of every state and kind is the number of items listed, through creation, closing, reopening and deletion', async () => {
+  const repo = await sharedRepo(app, p);
+  const check = async (when: string) => {
+    for (const state of ['open', 'closed', 'all'] as const) {
+      for (const type of [undefined, 'issues', 'pulls'] as const) {
+        const r = await list(repo, { state, type, limit: 50 }, p.owner.auth);
+        assert.is(r.response.status, 200);
+        assert.is(r.response.headers.get('X-Total-Count'), String(r.data!.length), `${when}: state=${state} type=${type}`);
+      }
+    }
+  };
+  const made = [];
+  for (let k = 0; k < 4; k++) made.push(await newIssue(app, repo, p.owner, { title: `counted ${k}` }));
+  await pullIndex(repo);
+  await check('created');
+  await editIssue(app, repo, made[0]!.number, p.owner, { state: 'closed' });
+  await editIssue(app, repo, made[1]!.number, p.owner, { state: 'closed' });
+  await check('closed');
+  await editIssue(app, repo, made[1]!.number, p.owner, { state: 'open' });
+  await check('reopened');
+  const gone = await app.client(p.owner.auth).DELETE('/repos/{owner}/{repo}/issues/{index}', { params: { path: { ...repo.path, index: made[0]!.number } } });
+  assert.is(gone.response.status, 204);
+  await check('deleted');
+});
+
 test('200: deep pages (counted first, past the middle walked from the oldest end) are the pages of the one order', async () => {
   // 2,345 issues written at once, three to a second (ties ordered by id), one in five closed.
   const repo = await sharedRepo(app, p);
@@ -169,6 +194,8 @@ test('200: deep pages (counted first, past the middle walked from the oldest end
     select ${repo.id}, g, ${p.owner.id}, 'bulk ' || g, g % 5 = 0, timestamptz '2026-01-01' + (g / 3) * interval '1 second', now()
     from generate_series(1, ${rows}) g`);
   await app.services.deps.db.execute(sql`insert into issue_counters (repo_id, last_index) values (${repo.id}, ${rows})`);
+  // The repository's counters, as the service keeps them (an unfiltered list's total is read from them).
+  await app.services.deps.db.execute(sql`update repositories set num_issues = ${rows}, num_closed_issues = ${Math.floor(rows / 5)} where id = ${repo.id}`);
   const order = (all: Array<{ index: number; created: number; id: number }>) => all.sort((a, b) => b.created - a.created || b.id - a.id).map((r) => r.index);
   for (const state of ['open', 'all'] as const) {
     const stored = rowsOf<{ index: number | string; created: string; id: number | string }>(await app.services.deps.db.execute(

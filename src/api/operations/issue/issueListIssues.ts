@@ -1,6 +1,6 @@
 import { loadRepo, loadUser } from '../../load.js';
 import { pageHeaders, pageOf } from '../../pagination.js';
-import { presentIssues } from '../../../present/issues.js';
+import { presentIssuesWithDetails } from '../../../present/issues.js';
 import type { Handler } from '../../types.js';
 
 const list = (s?: string) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
@@ -18,5 +18,5 @@ export const issueListIssues: Handler<'issueListIssues'> = async (req) => {
     { state: q.state ?? 'open', type: q.type, labels: list(q.labels), milestones: list(q.milestones), q: q.q, since: q.since, before: q.before, createdBy, assignedTo, mentioned },
     page,
   );
-  return { status: 200, body: await presentIssues(req, loaded, rows), headers: pageHeaders(req.config, req.koa.url, page, total) };
+  return { status: 200, body: await presentIssuesWithDetails(req, loaded, rows), headers: pageHeaders(req.config, req.koa.url, page, total) };
 };
