@@ -1,7 +1,7 @@
 // Issues and pull requests: lists by state, one issue or pull request with its comments (and reviews,
 // files and diff), each body rendered as Markdown.
 import type { components } from '../../../generated/openapi.js';
-import { presentComments, presentIssues, presentIssuesWithDetails, presentLoadedIssue } from '../../present/issues.js';
+import { presentComments, presentIssuesWithDetails, presentLoadedIssue } from '../../present/issues.js';
 import { presentPull, presentReviews } from '../../present/pulls.js';
 import { toPullReviewComment } from '../../convert/review.js';
 import { canRead } from '../../permissions/repo.js';
