@@ -5,6 +5,7 @@ import type { ReviewView } from '../services/pulls/reviews.js';
 import type { Config } from '../config.js';
 import type { RepoRow } from '../db/schema/index.js';
 import type { PullView } from '../services/pulls/pulls.js';
+import type { IssueDetails } from '../services/issues/issueDetails.js';
 import type { LoadedRepo } from '../services/repos/repos.js';
 import type { Services } from '../services/index.js';
 import type { Auth } from '../permissions/caller.js';
@@ -12,10 +13,11 @@ import type { Auth } from '../permissions/caller.js';
 type Ctx = { services: Services; auth: Auth; config: Config };
 
 /** `repo` replaces the loaded row after a change that moved its counters. */
-export async function presentPulls(req: Ctx, loaded: LoadedRepo, given: PullView[], repo?: RepoRow) {
+/** Pull requests as the API answers them; `known`: their issues' details, when already read with them. */
+export async function presentPulls(req: Ctx, loaded: LoadedRepo, given: PullView[], repo?: RepoRow, known?: Map<number, IssueDetails>) {
   const viewer = req.auth.actor;
   const [{ details, mergers }, requested, heads, views] = await Promise.all([
-    req.services.pulls.details(given),
+    req.services.pulls.details(given, known),
     req.services.reviews.requested(given.map((v) => v.issue.id)),
     req.services.pulls.headRepos(given, viewer),
     req.services.pulls.withCurrentBase(loaded, given),

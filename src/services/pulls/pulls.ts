@@ -22,7 +22,7 @@ import { refuseBlocked } from '../users/blocks.js';
 import type { ServiceDeps } from '../context.js';
 import { recountLabels, recountMilestones } from '../issues/counters.js';
 import { BadRequest, Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
-import { loadIssueDetails } from '../issues/issueDetails.js';
+import { detailsFromColumns, issuesWithDetails, loadIssueDetails, type IssueDetails } from '../issues/issueDetails.js';
 import type { IssueService } from '../issues/issues.js';
 import { isValidRefName } from '../names.js';
 import { commitState } from '../git/statuses.js';
@@ -207,7 +207,11 @@ export class PullService implements PullHost {
     return created;
   }
 
-  async list(loaded: LoadedRepo, f: PullFilters, page: { limit: number; offset: number }): Promise<{ rows: PullView[]; total: number }> {
+  /**
+   * A page of pull requests with their issues' details (read in the page's one statement) and the total:
+   * from the repository's counters when only the state filters the list, else counted.
+   */
+  async list(loaded: LoadedRepo, f: PullFilters, page: { limit: number; offset: number }): Promise<{ rows: PullView[]; details: Map<number, IssueDetails>; total: number }> {
     const { db } = this.deps;
     this.requireRead(loaded);
     const conds: Array<SQL | undefined> = [eq(issues.repoId, loaded.repo.id), eq(issues.isPull, true)];
@@ -222,12 +226,27 @@ export class PullService implements PullHost {
       conds.push(eq(issues.posterId, u.id));
     }
     const where = and(...conds);
-    const [rows, [total]] = await Promise.all([
-      db.select({ issue: issues, pull: pullRequests }).from(issues).innerJoin(pullRequests, eq(pullRequests.issueId, issues.id))
-        .where(where).orderBy(...(orders[f.sort ?? ''] ?? newestFirst)).limit(page.limit).offset(page.offset),
-      db.select({ n: count() }).from(issues).where(where),
+    const order = orders[f.sort ?? ''] ?? newestFirst;
+    const { numPulls, numClosedPulls } = loaded.repo;
+    const fromCounters = !f.milestone && !f.labels?.length && !f.poster
+      ? (f.state === 'all' ? numPulls : f.state === 'closed' ? numClosedPulls : numPulls - numClosedPulls)
+      : undefined;
+    // The page's ids first (the index alone walks past OFFSET rows), then those rows with their details.
+    const ids = db.select({ id: issues.id }).from(issues).innerJoin(pullRequests, eq(pullRequests.issueId, issues.id))
+      .where(where).orderBy(...order).limit(page.limit).offset(page.offset);
+    const [found, total] = await Promise.all([
+      issuesWithDetails(db, inArray(issues.id, ids)).orderBy(...order),
+      fromCounters ?? db.select({ n: count() }).from(issues).where(where).then(([r]) => r?.n ?? 0),
     ]);
-    return { rows, total: total?.n ?? 0 };
+    const rows: PullView[] = [];
+    const details = new Map<number, IssueDetails>();
+    for (const r of found) {
+      const d = detailsFromColumns(r);
+      if (!d.pull) continue;
+      rows.push({ issue: r.issue, pull: d.pull });
+      details.set(r.issue.id, d);
+    }
+    return { rows, details, total };
   }
 
   /** The pull request numbered `index`, without touching git; 404 for an issue's number. */
@@ -291,9 +310,10 @@ export class PullService implements PullHost {
   }
 
   /** Issue details of a page of pull requests, and who merged them, in a fixed number of queries. */
-  async details(views: PullView[]) {
+  /** The issues' details (unless already read, `known`) and the mergers of these pull requests. */
+  async details(views: PullView[], known?: Map<number, IssueDetails>) {
     const [details, mergers] = await Promise.all([
-      loadIssueDetails(this.deps.db, views.map((v) => v.issue)),
+      known ?? loadIssueDetails(this.deps.db, views.map((v) => v.issue)),
       this.usersById([...new Set(views.map((v) => v.pull.mergedById).filter((id): id is number => !!id))]),
     ]);
     return { details, mergers };

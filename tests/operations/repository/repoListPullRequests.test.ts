@@ -81,6 +81,15 @@ test('200: state, milestone, labels (any of them) and poster filters; 400 for an
   assert.match(messageOf(unknown.error), /user does not exist/);
 });
 
+test('X-Total-Count is the number of pull requests listed, for every state, with and without filters', async () => {
+  for (const query of [{}, { state: 'closed' }, { state: 'all' }, { state: 'all', labels: [l1.id, l2.id] }, { state: 'all', poster: r.writer.username }] as Query[]) {
+    const res = await list(repo, { ...query, limit: 50 }, r.reader.auth);
+    assert.is(res.response.status, 200);
+    assert.is(res.response.headers.get('X-Total-Count'), String(res.data!.length), JSON.stringify(query));
+    assert.ok(res.data!.length > 0, JSON.stringify(query));
+  }
+});
+
 test('200: sort by creation, update and comments', async () => {
   assert.equal(await numbers({ sort: 'oldest' }), [p1.number, p2.number]);
   assert.equal(await numbers({ sort: 'priority' }), [p2.number, p1.number]);
