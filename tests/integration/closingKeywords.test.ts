@@ -8,7 +8,7 @@ import { pushFiles } from '../helpers/actions.js';
 import { eventsOf, gitWorkspace } from '../helpers/events.js';
 import { startApp, type TestApp } from '../helpers/harness.js';
 import { eventually, fastHooks, hookBody, receiver, repoHook, type Receiver } from '../helpers/hooks.js';
-import { editIssue, getIssue, newComment, newIssue, people, type People, type Repo } from '../helpers/issues.js';
+import { editIssue, editRepo, getIssue, newComment, newIssue, people, type People, type Repo } from '../helpers/issues.js';
 import { addFile, mergePull, openPull, patch } from '../helpers/pulls.js';
 import { addCollaborator, getRepo, pathOf, userRepo, type Actor } from '../helpers/repos.js';
 import { eq } from 'drizzle-orm';
@@ -160,6 +160,27 @@ test('a merged pull request closes the issues its body fixes, as the merger, nam
   assert.is(await stateOf(repo, issue.number), 'closed');
   assert.is(await stateOf(repo, reopened.number), 'open');
   assert.equal((await timeline(repo, issue.number, ['close'])).map((e) => [e.ref_commit_sha, e.user.login]), [[sha, p.owner.username]]);
+});
+
+test('a pull request marked manually merged closes the issues its body fixes, naming the commit given', async () => {
+  const repo = await repoOf();
+  await editRepo(app, repo, { allow_manual_merge: true });
+  const issue = await newIssue(app, repo, p.owner);
+  const head = await patch(app, repo, p.writer, addFile('manual.txt', ['x']), { newBranch: 'manual' });
+  const pr = await openPull(app, repo, p.writer, 'manual', { body: `Resolves #${issue.number}` });
+  // Merged by hand: main fast-forwarded to the head with git (its message has no keyword).
+  const ws = gitWorkspace(app);
+  try {
+    const dir = await ws.clone(ws.remote(p.writer, repo.path.owner, repo.path.repo));
+    await ws.must(['push', '-q', 'origin', 'origin/manual:refs/heads/main'], dir);
+  } finally {
+    ws.close();
+  }
+  assert.is(await stateOf(repo, issue.number), 'open');
+  const r = await mergePull(app, repo, p.owner.auth, pr.number, { Do: 'manually-merged', MergeCommitID: head });
+  assert.is(r.response.status, 200, JSON.stringify(r.error));
+  assert.is(await stateOf(repo, issue.number), 'closed');
+  assert.equal((await timeline(repo, issue.number, ['close'])).map((e) => [e.ref_commit_sha, e.user.login]), [[head, p.owner.username]]);
 });
 
 test('merged into a branch other than the default: the body\'s keywords close (Gitea has no base rule), the commits\' do not', async () => {
