@@ -46,6 +46,12 @@ export interface Config {
   packages: PackagesConfig;
   /** Gitea's `[repository.release]`: RELEASE_ALLOWED_TYPES, the release assets' own allow-list (empty: any type). */
   release: { allowedTypes: string };
+  /**
+   * Gitea's `[repository.pull-request]` CLOSE_KEYWORDS and REOPEN_KEYWORDS: the words that, just before an
+   * issue reference (`fixes #12`), make a pushed commit or a merged pull request close or reopen it.
+   * Comma-separated, case-insensitive, letters only; unset: Gitea's English defaults; empty: none.
+   */
+  issueKeywords: { close: string[]; reopen: string[] };
   webhook: WebhookConfig;
   /** Gitea's `[migrations]` and `[mirror]` (#39): which hosts migrations and mirrors may reach, and mirror intervals. */
   migrations: MigrationsConfig;
@@ -341,6 +347,14 @@ function bool(env: Env, name: string, dflt: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+/** A comma-separated list of words (Gitea's parseKeywords: Unicode letters only, lower-cased). */
+function keywords(env: Env, name: string, dflt: string): string[] {
+  const words = (env[name] ?? dflt).split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+  const bad = words.find((w) => !/^\p{L}+$/u.test(w));
+  if (bad !== undefined) throw new ConfigError(`${name} must list words of letters only, separated by commas; got "${bad}"`);
+  return [...new Set(words)];
+}
+
 function logFormat(env: Env): Config['logFormat'] {
   const raw = (env.LOG_FORMAT || 'json').toLowerCase();
   if (raw !== 'json' && raw !== 'pretty') throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${env.LOG_FORMAT}"`);
@@ -398,6 +412,10 @@ export function loadConfig(env: Env = process.env): Config {
       limitSize: Object.fromEntries(['generic', 'npm', 'pypi', 'container'].map((t) => [t, int(env, `PACKAGES_LIMIT_SIZE_${t.toUpperCase()}`, -1, -1)])),
     },
     release: { allowedTypes: env.RELEASE_ALLOWED_TYPES ?? '' },
+    issueKeywords: {
+      close: keywords(env, 'CLOSE_KEYWORDS', 'close,closes,closed,fix,fixes,fixed,resolve,resolves,resolved'),
+      reopen: keywords(env, 'REOPEN_KEYWORDS', 'reopen,reopens,reopened'),
+    },
     webhook: {
       allowedHostList: env.WEBHOOK_ALLOWED_HOST_LIST?.trim() || 'external',
       deliverTimeoutMs: int(env, 'WEBHOOK_DELIVER_TIMEOUT', 5, 1) * 1000,

@@ -41,6 +41,7 @@ import './events/activity.js';
 import './events/hookFanOut.js';
 import './notifications/notifier.js';
 import './actions/triggers.js';
+import './issues/closeByReference.js';
 import { ActionService } from './actions/runs.js';
 import { ActionQueries } from './actions/queries.js';
 import { RunnerService } from './actions/runners.js';

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { and, eq } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../src/db/client.js';
-import { events, pendingPushes } from '../../src/db/schema/index.js';
+import { comments, events, pendingPushes } from '../../src/db/schema/index.js';
 import { eventually, fastHooks, receiver, type Receiver } from '../helpers/hooks.js';
 import { distinctBranches, distinctTags, pushRepo, sameBranch, type PushWorld } from '../helpers/parallelPushes.js';
 import { adminCredentials } from '../helpers/harness.js';
@@ -88,6 +88,27 @@ if (!pgTemplateUrl()) {
       assert.is(left.length, 0, 'no pending push is left');
       const pushes = await database.db.select().from(events).where(and(eq(events.repoId, repo.repoId), eq(events.type, 'push')));
       assert.is(pushes.filter((r) => (r.data as { ref: string }).ref === 'refs/heads/orphan').length, 1, 'recorded once');
+    } finally {
+      repo.close();
+    }
+  });
+
+  test('SIGKILL right after a push whose commit fixes an issue: the live process records it, and the issue is closed once', async () => {
+    const repo = await pushRepo(w, 'killed-fix');
+    try {
+      const doomed = await spawnAnvil({ dataDir, databaseUrl: dbUrl, env: { ...env, ANVIL_TEST_CRASH_AFTER_PUSH: '1' } });
+      started.push(doomed);
+      const index = await repo.newIssue('crashes');
+      const sha = (await repo.commitOn('fix', 'fix.txt', `Fixes #${index}`)).trim();
+      const answer = await repo.git.run(['push', '--porcelain', gitUrl(doomed.url, repo.name), 'refs/heads/fix:refs/heads/main'], repo.dir);
+      await eventually(() => doomed.child.exitCode !== null || doomed.child.signalCode !== null, 'the process to die after the push', 10_000);
+      assert.is(doomed.child.signalCode, 'SIGKILL');
+      assert.is.not(answer.code, 0, 'the client got no answer');
+      await eventually(async () => (await repo.issue(index)).state === 'closed', 'the issue closed by the process that recorded the push', 10_000);
+      const closes = await database.db.select().from(events).where(and(eq(events.repoId, repo.repoId), eq(events.type, 'issues'), eq(events.action, 'closed')));
+      assert.is(closes.length, 1, 'closed once');
+      const entries = await database.db.select().from(comments).where(and(eq(comments.repoId, repo.repoId), eq(comments.type, 'close')));
+      assert.equal(entries.map((c) => c.commitSha), [sha]);
     } finally {
       repo.close();
     }

@@ -107,15 +107,23 @@ export async function pushRepo(w: PushWorld, name: string) {
     hookId: hook.json.id as number,
     dir,
     git: g,
-    /** A commit of its own on top of main, under local branch `branch`; answers its id. */
-    async commitOn(branch: string, file: string): Promise<string> {
+    /** A commit of its own on top of main, under local branch `branch` (message `add <file>` unless given); answers its id. */
+    async commitOn(branch: string, file: string, message = `add ${file}`): Promise<string> {
       await g.must(['checkout', '-q', '-B', branch, 'main'], dir);
       mkdirSync(dirname(join(dir, file)), { recursive: true });
       writeFileSync(join(dir, file), `${file}\n`);
       await g.must(['add', '-A'], dir);
-      await g.must(['commit', '-q', '-m', `add ${file}`], dir);
+      await g.must(['commit', '-q', '-m', message], dir);
       return g.must(['rev-parse', 'HEAD'], dir);
     },
+    /** Opens an issue through the first process's API; answers its number. */
+    async newIssue(title: string): Promise<number> {
+      const r = await api(base, 'POST', `/repos/${who.username}/${name}/issues`, { title });
+      assert.is(r.status, 201, JSON.stringify(r.json));
+      return r.json.number as number;
+    },
+    /** An issue as the first process's API answers it. */
+    issue: async (index: number) => (await api(base, 'GET', `/repos/${who.username}/${name}/issues/${index}`)).json as { state: string },
     close: () => rmSync(root, { recursive: true, force: true }),
   };
 }

@@ -1,7 +1,7 @@
 // The issue references of text, as Gitea's modules/references finds them (cross references, #38).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { findIssueReferences, findIssueReferencesMarkdown } from '../../src/services/issues/references.js';
+import { findIssueReferences, findIssueReferencesMarkdown, keywordPatterns } from '../../src/services/issues/references.js';
 
 const root = 'https://code.example.com/';
 const short = (refs: ReturnType<typeof findIssueReferences>) => refs.map((r) => `${r.owner ? `${r.owner}/${r.name}` : ''}#${r.index}:${r.action}`);
@@ -16,6 +16,15 @@ test('#N, !N and owner/repo#N where Gitea sees them: after space or bracket, bef
 test('close and reopen keywords right before the reference, any case, with an optional colon', () => {
   assert.equal(short(findIssueReferences('Fixes #1, closes: #2 and Reopens #3; resolved  #4', root)), ['#1:closes', '#2:closes', '#3:reopens', '#4:none']);
   assert.equal(short(findIssueReferences('prefixes #1', root)), ['#1:none']);
+});
+
+test('configured keywords (CLOSE_KEYWORDS, REOPEN_KEYWORDS) replace the defaults; an empty list matches nothing', () => {
+  const k = keywordPatterns({ close: ['corrige', 'behebt'], reopen: [] });
+  assert.equal(short(findIssueReferences('Corrige #1, fixes #2, reopens #3 and behebt: #4 ; xcorrige #5', root, [], k)), ['#1:closes', '#2:none', '#3:none', '#4:closes', '#5:none']);
+  assert.equal(short(findIssueReferencesMarkdown('Behebt #6 `fixes #7`', root, k)), ['#6:closes']);
+  // A long keyword far before the reference is still found (the window is the longest keyword's).
+  const long = keywordPatterns({ close: ['réparationcomplète'], reopen: ['rouvre'] });
+  assert.equal(short(findIssueReferences('lorem ipsum RÉPARATIONCOMPLÈTE: #8 rouvre #9', root, [], long)), ['#8:closes', '#9:reopens']);
 });
 
 test("links to this server's issues and pull requests count; other hosts do not", () => {

@@ -8,10 +8,9 @@ import type { Db } from '../../db/client.js';
 import { comments, issues, repositories, users, type CommentRow, type IssueRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { canRead, canWrite, type RepoPermission } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
-import { addFanOut } from '../events/record.js';
 import type { DomainEvent, PushCommit } from '../events/types.js';
 import { AccessService } from '../repos/access.js';
-import { findIssueReferences, findIssueReferencesMarkdown, type IssueReference, type XRefAction } from './references.js';
+import { findIssueReferences, findIssueReferencesMarkdown, keywordPatterns, type IssueReference, type XRefAction } from './references.js';
 
 const unit = (isPull: boolean) => (isPull ? ('repo.pulls' as const) : ('repo.issues' as const));
 /** Gitea's CanWriteIssuesOrPulls (and the owner and administrators, who write everything). */
@@ -103,7 +102,8 @@ export async function addCrossReferences(
   text: { plain: string; markdown: string }, removeOld: boolean,
 ): Promise<void> {
   const rootUrl = deps.config.rootUrl;
-  const refs = [...findIssueReferences(text.plain, rootUrl), ...findIssueReferencesMarkdown(text.markdown, rootUrl)];
+  const keywords = keywordPatterns(deps.config.issueKeywords);
+  const refs = [...findIssueReferences(text.plain, rootUrl, [], keywords), ...findIssueReferencesMarkdown(text.markdown, rootUrl, keywords)];
   const resolver = new Resolver(deps, tx, actor, origin);
   const resolved = await resolver.issues(refs);
   let list: Target[] = [];
@@ -180,17 +180,30 @@ function commitLink(rootUrl: string, owner: UserRow, repo: RepoRow, c: PushCommi
   return `<a href="${esc(`${base}/${owner.name}/${repo.name}`)}/commit/${esc(encodeURIComponent(c.id))}">${esc(c.message.split('\n', 1)[0] ?? '')}</a>`;
 }
 
+/** An issue a pushed commit's message references, as addCommitReferences hands it on (after its entry). */
+export interface CommitReference {
+  commit: PushCommit;
+  issue: IssueRow;
+  action: XRefAction;
+  /** The issue's repository, with the pusher's permission on it. */
+  target: { repo: RepoRow; owner: UserRow; perm: RepoPermission };
+}
+
 /**
  * Gitea's UpdateIssuesCommit (the reference half): each pushed commit whose message mentions an issue the
- * pusher can read adds a `commit_ref` entry to it, once per commit and issue. Oldest commit first.
+ * pusher can read adds a `commit_ref` entry to it, once per commit and issue. Oldest commit first; each
+ * reference (once per commit, issue and action) is then handed to `then`, in the same order, so that what
+ * acts on it (closing, closeByReference.ts) follows its entry as in Gitea.
  */
 export async function addCommitReferences(
   deps: ServiceDeps, tx: Db, pusher: UserRow, home: { repo: RepoRow; owner: UserRow }, commits: PushCommit[],
+  then?: (ref: CommitReference) => Promise<void>,
 ): Promise<void> {
   const resolver = new Resolver(deps, tx, pusher, home);
+  const keywords = keywordPatterns(deps.config.issueKeywords);
   for (const c of [...commits].reverse()) {
     const marked = new Set<string>();
-    const refs = findIssueReferences(c.message, deps.config.rootUrl);
+    const refs = findIssueReferences(c.message, deps.config.rootUrl, [], keywords);
     const resolved = await resolver.issues(refs);
     for (const ref of refs) {
       const found = resolved.get(ref);
@@ -200,32 +213,21 @@ export async function addCommitReferences(
       marked.add(key);
       const [exists] = await tx.select({ id: comments.id }).from(comments)
         .where(and(eq(comments.issueId, found.issue.id), eq(comments.type, 'commit_ref'), eq(comments.commitSha, c.id))).limit(1);
-      if (exists) continue;
-      const now = new Date();
-      await tx.insert(comments).values({
-        issueId: found.issue.id, repoId: found.issue.repoId, posterId: pusher.id, type: 'commit_ref', commitSha: c.id,
-        body: commitLink(deps.config.rootUrl, home.owner, home.repo, c), createdAt: now, updatedAt: now,
-      });
-      await tx.update(issues).set({ updatedAt: now }).where(eq(issues.id, found.issue.id));
+      if (!exists) {
+        // Created at the transaction's time, as the close that may follow it (entries of one time go by id).
+        await tx.insert(comments).values({
+          issueId: found.issue.id, repoId: found.issue.repoId, posterId: pusher.id, type: 'commit_ref', commitSha: c.id,
+          body: commitLink(deps.config.rootUrl, home.owner, home.repo, c),
+        });
+        await tx.update(issues).set({ updatedAt: new Date() }).where(eq(issues.id, found.issue.id));
+      }
+      await then?.({ commit: c, issue: found.issue, action: ref.action, target: found.repo });
     }
   }
 }
 
-// A push to a branch whose commits mention issues: their commit references, in the push's transaction.
+// A push to a branch whose commits mention issues: their commit references, in the push's transaction
+// (closeByReference.ts registers the fan-out, which also closes and reopens).
 const mentionsIssue = /[#!][0-9]/;
-const pushesWithRefs = (list: DomainEvent[]) =>
+export const pushesWithRefs = (list: DomainEvent[]) =>
   list.filter((e) => e.type === 'push' && e.ref.startsWith('refs/heads/') && e.commits.some((c) => mentionsIssue.test(c.message) || c.message.includes('/issues/') || c.message.includes('/pulls/')));
-
-addFanOut(
-  async (tx, event, deps) => {
-    if (event.type !== 'push' || !event.ref.startsWith('refs/heads/') || event.repoId === undefined || !event.commits.length) return;
-    if (!pushesWithRefs([event]).length) return;
-    const [row] = await tx.select({ repo: repositories, owner: users }).from(repositories).innerJoin(users, eq(users.id, repositories.ownerId))
-      .where(eq(repositories.id, event.repoId));
-    const [pusher] = await tx.select().from(users).where(eq(users.id, event.actorId));
-    // A pull mirror's sync is not someone's push (Gitea records no references for it).
-    if (!row || !pusher || row.repo.isMirror) return;
-    await addCommitReferences(deps, tx, pusher, row, event.commits);
-  },
-  { quiet: (list) => pushesWithRefs(list).length === 0 },
-);

@@ -308,8 +308,10 @@ export class IssueService {
   /**
    * Shared by PATCH issue and PATCH pull: poster or writer; writers alone change assignees,
    * milestone and labels (others' changes are ignored, as in Gitea); a stale content_version is 409.
+   * Also how a pushed commit or a merged pull request closes or reopens an issue (closeByReference.ts):
+   * `commitSha` is then the commit the close or reopen entry names (Gitea's ChangeStatus with a commit).
    */
-  async edit(loaded: LoadedRepo, issue: IssueRow, actor: UserRow, input: EditIssueInput, opts: { merged?: boolean; tx?: Db } = {}): Promise<IssueRow> {
+  async edit(loaded: LoadedRepo, issue: IssueRow, actor: UserRow, input: EditIssueInput, opts: { merged?: boolean; tx?: Db; commitSha?: string } = {}): Promise<IssueRow> {
     const writer = canWriteIssue(loaded.perm, issue.isPull);
     if (actor.id !== issue.posterId && !writer) throw new Forbidden('user should be the poster or a writer');
     // Gitea lets a pull request be edited in an archived repository (no archive check on that route).
@@ -394,7 +396,7 @@ export class IssueService {
         set.isClosed = input.state === 'closed';
         if (set.isClosed) await refuseOpenDependencies(tx, current.id);
         set.closedAt = set.isClosed ? now : null;
-        await tx.insert(comments).values({ issueId: current.id, repoId: current.repoId, posterId: actor.id, type: set.isClosed ? 'close' : 'reopen' });
+        await tx.insert(comments).values({ issueId: current.id, repoId: current.repoId, posterId: actor.id, type: set.isClosed ? 'close' : 'reopen', commitSha: opts.commitSha ?? '' });
         // A closed pull request's scheduled merge goes with the close (Gitea removes it), so GET/DELETE .../merge no longer see it.
         if (set.isClosed && current.isPull) {
           await tx.delete(pullAutoMerges).where(inArray(pullAutoMerges.pullId, tx.select({ id: pullRequests.id }).from(pullRequests).where(eq(pullRequests.issueId, current.id))));

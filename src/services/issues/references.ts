@@ -20,14 +20,42 @@ const END = String.raw`(?=\s|$|\)|\]|[:;,.?!]\s|[:;,.?!]$)`;
 const issueNumeric = new RegExp(String.raw`(?:\s|^|\(|\[)([#!][0-9]+)${END}`, 'g');
 const crossNumeric = new RegExp(String.raw`(?:\s|^|\(|\[)([0-9a-zA-Z_.-]+/[0-9a-zA-Z_.-]+[#!][0-9]+)${END}`, 'g');
 const validName = /^[a-z0-9_.-]+$/;
-// Gitea's default [repository.pull-request] CLOSE_KEYWORDS and REOPEN_KEYWORDS.
-const closeKeywords = /(?:\s|^|\(|\[)(close|closes|closed|fix|fixes|fixed|resolve|resolves|resolved):? $/i;
-const reopenKeywords = /(?:\s|^|\(|\[)(reopen|reopens|reopened):? $/i;
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function actionBefore(text: string, start: number): XRefAction {
-  const before = text.slice(Math.max(0, start - 64), start);
-  if (closeKeywords.test(before)) return 'closes';
-  if (reopenKeywords.test(before)) return 'reopens';
+/**
+ * The close and reopen keywords as patterns (Gitea's makeKeywordsPat): a keyword, an optional colon and
+ * one space at the end of the text before a reference. `window`: how much of that text can hold one.
+ */
+export interface Keywords {
+  close: RegExp | undefined;
+  reopen: RegExp | undefined;
+  window: number;
+}
+
+const keywordCache = new WeakMap<object, Keywords>();
+
+/** The patterns of `[repository.pull-request]`'s CLOSE_KEYWORDS and REOPEN_KEYWORDS (config.issueKeywords); an empty list never matches. */
+export function keywordPatterns(words: { close: string[]; reopen: string[] }): Keywords {
+  let k = keywordCache.get(words);
+  if (!k) {
+    const pat = (list: string[]) =>
+      (list.length ? new RegExp(String.raw`(?:\s|^|\(|\[)(${list.map(escapeRe).join('|')}):? $`, 'iu') : undefined);
+    k = { close: pat(words.close), reopen: pat(words.reopen), window: Math.max(0, ...words.close.map((w) => w.length), ...words.reopen.map((w) => w.length)) + 4 };
+    keywordCache.set(words, k);
+  }
+  return k;
+}
+
+/** Gitea's defaults: close, closes, closed, fix, fixes, fixed, resolve, resolves, resolved; reopen, reopens, reopened. */
+export const defaultKeywords = keywordPatterns({
+  close: ['close', 'closes', 'closed', 'fix', 'fixes', 'fixed', 'resolve', 'resolves', 'resolved'],
+  reopen: ['reopen', 'reopens', 'reopened'],
+});
+
+function actionBefore(text: string, start: number, keywords: Keywords): XRefAction {
+  const before = text.slice(Math.max(0, start - keywords.window), start);
+  if (keywords.close?.test(before)) return 'closes';
+  if (keywords.reopen?.test(before)) return 'reopens';
   return 'none';
 }
 
@@ -43,13 +71,11 @@ function parse(ref: string, action: XRefAction, fromLink: boolean): IssueReferen
   return { owner: parts[0]!, name: parts[1]!, index, action };
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * Gitea's FindAllIssueReferences: the references of plain text (titles, commit messages). Full links to
  * this server's issues and pull requests count as `owner/repo#N` (`rootUrl` ends in `/`).
  */
-export function findIssueReferences(text: string, rootUrl: string, links: string[] = []): IssueReference[] {
+export function findIssueReferences(text: string, rootUrl: string, links: string[] = [], keywords: Keywords = defaultKeywords): IssueReference[] {
   if (rootUrl) {
     const full = new RegExp(String.raw`(\s|^|\(|\[)${escapeRe(rootUrl)}([0-9a-zA-Z_.-]+/[0-9a-zA-Z_.-]+)/(issues|pulls)/([0-9]+)${END}`, 'g');
     text = text.replace(full, (_m, pre: string, repo: string, kind: string, n: string) => `${pre}${repo}${kind === 'pulls' ? '!' : '#'}${n}`);
@@ -58,7 +84,7 @@ export function findIssueReferences(text: string, rootUrl: string, links: string
   for (const re of [issueNumeric, crossNumeric]) {
     for (const m of text.matchAll(re)) {
       const start = m.index! + m[0].length - m[1]!.length;
-      const ref = parse(m[1]!, actionBefore(text, start), false);
+      const ref = parse(m[1]!, actionBefore(text, start, keywords), false);
       if (ref) out.push(ref);
     }
   }
@@ -89,7 +115,7 @@ export function findIssueReferences(text: string, rootUrl: string, links: string
  * Gitea's FindAllIssueReferencesMarkdown: the references of Markdown (bodies, comments), leaving out code
  * (fenced blocks and inline spans) and counting the targets of links.
  */
-export function findIssueReferencesMarkdown(markdown: string, rootUrl: string): IssueReference[] {
+export function findIssueReferencesMarkdown(markdown: string, rootUrl: string, keywords: Keywords = defaultKeywords): IssueReference[] {
   const links: string[] = [];
   const text = markdown
     .replace(/^([ ]{0,3})(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1?\2[`~]*[ \t]*$|(?![\s\S]))/gm, '\n')
@@ -99,5 +125,5 @@ export function findIssueReferencesMarkdown(markdown: string, rootUrl: string): 
       links.push(href);
       return ` ${label} `;
     });
-  return findIssueReferences(text, rootUrl, links);
+  return findIssueReferences(text, rootUrl, links, keywords);
 }

@@ -22,6 +22,7 @@ import type { BranchService } from '../git/branches.js';
 import type { BranchProtectionService } from '../git/branchProtections.js';
 import { requiredState } from '../git/statuses.js';
 import { signatureOf } from '../identity.js';
+import { closeReferencedByPull } from '../issues/closeByReference.js';
 import { shiftRepoIssues } from '../issues/counters.js';
 import { Conflict, Forbidden, NotAllowed, NotFound, RepoArchived } from '../errors.js';
 import { hasOpenDependencies } from '../issues/openDependencies.js';
@@ -333,7 +334,10 @@ export class MergeService {
     return id;
   }
 
-  /** The merged state, its comment, the push and the closed pull request's events, in one transaction. */
+  /**
+   * The merged state, its comment, the push and the closed pull request's events, and the issues the pull
+   * request closes or reopens with a keyword (closeByReference.ts), in one transaction: once per merge.
+   */
   private async record(loaded: Target, view: PullView, actor: UserRow, m: { sha: string; auto: boolean; events: DomainEvent[] }): Promise<void> {
     const { pull, issue } = view;
     const now = new Date();
@@ -354,6 +358,7 @@ export class MergeService {
         type: 'pull_request', action: 'closed', issueId: issue.id, ...inRepo(loaded.repo, actor.id),
         activity: { opType: m.auto ? 'auto_merge_pull_request' : 'merge_pull_request', issueId: issue.id, content: issueContent(issue.index, issue.title) },
       }]);
+      await closeReferencedByPull(this.deps, tx, issue, actor, m.sha);
     });
   }
 
