@@ -101,7 +101,7 @@ test('lfs_endpoint: an explicit endpoint on the source is used (with the token);
   const wrong = await migrate({ clone_addr: cloneUrl(secret), repo_name: other, auth_token: token(), lfs: true, lfs_endpoint: `${src.url}/${open.full_name}.git/info/lfs` });
   assert.is(wrong.response.status, 201, JSON.stringify(wrong.error));
   assert.equal(await recorded(wrong.data!.id!), []);
-  for (const endpoint of ['http://lfs.blocked.example/a/b.git/info/lfs', 'ftp://127.0.0.1/x', 'not a url']) {
+  for (const endpoint of ['http://lfs.blocked.example/a/b.git/info/lfs', 'ftp://127.0.0.1/x', 'not a url', 'http://%zz@127.0.0.1/x/info/lfs']) {
     const refused = fresh('e');
     const bad = await migrate({ clone_addr: cloneUrl(secret), repo_name: refused, auth_token: token(), lfs: true, lfs_endpoint: endpoint });
     assert.is(bad.response.status, 422, endpoint);

@@ -118,10 +118,15 @@ export function findIssueReferences(text: string, rootUrl: string, links: string
 export function findIssueReferencesMarkdown(markdown: string, rootUrl: string, keywords: Keywords = defaultKeywords): IssueReference[] {
   const links: string[] = [];
   const text = markdown
-    .replace(/^([ ]{0,3})(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1?\2[`~]*[ \t]*$|(?![\s\S]))/gm, '\n')
+    // The fence is taken whole (`(?=(…))\2`, atomic): given back a mark at a time, a line of marks with no
+    // line end after it took time quadratic in its length.
+    .replace(/^([ ]{0,3})(?=(`{3,}|~{3,}))\2[^\n]*\n[\s\S]*?(?:^\1?\2[`~]*[ \t]*$|(?![\s\S]))/gm, '\n')
     // Each scan below stops at the next backtick or bracket, so hostile text costs linear time.
     .replace(/(`+)[^`]*\1/g, ' ')
-    .replace(/!?\[([^\][\n]*)\]\(\s*<?([^()\s<>[\]]*)>?(?:\s+"[^"\n]*")?\s*\)/g, (_m, label: string, href: string) => {
+    // The white space after `(` is taken at once, never given back (`(?=(\s*))\2`, an atomic group): with an
+    // empty target, a plain `\s*` there would share a run of spaces with the title's `\s+` and the final
+    // `\s*`, and an unclosed `[a](` before a long run of spaces took time quadratic in the run.
+    .replace(/!?\[([^\][\n]*)\]\((?=(\s*))\2<?([^()\s<>[\]]*)>?(?:\s+"[^"\n]*")?\s*\)/g, (_m, label: string, _space: string, href: string) => {
       links.push(href);
       return ` ${label} `;
     });

@@ -40,8 +40,16 @@ export async function checkRemote(cfg: MigrationsConfig, raw: string, given: Rem
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Invalid('Invalid clone_addr: it must be an HTTP or HTTPS URL');
   const credentials: RemoteCredentials = { ...given };
-  if (u.username && !credentials.username) credentials.username = decodeURIComponent(u.username);
-  if (u.password && !credentials.password) credentials.password = decodeURIComponent(u.password);
+  // The URL parser keeps a `%` that starts no escape (`http://%zz@host/`); decoding it is the client's error.
+  const decoded = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      throw new Invalid('Invalid clone_addr: its user name or password is not validly percent-encoded');
+    }
+  };
+  if (u.username && !credentials.username) credentials.username = decoded(u.username);
+  if (u.password && !credentials.password) credentials.password = decoded(u.password);
   u.username = '';
   u.password = '';
   const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();

@@ -217,6 +217,17 @@ test('a body naming thousands of issues and repositories is answered (references
   assert.equal(rows.map((e) => [e.ref_issue?.number, e.ref_action]), [[from.number, 'none']]);
 });
 
+test('a comment whose link target is a long run of white space is answered at once (no quadratic backtracking)', async () => {
+  const target = await newIssue(app, pub, p.owner, { title: 'after the spaces' });
+  const from = await newIssue(app, pub, p.reader, { title: 'spaces' });
+  const started = Date.now();
+  // 80,000 spaces took the link pattern about 20 s (quadratic in the run), the process blocked meanwhile.
+  const c = await newComment(app, pub, from.number, p.reader, `[a](${' '.repeat(80_000)}#${target.number}`);
+  assert.ok(Date.now() - started < 3_000, `took ${Date.now() - started} ms`);
+  const rows = await entries(pub, target.number, ['comment_ref']);
+  assert.equal(rows.map((e) => e.ref_comment?.id), [c.id]);
+});
+
 test('cross references from elsewhere: only issues the actor can read; hidden from viewers who cannot read the source', async () => {
   const target = await newIssue(app, pub, p.owner, { title: 'public target' });
   const priv = await sharedRepo(app, p, { private: true });

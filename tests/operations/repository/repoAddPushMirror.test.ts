@@ -66,6 +66,7 @@ test('400: an address that is no HTTP(S) URL, a bad or too short interval, a blo
   for (const [body, message] of [
     [{ remote_address: 'ftp://127.0.0.1/x.git' }, /HTTP or HTTPS/],
     [{ remote_address: 'not a url' }, /HTTP or HTTPS/],
+    [{ remote_address: 'https://%zz:pw@127.0.0.1/x.git' }, /user name or password/],
     [{ remote_address: remote(), interval: 'soon' }, /invalid interval "soon"/],
     [{ remote_address: remote(), interval: '-1h' }, /invalid interval/],
   ] as const) {

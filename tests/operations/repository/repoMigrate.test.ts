@@ -146,6 +146,11 @@ test('422: refused addresses, services anvil cannot read, bad bodies; nothing ma
     [{ clone_addr: 'http://git.blocked.example/a/b.git' }, /disallowed hosts/],
     [{ clone_addr: 'ftp://127.0.0.1/a/b.git' }, /HTTP or HTTPS/],
     [{ clone_addr: 'file:///etc' }, /HTTP or HTTPS/],
+    // User information that is no percent-encoding (was a URIError, 500).
+    [{ clone_addr: 'http://%zz@127.0.0.1/a/b.git' }, /clone_addr: .*user name or password/],
+    [{ clone_addr: 'http://me:%E0%A4%A@127.0.0.1/a/b.git' }, /clone_addr: .*user name or password/],
+    // Gitea's MaxSize(2048), as for a new repository's description.
+    [{ clone_addr: src.cloneUrl(src.full), description: 'd'.repeat(2049) }, /description/],
     [{ clone_addr: src.cloneUrl(src.full), service: 'github' }, /not supported/],
     [{ clone_addr: src.cloneUrl(src.full), mirror: true, mirror_interval: 'soon' }, /mirror_interval/],
     [{ clone_addr: `${src.app.url}/nobody/nothing.git` }, /cannot be read/],
