@@ -5167,7 +5167,7 @@ export interface paths {
         };
         /**
          * Get signing-key.gpg for given repository
-         * @description Anyone who can read the repository. The armored OpenPGP public key the server signs the commits it writes in this repository with: the instance's (anvil has one key for every repository, docs/signing.md). 404 `no signing key` when none is configured (the default), `signing key format is ssh` for an SSH key, as Gitea answers.
+         * @description Anyone who can read the repository. The armored OpenPGP public key the server signs the commits it writes in this repository with: the instance's (anvil has one key for every repository, docs/signing.md). 404 when none is configured (the default) and for an SSH key, as Gitea answers.
          */
         get: operations["repoSigningKey"];
         put?: never;
@@ -5187,7 +5187,7 @@ export interface paths {
         };
         /**
          * Get signing-key.pub for given repository
-         * @description Anyone who can read the repository. The SSH public key the server signs the commits it writes in this repository with: the instance's (anvil has one key for every repository, docs/signing.md). 404 `no signing key` when none is configured (the default), `signing key format is openpgp` for an OpenPGP key, as Gitea answers.
+         * @description Anyone who can read the repository. The SSH public key the server signs the commits it writes in this repository with: the instance's (anvil has one key for every repository, docs/signing.md). 404 when none is configured (the default) and for an OpenPGP key, as Gitea answers.
          */
         get: operations["repoSigningKeySSH"];
         put?: never;
@@ -5884,7 +5884,7 @@ export interface paths {
         };
         /**
          * Get default signing-key.gpg
-         * @description The armored OpenPGP public key the server signs the commits it writes with (SIGNING_KEY with an OpenPGP key, docs/signing.md), as plain text. 404 `no signing key` when none is configured (the default), `signing key format is ssh` when the key is an SSH one, as Gitea answers. Anyone, anonymous callers included; any valid credential works, whatever its scopes.
+         * @description The armored OpenPGP public key the server signs the commits it writes with (SIGNING_KEY with an OpenPGP key, docs/signing.md), as plain text. 404 when none is configured (the default) and when the key is an SSH one, as Gitea answers (`no signing key`, `signing key format is ssh`). Anyone, anonymous callers included; any valid credential works, whatever its scopes.
          */
         get: operations["getSigningKey"];
         put?: never;
@@ -5904,7 +5904,7 @@ export interface paths {
         };
         /**
          * Get default signing-key.pub
-         * @description The SSH public key (one `ssh-ed25519 AAAA…` line) the server signs the commits it writes with (SIGNING_KEY with an SSH key, docs/signing.md), as plain text. 404 `no signing key` when none is configured (the default), `signing key format is openpgp` when the key is an OpenPGP one, as Gitea answers. Anyone, anonymous callers included; any valid credential works, whatever its scopes.
+         * @description The SSH public key (one `ssh-ed25519 AAAA…` line) the server signs the commits it writes with (SIGNING_KEY with an SSH key, docs/signing.md), as plain text. 404 when none is configured (the default) and when the key is an OpenPGP one, as Gitea answers (`no signing key`, `signing key format is openpgp`). Anyone, anonymous callers included; any valid credential works, whatever its scopes.
          */
         get: operations["getSigningKeySSH"];
         put?: never;
