@@ -175,6 +175,13 @@ export class CommitSigning {
     return k.publicKey;
   }
 
+  /** The configured key's format and id (fingerprint), for the start-up log; undefined without one. Throws on a bad key file. */
+  async describe(): Promise<{ format: string; key: string; name: string; email: string } | undefined> {
+    const k = await this.key.load();
+    if (!k) return undefined;
+    return { format: k.format, key: k.format === 'ssh' ? k.fingerprint : k.key.getFingerprint().toUpperCase(), name: k.name, email: k.email };
+  }
+
   /** The signer for a commit of `kind` when a key is configured and every rule of its kind holds; else undefined (unsigned). */
   async signer(kind: SigningKind, facts: SigningFacts): Promise<CommitSigner | undefined> {
     if (!(await this.key.load())) return undefined;
