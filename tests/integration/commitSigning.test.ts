@@ -11,6 +11,7 @@ import { startApp, type TestApp } from '../helpers/harness.js';
 import { mergePull, openPull, getPull } from '../helpers/pulls.js';
 import { actor, pathOf, repoFolder, userRepo, type Actor, type Repository } from '../helpers/repos.js';
 import { newWikiPage, wikiDirOf } from '../helpers/wiki.js';
+import { addGpgKey, gpgPair } from '../helpers/gpg.js';
 
 const apps: TestApp[] = [];
 let gpgKey: TestSigningKey;
@@ -143,6 +144,51 @@ test('the default rules (Gitea\'s): a file change by a user with no GPG key, two
   assert.ok(verifyCommit(w.dir, w.initial, gpgKey).ok);
   for (const sha of [w.crud, w.merge]) assert.not.match(rawCommit(w.dir, sha), /^gpgsig/m);
   assert.not.match(rawCommit(wikiDirOf(app, pathOf(w.repo)), w.wiki), /^gpgsig/m);
+});
+
+test('rules: pubkey (the user has a GPG key), parentsigned (the parent is verified), approved (a protected base with an approval)', async () => {
+  const app = await startApp({ ...signingEnv(gpgKey), SIGNING_CRUD_ACTIONS: 'pubkey, parentsigned', SIGNING_MERGES: 'approved' });
+  apps.push(app);
+  const owner = await actor(app);
+  const create = async (repo: Repository, filepath: string) => {
+    const r = await app.client(owner.auth).POST('/repos/{owner}/{repo}/contents/{filepath}', { params: { path: { ...pathOf(repo), filepath } }, body: { content: Buffer.from(filepath).toString('base64') } });
+    assert.is(r.response.status, 201, JSON.stringify(r.error));
+    return r.data!.commit!.sha!;
+  };
+  const signed = (repo: Repository, sha: string) => /^gpgsig /m.test(rawCommit(repoFolder(app, pathOf(repo).owner, pathOf(repo).repo), sha));
+  // No GPG key: a change on a signed first commit stays unsigned.
+  const first = await userRepo(app, owner, { auto_init: true, readme: 'Default', default_branch: 'main' });
+  const unsignedChange = await create(first, 'one.txt');
+  assert.not.ok(signed(first, unsignedChange), 'pubkey: no key');
+  await addGpgKey(app, owner, await gpgPair(owner.email));
+  // A key now, but the parent is that unsigned change.
+  assert.not.ok(signed(first, await create(first, 'two.txt')), 'parentsigned: the parent is unsigned');
+  // A key and a signed parent (the first commit of a new repository): signed, and so is the next.
+  const second = await userRepo(app, owner, { auto_init: true, readme: 'Default', default_branch: 'main' });
+  const a = await create(second, 'a.txt');
+  assert.ok(signed(second, a), 'pubkey and parentsigned hold');
+  assert.ok(signed(second, await create(second, 'b.txt')), 'its parent is signed by the server');
+  // approved: the base branch is not protected, so the merge commit is not signed.
+  const topic = await app.client(owner.auth).POST('/repos/{owner}/{repo}/contents/{filepath}', {
+    params: { path: { ...pathOf(second), filepath: 't.txt' } }, body: { content: 'dA==', new_branch: 'topic' },
+  });
+  assert.is(topic.response.status, 201);
+  await create(second, 'c.txt');
+  const pr = await openPull(app, second, owner, 'topic');
+  assert.is((await mergePull(app, second, owner.auth, pr.number!, { Do: 'merge' })).response.status, 200);
+  assert.not.ok(signed(second, (await getPull(app, second, pr.number!, owner.auth)).merge_commit_sha!), 'approved: no protected base');
+});
+
+test('a SIGNING_KEY file that holds no usable key is reported when the key is first read (main.ts: at start)', async () => {
+  const app = await startApp({ SIGNING_KEY: '/nonexistent/signing.asc' });
+  apps.push(app);
+  try {
+    await app.services.commitSigning.describe();
+    assert.unreachable('no error');
+  } catch (err) {
+    assert.match((err as Error).message, /SIGNING_KEY: cannot read \/nonexistent\/signing.asc/);
+  }
+  assert.ok(await (async () => { try { await app.services.commitSigning.describe(); return false; } catch { return true; } })());
 });
 
 test('no key (the default): nothing is signed and the four endpoints answer 404', async () => {
