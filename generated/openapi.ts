@@ -5167,9 +5167,29 @@ export interface paths {
         };
         /**
          * Get signing-key.gpg for given repository
-         * @description Anyone who can read the repository. The armored public GPG key the server signs this repository's commits with. anvil signs no commits (Gitea's `[repository.signing] SIGNING_KEY = none`), so the answer is empty, as Gitea's is with no signing key configured.
+         * @description Anyone who can read the repository. The armored OpenPGP public key the server signs the commits it writes in this repository with: the instance's (anvil has one key for every repository, docs/signing.md). 404 when none is configured (the default) and for an SSH key, as Gitea answers.
          */
         get: operations["repoSigningKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/repos/{owner}/{repo}/signing-key.pub": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get signing-key.pub for given repository
+         * @description Anyone who can read the repository. The SSH public key the server signs the commits it writes in this repository with: the instance's (anvil has one key for every repository, docs/signing.md). 404 when none is configured (the default) and for an OpenPGP key, as Gitea answers.
+         */
+        get: operations["repoSigningKeySSH"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5864,7 +5884,7 @@ export interface paths {
         };
         /**
          * Get default signing-key.gpg
-         * @description The armored GPG public key commits made by the server are signed with, as plain text. anvil signs no commits and has no signing key configured, so this answers 404, as Gitea does without one (`no signing key`). Anyone, anonymous callers included; any valid credential works, whatever its scopes.
+         * @description The armored OpenPGP public key the server signs the commits it writes with (SIGNING_KEY with an OpenPGP key, docs/signing.md), as plain text. 404 when none is configured (the default) and when the key is an SSH one, as Gitea answers (`no signing key`, `signing key format is ssh`). Anyone, anonymous callers included; any valid credential works, whatever its scopes.
          */
         get: operations["getSigningKey"];
         put?: never;
@@ -5884,7 +5904,7 @@ export interface paths {
         };
         /**
          * Get default signing-key.pub
-         * @description The SSH public key commits made by the server are signed with, as plain text. anvil signs no commits and has no signing key configured, so this answers 404, as Gitea does without one (`no signing key`). Anyone, anonymous callers included; any valid credential works, whatever its scopes.
+         * @description The SSH public key (one `ssh-ed25519 AAAA…` line) the server signs the commits it writes with (SIGNING_KEY with an SSH key, docs/signing.md), as plain text. 404 when none is configured (the default) and when the key is an OpenPGP one, as Gitea answers (`no signing key`, `signing key format is openpgp`). Anyone, anonymous callers included; any valid credential works, whatever its scopes.
          */
         get: operations["getSigningKeySSH"];
         put?: never;
@@ -23219,7 +23239,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description GPG armored public key (empty when none is configured) */
+            /** @description the armored OpenPGP public key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            307: components["responses"]["Redirected"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["Validation"];
+        };
+    };
+    repoSigningKeySSH: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description owner of the repository */
+                owner: components["parameters"]["Owner"];
+                /** @description name of the repository */
+                repo: components["parameters"]["Repo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the SSH public key */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -52,6 +52,8 @@ export interface Config {
    * Comma-separated, case-insensitive, letters only; unset: Gitea's English defaults; empty: none.
    */
   issueKeywords: { close: string[]; reopen: string[] };
+  /** Gitea's `[repository.signing]`: the key anvil signs the commits it writes with, and when (docs/signing.md). */
+  signing: SigningConfig;
   webhook: WebhookConfig;
   /** Gitea's `[migrations]` and `[mirror]` (#39): which hosts migrations and mirrors may reach, and mirror intervals. */
   migrations: MigrationsConfig;
@@ -92,6 +94,29 @@ export interface Config {
      */
     crashMidMigration: boolean;
   };
+}
+
+/** When a kind of commit anvil writes is signed: Gitea's `INITIAL_COMMIT`, `CRUD_ACTIONS`, `WIKI`, `MERGES` values. */
+export type SigningRule = 'never' | 'always' | 'pubkey' | 'twofa' | 'parentsigned' | 'basesigned' | 'headsigned' | 'commitssigned' | 'approved';
+
+export interface SigningConfig {
+  /**
+   * SIGNING_KEY: the path of the private key file (an armored OpenPGP secret key, or an unencrypted
+   * OpenSSH ed25519 private key); unset, `none` or `default` (Gitea's git-config key, which anvil's git
+   * has none of): no key, and nothing is signed.
+   */
+  keyFile: string | undefined;
+  /** SIGNING_FORMAT: `openpgp` or `ssh`; unset: what the key file holds. */
+  format: 'openpgp' | 'ssh' | undefined;
+  /** SIGNING_KEY_PASSPHRASE: the OpenPGP secret key's passphrase, when it has one. */
+  passphrase: string | undefined;
+  /** SIGNING_NAME, SIGNING_EMAIL: who the key's signatures are reported as (OpenPGP: the key's first user id by default). */
+  name: string | undefined;
+  email: string | undefined;
+  initialCommit: SigningRule[];
+  crudActions: SigningRule[];
+  wiki: SigningRule[];
+  merges: SigningRule[];
 }
 
 export interface MetricsConfig {
@@ -355,6 +380,38 @@ function keywords(env: Env, name: string, dflt: string): string[] {
   return [...new Set(words)];
 }
 
+const signingRules = ['never', 'always', 'pubkey', 'twofa', 'parentsigned', 'basesigned', 'headsigned', 'commitssigned', 'approved'] as const;
+
+/** A comma-separated rule list as Gitea reads it: `never` or `always` anywhere is the whole answer; none at all is `never`. */
+function rules(env: Env, name: string, dflt: string): SigningRule[] {
+  const out: SigningRule[] = [];
+  for (const raw of (env[name] ?? dflt).split(',')) {
+    const rule = raw.trim().toLowerCase();
+    if (!rule) continue;
+    if (!(signingRules as readonly string[]).includes(rule)) throw new ConfigError(`${name} may list ${signingRules.join(', ')}; got "${raw.trim()}"`);
+    if (rule === 'never' || rule === 'always') return [rule];
+    out.push(rule as SigningRule);
+  }
+  return out.length ? out : ['never'];
+}
+
+function signingConfig(env: Env): SigningConfig {
+  const key = env.SIGNING_KEY?.trim();
+  const format = env.SIGNING_FORMAT?.trim().toLowerCase() || undefined;
+  if (format !== undefined && format !== 'openpgp' && format !== 'ssh') throw new ConfigError(`SIGNING_FORMAT must be openpgp or ssh, got "${env.SIGNING_FORMAT}"`);
+  return {
+    keyFile: !key || key === 'none' || key === 'default' ? undefined : resolve(key),
+    format,
+    passphrase: env.SIGNING_KEY_PASSPHRASE || undefined,
+    name: env.SIGNING_NAME || undefined,
+    email: env.SIGNING_EMAIL || undefined,
+    initialCommit: rules(env, 'SIGNING_INITIAL_COMMIT', 'always'),
+    crudActions: rules(env, 'SIGNING_CRUD_ACTIONS', 'pubkey, twofa, parentsigned'),
+    wiki: rules(env, 'SIGNING_WIKI', 'never'),
+    merges: rules(env, 'SIGNING_MERGES', 'pubkey, twofa, basesigned, commitssigned'),
+  };
+}
+
 function logFormat(env: Env): Config['logFormat'] {
   const raw = (env.LOG_FORMAT || 'json').toLowerCase();
   if (raw !== 'json' && raw !== 'pretty') throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${env.LOG_FORMAT}"`);
@@ -416,6 +473,7 @@ export function loadConfig(env: Env = process.env): Config {
       close: keywords(env, 'CLOSE_KEYWORDS', 'close,closes,closed,fix,fixes,fixed,resolve,resolves,resolved'),
       reopen: keywords(env, 'REOPEN_KEYWORDS', 'reopen,reopens,reopened'),
     },
+    signing: signingConfig(env),
     webhook: {
       allowedHostList: env.WEBHOOK_ALLOWED_HOST_LIST?.trim() || 'external',
       deliverTimeoutMs: int(env, 'WEBHOOK_DELIVER_TIMEOUT', 5, 1) * 1000,

@@ -27,6 +27,9 @@ async function start() {
     config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite-dir', dir: pgliteDir(config.dataDir) },
   );
   const services = new Services({ db: database.db, config, log, tryLock: database.tryLock, payloads });
+  // SIGNING_KEY: a key file that cannot be read or used stops the start, rather than the first commit.
+  const signing = await services.commitSigning.describe();
+  if (signing) log.info(signing, 'commits anvil writes are signed with SIGNING_KEY');
   // Under the migration lock: processes started together on an empty database create one administrator.
   await database.migrate(() => ensureFirstAdmin(services, config, log));
   // The Actions secrets key: generated into DATA_DIR on first start when SECRET_KEY is unset; after a

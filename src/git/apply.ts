@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, GitError } from './core.js';
 import type { Signature } from './commit.js';
-import { writeCommit } from './commitObject.js';
+import { writeCommit, type CommitSigner } from './commitObject.js';
 
 export class PatchDoesNotApply extends Error {}
 
 /** Returns the new commit id (not yet on any branch). */
 export async function commitPatch(
   dir: string,
-  input: { parent: string; patch: string; message: string; author: Signature; committer: Signature },
+  input: { parent: string; patch: string; message: string; author: Signature; committer: Signature; sign?: CommitSigner },
 ): Promise<string> {
   const tmp = mkdtempSync(join(tmpdir(), 'anvil-apply-'));
   const env = { GIT_INDEX_FILE: join(tmp, 'index') };
@@ -27,7 +27,7 @@ export async function commitPatch(
       throw err;
     }
     const { stdout: tree } = await git(dir, ['write-tree'], { env });
-    return await writeCommit(dir, { tree: tree.trim(), parents: [input.parent], author: input.author, committer: input.committer, message: input.message });
+    return await writeCommit(dir, { tree: tree.trim(), parents: [input.parent], author: input.author, committer: input.committer, message: input.message, sign: input.sign });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git } from './core.js';
-import { writeCommit } from './commitObject.js';
+import { writeCommit, type CommitSigner } from './commitObject.js';
 import type { Signature } from './signature.js';
 
 export { rawTime, signatureEnv, type Signature } from './signature.js';
@@ -19,6 +19,8 @@ export interface CommitFilesInput {
   committer?: Signature;
   /** The commit the branch must point at now; undefined when the branch must not exist yet. */
   parent?: string;
+  /** Signs the commit (absent: unsigned). */
+  sign?: CommitSigner;
 }
 
 
@@ -48,7 +50,7 @@ export async function commitFiles(dir: string, input: CommitFilesInput): Promise
     }
     const { stdout: tree } = await git(dir, ['write-tree'], { env });
     const id = await writeCommit(dir, {
-      tree: tree.trim(), parents: input.parent ? [input.parent] : [], author: input.author, committer: input.committer ?? input.author, message: input.message,
+      tree: tree.trim(), parents: input.parent ? [input.parent] : [], author: input.author, committer: input.committer ?? input.author, message: input.message, sign: input.sign,
     });
     await git(dir, ['update-ref', '-m', 'anvil', `refs/heads/${input.branch}`, id, input.parent ?? zeroIdLike(id)]);
     return id;

@@ -30,12 +30,31 @@ function unusualObjects(dir: string): boolean {
   return /sharedrepository|objectformat|gpgsign|commitencoding|^\s*\[\s*include/im.test(config) || existsSync(join(dir, 'objects', 'info', 'alternates'));
 }
 
+/** Makes the armored detached signature (OpenPGP or SSH) of a commit's text, as `gpg -bsa` or `ssh-keygen -Y sign -n git` would. */
+export type CommitSigner = (payload: string) => Promise<string>;
+
 export interface CommitObjectInput {
   tree: string;
   parents: string[];
   author: Signature;
   committer: Signature;
   message: string;
+  /** Signs the commit (the server's own key, services/keys/commitSigning.ts); absent: unsigned. */
+  sign?: CommitSigner;
+}
+
+/**
+ * The commit's text with its signature header, as `git commit -S` writes it: `gpgsig` (`gpgsig-sha256`
+ * in a SHA-256 repository) last among the headers, each further line of the armor continued with a
+ * leading space. What was signed is the text without that header, which is what verifiers take off.
+ */
+export function withSignature(text: string, signature: string): string {
+  const end = text.indexOf('\n\n');
+  const head = end < 0 ? text.replace(/\n$/, '') : text.slice(0, end);
+  const rest = end < 0 ? '\n' : text.slice(end);
+  const name = /^tree [0-9a-f]{64}\n/.test(`${head}\n`) ? 'gpgsig-sha256' : 'gpgsig';
+  const lines = signature.replace(/\n+$/, '').split('\n');
+  return `${head}\n${name} ${lines.join('\n ')}${rest}`;
 }
 
 /** The commit's text, as `git commit-tree` writes it for these inputs (the message verbatim). */
@@ -44,12 +63,22 @@ export function commitText(c: CommitObjectInput): string {
   return [`tree ${c.tree}`, ...c.parents.map((p) => `parent ${p}`), `author ${ident(c.author)}`, `committer ${ident(c.committer)}`, '', c.message].join('\n');
 }
 
-/** Writes the commit and answers its id, or undefined when git must write it (see above). */
+/** Whether this commit's text is commitText's and may be written in-process (see above). */
+function plainCommit(dir: string, c: CommitObjectInput): boolean {
+  if (![c.tree, ...c.parents].every((id) => sha1.test(id))) return false;
+  if (![c.author.name, c.author.email, c.committer.name, c.committer.email].every(plainIdent)) return false;
+  return !unusualObjects(dir);
+}
+
+/** Writes the commit and answers its id, or undefined when git must write it (see above). Unsigned: see writeCommit. */
 export function writeCommitObject(dir: string, c: CommitObjectInput): string | undefined {
-  if (![c.tree, ...c.parents].every((id) => sha1.test(id))) return undefined;
-  if (![c.author.name, c.author.email, c.committer.name, c.committer.email].every(plainIdent)) return undefined;
-  if (unusualObjects(dir)) return undefined;
-  const body = Buffer.from(commitText(c), 'utf8');
+  if (!plainCommit(dir, c)) return undefined;
+  return writeLooseCommit(dir, commitText(c));
+}
+
+/** The commit object of exactly `text`, written as a loose object of a plain SHA-1 repository; its id. */
+function writeLooseCommit(dir: string, text: string): string {
+  const body = Buffer.from(text, 'utf8');
   const raw = Buffer.concat([Buffer.from(`commit ${body.length}\0`), body]);
   const id = createHash('sha1').update(raw).digest('hex');
   const folder = join(dir, 'objects', id.slice(0, 2));
@@ -77,13 +106,32 @@ export function writeCommitObject(dir: string, c: CommitObjectInput): string | u
   return id;
 }
 
-/** The commit written in-process when it can be (writeCommitObject), else by `git commit-tree`; its id. */
+/**
+ * The commit written in-process when it can be (writeCommitObject), else by `git commit-tree`; its id.
+ * Signed when `c.sign` is given: the text commit-tree would write is signed and the signed object written.
+ */
 export async function writeCommit(dir: string, c: CommitObjectInput): Promise<string> {
-  const written = writeCommitObject(dir, c);
+  if (c.sign && plainCommit(dir, c)) return writeSignedText(dir, commitText(c), c.sign);
+  const written = c.sign ? undefined : writeCommitObject(dir, c);
   if (written) return written;
   const { stdout } = await git(dir, ['commit-tree', c.tree, ...c.parents.flatMap((p) => ['-p', p]), '-F', '-'], {
     stdin: c.message,
     env: signatureEnv(c.author, c.committer),
   });
-  return stdout.trim();
+  return c.sign ? signCommit(dir, stdout.trim(), c.sign) : stdout.trim();
+}
+
+/**
+ * The commit `id` (one git wrote, unsigned) signed: the same text with its signature header, written as a
+ * new object; its id. The unsigned one stays behind, unreferenced, for gc.
+ */
+export async function signCommit(dir: string, id: string, sign: CommitSigner): Promise<string> {
+  const text = (await git(dir, ['cat-file', 'commit', id])).stdout;
+  return writeSignedText(dir, text, sign);
+}
+
+async function writeSignedText(dir: string, text: string, sign: CommitSigner): Promise<string> {
+  const signed = withSignature(text, await sign(text));
+  if (/^tree [0-9a-f]{40}\n/.test(signed) && !unusualObjects(dir)) return writeLooseCommit(dir, signed);
+  return (await git(dir, ['hash-object', '-t', 'commit', '-w', '--stdin'], { stdin: signed })).stdout.trim();
 }

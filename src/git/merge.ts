@@ -5,6 +5,7 @@
 // throw-away commit instead, see replay()).
 import { git } from './core.js';
 import { signatureEnv, type Signature } from './commit.js';
+import { signCommit, type CommitSigner } from './commitObject.js';
 
 /** The merge of two commits conflicts (the conflicting paths are listed). */
 export class MergeConflict extends Error {
@@ -31,7 +32,7 @@ export const treeOf = async (dir: string, commit: string) => (await git(dir, ['r
 
 /** A commit of `tree` with `parents`; the identities' dates default to now. */
 export async function commitTree(
-  dir: string, tree: string, parents: string[], message: string, author: Signature, committer: Signature, authorDate?: string,
+  dir: string, tree: string, parents: string[], message: string, author: Signature, committer: Signature, authorDate?: string, sign?: CommitSigner,
 ): Promise<string> {
   const env = signatureEnv(author, committer);
   if (authorDate) env.GIT_AUTHOR_DATE = authorDate;
@@ -39,7 +40,7 @@ export async function commitTree(
     stdin: message.endsWith('\n') ? message : `${message}\n`,
     env,
   });
-  return stdout.trim();
+  return sign ? signCommit(dir, stdout.trim(), sign) : stdout.trim();
 }
 
 interface RawCommit {
@@ -81,7 +82,7 @@ export async function commitsToReplay(dir: string, upstream: string, head: strin
  * cherry-pick): authors and messages kept, `committer` now. A commit whose change is already there is
  * dropped, as rebase does. Answers the new tip; throws MergeConflict naming the commit that conflicts.
  */
-export async function replay(dir: string, onto: string, commits: string[], committer: Signature): Promise<string> {
+export async function replay(dir: string, onto: string, commits: string[], committer: Signature, sign?: CommitSigner): Promise<string> {
   let tip = onto;
   let tipTree = await treeOf(dir, onto);
   for (const id of commits) {
@@ -101,7 +102,7 @@ export async function replay(dir: string, onto: string, commits: string[], commi
       }
     }
     if (tree === tipTree) continue;
-    tip = await commitTree(dir, tree, [tip], c.message, c.author, committer, c.authorDate);
+    tip = await commitTree(dir, tree, [tip], c.message, c.author, committer, c.authorDate, sign);
     tipTree = tree;
   }
   return tip;

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, gitBuffer } from './core.js';
-import { writeCommit } from './commitObject.js';
+import { writeCommit, type CommitSigner } from './commitObject.js';
 import type { Signature } from './signature.js';
 import { writeBlob } from './treeEdit.js';
 import { zeroIdLike } from './commit.js';
@@ -52,7 +52,7 @@ export interface FirstCommitFile {
  * branch yet), copying the blobs it needs from `source`. Answers the commit's id.
  */
 export async function writeFirstCommit(
-  source: string, dir: string, files: FirstCommitFile[], opts: { branch: string; message: string; author: Signature },
+  source: string, dir: string, files: FirstCommitFile[], opts: { branch: string; message: string; author: Signature; sign?: CommitSigner },
 ): Promise<string> {
   const copied = [...new Set(files.filter((f) => f.content === undefined && f.mode !== '160000').map((f) => f.id))];
   if (copied.length) {
@@ -70,7 +70,7 @@ export async function writeFirstCommit(
     await git(dir, ['read-tree', '--empty'], { env });
     if (lines.length) await git(dir, ['update-index', '-z', '--index-info'], { env, stdin: Buffer.from(lines.join(''), 'latin1') });
     const { stdout: tree } = await git(dir, ['write-tree'], { env });
-    const id = await writeCommit(dir, { tree: tree.trim(), parents: [], author: opts.author, committer: opts.author, message: opts.message });
+    const id = await writeCommit(dir, { tree: tree.trim(), parents: [], author: opts.author, committer: opts.author, message: opts.message, sign: opts.sign });
     await git(dir, ['update-ref', '-m', 'anvil', `refs/heads/${opts.branch}`, id, zeroIdLike(id)]);
     return id;
   } finally {

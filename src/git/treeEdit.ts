@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git } from './core.js';
 import type { Signature } from './commit.js';
-import { writeCommit } from './commitObject.js';
+import { writeCommit, type CommitSigner } from './commitObject.js';
 
 /** A path set to a blob (`mode` 100644, 100755 or 120000), or removed. */
 export type IndexChange = { path: string; blob: string; mode: string } | { path: string; remove: true };
@@ -19,7 +19,7 @@ export async function writeBlob(dir: string, data: Buffer): Promise<string> {
 /** Answers the new commit's id (not yet on any branch). Without `parent` the tree starts empty (a first commit). */
 export async function commitIndexChanges(
   dir: string,
-  input: { parent?: string; changes: IndexChange[]; message: string; author: Signature; committer: Signature },
+  input: { parent?: string; changes: IndexChange[]; message: string; author: Signature; committer: Signature; sign?: CommitSigner },
 ): Promise<string> {
   const tmp = mkdtempSync(join(tmpdir(), 'anvil-files-'));
   const env = { GIT_INDEX_FILE: join(tmp, 'index') };
@@ -30,7 +30,7 @@ export async function commitIndexChanges(
     const lines = input.changes.map((c) => ('remove' in c ? `0 ${zero}\t${c.path}\0` : `${c.mode} ${c.blob}\t${c.path}\0`));
     await git(dir, ['update-index', '-z', '--index-info'], { env, stdin: lines.join('') });
     const { stdout: tree } = await git(dir, ['write-tree'], { env });
-    return await writeCommit(dir, { tree: tree.trim(), parents: input.parent ? [input.parent] : [], author: input.author, committer: input.committer, message: input.message });
+    return await writeCommit(dir, { tree: tree.trim(), parents: input.parent ? [input.parent] : [], author: input.author, committer: input.committer, message: input.message, sign: input.sign });
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -71,6 +71,7 @@ import { WikiService } from './repos/wiki.js';
 import { StopwatchService } from './times/stopwatches.js';
 import { KeyService } from './keys/keys.js';
 import { GpgKeyService } from './keys/gpgKeys.js';
+import { CommitSigning, InstanceSigningKey } from './keys/commitSigning.js';
 import { CommitVerifier } from './keys/verification.js';
 import { ProjectColumnService } from './projects/columns.js';
 import { ProjectService } from './projects/projects.js';
@@ -147,6 +148,8 @@ export class Services {
   readonly keys: KeyService;
   readonly gpgKeys: GpgKeyService;
   readonly verifier: CommitVerifier;
+  /** The server's signing key and when the commits it writes are signed (docs/signing.md). */
+  readonly commitSigning: CommitSigning;
   readonly projects: ProjectService;
   readonly projectColumns: ProjectColumnService;
   readonly stopwatches: StopwatchService;
@@ -209,6 +212,9 @@ export class Services {
   }
 
   constructor(readonly deps: ServiceDeps) {
+    const signingKey = new InstanceSigningKey(deps.config.signing);
+    this.verifier = new CommitVerifier(deps, signingKey);
+    this.commitSigning = new CommitSigning(deps, signingKey, this.verifier);
     this.users = new UserService(deps);
     this.issues = new IssueService(deps);
     this.comments = new CommentService(deps);
@@ -225,21 +231,21 @@ export class Services {
     this.orgs = new OrgService(deps);
     this.teams = new TeamService(deps);
     this.members = new MemberService(deps);
-    this.repos = new RepoService(deps, this.access);
+    this.repos = new RepoService(deps, this.access, this.commitSigning);
     this.unadopted = new UnadoptedService(deps, this.access);
     this.markup = new MarkupService(deps, this.repos);
     this.collaborators = new CollaboratorService(deps, this.access);
     this.protections = new BranchProtectionService(deps);
     this.branches = new BranchService(deps, this.protections);
-    this.diffpatch = new DiffPatchService(deps, this.branches);
-    this.files = new FileChangeService(deps, this.branches);
+    this.diffpatch = new DiffPatchService(deps, this.branches, this.commitSigning);
+    this.files = new FileChangeService(deps, this.branches, this.commitSigning);
     this.gitData = new GitDataService(this.branches);
     this.tags = new TagService(deps, this.branches);
     this.statuses = new StatusService(deps, this.branches);
     this.contents = new ContentService(this.branches);
     this.keys = new KeyService(deps);
     this.gitHooks = new GitHookService(deps);
-    this.wiki = new WikiService(deps);
+    this.wiki = new WikiService(deps, this.commitSigning);
     this.gitTransport = new GitTransportService(deps, this.repos, this.branches, this.keys, this.wiki);
     this.lfs = new LfsService(deps, this.gitTransport, this.users, this.repos, this.contents);
     this.packages = new PackageService(deps, this.access);
@@ -253,8 +259,8 @@ export class Services {
     this.dependencies = new DependencyService(deps, this.access, this.issues);
     this.pins = new PinService(deps, this.issues);
     this.pulls = new PullService(deps, this.issues, this.access);
-    this.merges = new MergeService(this.pulls, this.branches, this.protections);
-    this.pullChanges = new PullChangeService(this.pulls, this.branches);
+    this.merges = new MergeService(this.pulls, this.branches, this.protections, this.commitSigning);
+    this.pullChanges = new PullChangeService(this.pulls, this.branches, this.commitSigning);
     this.reviews = new ReviewService(deps, this.pulls, this.access);
     this.feeds = new FeedService(deps);
     this.hooks = new HookService(deps);
@@ -262,7 +268,6 @@ export class Services {
     this.watches = new WatchService(deps, this.access);
     this.times = new TimeService(deps, this.access);
     this.gpgKeys = new GpgKeyService(deps);
-    this.verifier = new CommitVerifier(deps);
     this.projects = new ProjectService(deps, this.access);
     this.projectColumns = new ProjectColumnService(deps, this.access);
     this.stopwatches = new StopwatchService(deps, this.access);
@@ -282,7 +287,7 @@ export class Services {
     this.migrations = new MigrationService(deps, this.access, this.orgs, this.users, secretKeys);
     this.mirrors = new MirrorService(deps, this.branches, secretKeys);
     this.pushMirrors = new PushMirrorService(deps, secretKeys);
-    this.mergeUpstream = new MergeUpstreamService(deps, this.access, this.branches);
+    this.mergeUpstream = new MergeUpstreamService(deps, this.access, this.branches, this.commitSigning);
     // update_mirrors: the pull mirrors due, then the push mirrors whose interval has come (as Gitea's task).
     const mirrorUpdates = { syncDue: async () => `${await this.mirrors.syncDue()}; ${await this.pushMirrors.syncDue()}` };
     this.cron = new CronService(deps, cronTaskDefs(this.maintenance, new ActionUpkeep(deps, this.actions, this.artifacts), this.lfs, mirrorUpdates, {
@@ -296,7 +301,7 @@ export class Services {
     this.releaseAssets = new ReleaseAssetService(deps, this.releases, this.attachments);
     this.forks = new ForkService(deps, this.access, this.orgs);
     this.repoAvatars = new RepoAvatarService(deps);
-    this.templates = new TemplateService(deps, this.access, this.users, this.orgs, this.repos, this.repoAvatars);
+    this.templates = new TemplateService(deps, this.access, this.users, this.orgs, this.repos, this.repoAvatars, this.commitSigning);
     this.stars = new StarService(deps);
     this.topics = new TopicService(deps);
     // OAuth2 provider, sign-in sessions, two-factor authentication

@@ -170,12 +170,12 @@ for (const op of ops) for (const seed of seeds) {
 /**
  * Operations that refuse every caller unless the site enables them, as in Gitea: the git hooks API (403)
  * (Gitea's DISABLE_GIT_HOOKS, on by default as in anvil; the enabled case is tested by the operations' own files), the server's
- * signing keys, which no configuration provides, and federation, which anvil does not have.
+ * signing keys, which only SIGNING_KEY provides (its cases are tested by integration/commitSigning), and federation, which anvil does not have.
  */
 const disabledByDefault = new Set([
   'repoListGitHooks', 'repoGetGitHook', 'repoEditGitHook', 'repoDeleteGitHook',
-  // The server's signing keys: anvil has none to configure, so these are 404 to everyone (Gitea without a key).
-  'getSigningKey', 'getSigningKeySSH',
+  // The server's signing keys: without SIGNING_KEY (the world's default) these are 404 to everyone (Gitea without a key).
+  'getSigningKey', 'getSigningKeySSH', 'repoSigningKey', 'repoSigningKeySSH',
   // Federation (NodeInfo, ActivityPub): Gitea serves these only with [federation] ENABLED; anvil has none (404).
   'getNodeInfo', 'activitypubPerson', 'activitypubPersonInbox',
 ]);

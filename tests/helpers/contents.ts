@@ -1,5 +1,5 @@
 // Repositories with files, an .editorconfig and git notes, for the contents-ext, file-contents,
-// editorconfig, notes and signing-key operation tests.
+// editorconfig and notes operation tests.
 import type { TestApp } from './harness.js';
 import { dirOf, disk, repoFor, roles, type Roles } from './gitFixtures.js';
 import type { Repository } from './repos.js';

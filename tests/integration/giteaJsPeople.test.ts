@@ -17,7 +17,7 @@ const namespaces = ['user', 'users', 'org', 'orgs', 'teams', 'admin', 'settings'
   'licenses', 'signingKeyGpg', 'nodeinfo', 'activitypub', 'version', 'notifications', 'topics', 'packages'] as const;
 
 const skipped: Record<string, string> = {
-  getSigningKey: '404 by design: anvil signs no commits, so no signing key is configured (Gitea without one answers 404)',
+  getSigningKey: '404 without SIGNING_KEY (unset here), as Gitea without a key; integration/commitSigning configures one',
   getNodeInfo: '404 by design: Gitea serves NodeInfo only with federation enabled; anvil has no federation',
   activitypubPerson: '404 by design: Gitea serves ActivityPub only with federation enabled; anvil has no federation',
 };

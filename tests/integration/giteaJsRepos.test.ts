@@ -20,7 +20,7 @@ test.after(async () => {
 const skipped: Record<string, string> = {
   repoListGitHooks: 'Gitea answers 403 with DISABLE_GIT_HOOKS, its default, as anvil does (enabled: tests/operations/repository/repoListGitHooks.test.ts)',
   repoGetGitHook: 'Gitea answers 403 with DISABLE_GIT_HOOKS, its default, as anvil does (enabled: tests/operations/repository/repoGetGitHook.test.ts)',
-  repoSigningKey: 'Gitea answers 404 without a configured signing key; anvil has none',
+  repoSigningKey: 'Gitea answers 404 without a configured signing key (SIGNING_KEY unset here; integration/commitSigning sets one)',
 };
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');

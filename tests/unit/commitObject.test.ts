@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { signatureEnv, type Signature } from '../../src/git/commit.js';
-import { writeCommitObject, type CommitObjectInput } from '../../src/git/commitObject.js';
+import { writeCommit, writeCommitObject, type CommitObjectInput } from '../../src/git/commitObject.js';
+import { readSshPrivateKey, sshSign } from '../../src/services/keys/sshsig.js';
 
 let root: string;
 let repo: string;
@@ -71,6 +72,37 @@ test('handed to git: names and addresses git would clean up, SHA-256 and shared 
     execFileSync('git', ['config', key, value], { cwd: other });
     assert.is(writeCommitObject(other, ok), undefined, key);
   }
+});
+
+test('signed: a gpgsig header (gpgsig-sha256 in a SHA-256 repository) git verify-commit accepts, written in-process or through git; without it the commit is the unsigned one', async () => {
+  const keyFile = join(root, 'id_ed25519');
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 't', '-f', keyFile]);
+  const key = readSshPrivateKey(execFileSync('cat', [keyFile]).toString());
+  const allowed = join(root, 'allowed_signers');
+  writeFileSync(allowed, `signer@example.com ${execFileSync('cat', [`${keyFile}.pub`]).toString()}`);
+  const sign = async (payload: string) => sshSign(key, Buffer.from(payload, 'utf8'));
+  const sha256 = join(root, 'sha256.git');
+  execFileSync('git', ['init', '-q', '--bare', '--object-format=sha256', sha256]);
+  const tree256 = execFileSync('git', ['mktree'], { cwd: sha256, input: '' }).toString().trim();
+  const at = (name: string): Signature => ({ name, email: 'ann@example.com', date: new Date(1_700_000_000_000) });
+  const cases: Array<[string, CommitObjectInput, string]> = [
+    [repo, { tree, parents: [parent], author: at('Ann'), committer: at('Ann'), message: 'Title\n\nBody\n' }, 'gpgsig'],
+    [repo, { tree, parents: [parent], author: at('Ann.'), committer: at('Ann'), message: 'through git\n' }, 'gpgsig'],
+    [sha256, { tree: tree256, parents: [], author: at('Ann'), committer: at('Ann'), message: 'sha256\n' }, 'gpgsig-sha256'],
+  ];
+  for (const [dir, c, header] of cases) {
+    const id = await writeCommit(dir, { ...c, sign });
+    const raw = execFileSync('git', ['cat-file', 'commit', id], { cwd: dir }).toString();
+    assert.match(raw, new RegExp(`^${header} -----BEGIN SSH SIGNATURE-----\n( .*\n)+ -----END SSH SIGNATURE-----\n\n`, 'm'), header);
+    execFileSync('git', ['-c', 'gpg.format=ssh', '-c', `gpg.ssh.allowedSignersFile=${allowed}`, 'verify-commit', id], { cwd: dir, stdio: 'pipe' });
+    const unsigned = await writeCommit(dir, c);
+    const plain = execFileSync('git', ['cat-file', 'commit', unsigned], { cwd: dir }).toString();
+    assert.is(raw.replace(/^gpgsig(-sha256)? [^\n]*\n( [^\n]*\n)*/m, ''), plain, 'the signed text less its header is the unsigned commit');
+    execFileSync('git', ['fsck', '--no-progress', '--strict'], { cwd: dir });
+  }
+  // A signature of other text is refused by git.
+  const forged = await writeCommit(repo, { ...cases[0]![1], message: 'forged\n', sign: async () => sign('something else') });
+  assert.throws(() => execFileSync('git', ['-c', 'gpg.format=ssh', '-c', `gpg.ssh.allowedSignersFile=${allowed}`, 'verify-commit', forged], { cwd: repo, stdio: 'pipe' }));
 });
 
 test.run();

@@ -406,6 +406,7 @@ import { repoSearch } from './repository/repoSearch.js';
 import { repoSearchCode } from './repository/repoSearchCode.js';
 import { repoSearchCodeAcross } from './repository/repoSearchCodeAcross.js';
 import { repoSigningKey } from './repository/repoSigningKey.js';
+import { repoSigningKeySSH } from './repository/repoSigningKeySSH.js';
 import { repoSubmitPullReview } from './repository/repoSubmitPullReview.js';
 import { repoTestHook } from './repository/repoTestHook.js';
 import { repoTrackedTimes } from './repository/repoTrackedTimes.js';
@@ -910,6 +911,7 @@ export const registry: Registry = {
   repoSearchCode,
   repoSearchCodeAcross,
   repoSigningKey,
+  repoSigningKeySSH,
   repoSubmitPullReview,
   repoTestHook,
   repoTrackedTimes,

@@ -268,6 +268,22 @@ export class BranchProtectionService {
    * the status checks, the approvals, no official request for changes or pending official review request,
    * the head up to date with the base. Answers the first reason it may not, or undefined.
    */
+  /**
+   * The approvals that count under `rule` (Gitea's GetGrantedApprovalsCount): each reviewer's latest
+   * submitted review, an approval not gone stale, by an official reviewer or one on the approvals list.
+   */
+  async grantedApprovals(rule: BranchProtectionRow, reviews: PullReviewRow[], headSha: string): Promise<number> {
+    const s = rule.settings;
+    const approvers = latestReviews(reviews).filter((r) => r.type === 'approve' && !((s.dismissStaleApprovals || s.ignoreStaleApprovals) && r.commitId !== headSha));
+    let approvals = 0;
+    for (const r of approvers) {
+      if (s.enableApprovalsWhitelist) {
+        if (await this.listed(r.reviewerId!, s.approvalsWhitelistUserIds, s.approvalsWhitelistTeamIds)) approvals++;
+      } else if (r.official) approvals++;
+    }
+    return approvals;
+  }
+
   async mergeBlocker(
     rule: BranchProtectionRow,
     pr: { headSha: string; headContainsBase: boolean; headState: (contexts: string[]) => Promise<string>; reviews: PullReviewRow[] },
@@ -277,21 +293,19 @@ export class BranchProtectionService {
       const state = await pr.headState(s.statusCheckContexts);
       if (state !== 'success') return 'Not all required status checks successful';
     }
-    // The latest submitted review of each reviewer counts.
-    const latest = new Map<number, PullReviewRow>();
-    for (const r of pr.reviews) if (r.reviewerId && r.type !== 'pending' && r.type !== 'comment' && !r.dismissed) latest.set(r.reviewerId, r);
-    const counted = [...latest.values()];
-    const approvers = counted.filter((r) => r.type === 'approve' && !((s.dismissStaleApprovals || s.ignoreStaleApprovals) && r.commitId !== pr.headSha));
-    let approvals = 0;
-    for (const r of approvers) {
-      if (s.enableApprovalsWhitelist) {
-        if (await this.listed(r.reviewerId, s.approvalsWhitelistUserIds, s.approvalsWhitelistTeamIds)) approvals++;
-      } else if (r.official) approvals++;
-    }
+    const counted = latestReviews(pr.reviews);
+    const approvals = await this.grantedApprovals(rule, pr.reviews, pr.headSha);
     if (approvals < s.requiredApprovals) return `Does not have enough approvals (${approvals} of ${s.requiredApprovals})`;
     if (s.blockOnRejectedReviews && counted.some((r) => r.type === 'reject' && r.official)) return 'There are official requests for changes';
     if (s.blockOnOfficialReviewRequests && counted.some((r) => r.type === 'request')) return 'There are official review requests';
     if (s.blockOnOutdatedBranch && !pr.headContainsBase) return 'The head branch is behind the base branch';
     return undefined;
   }
+}
+
+/** The latest submitted review of each reviewer: what counts. */
+function latestReviews(reviews: PullReviewRow[]): PullReviewRow[] {
+  const latest = new Map<number, PullReviewRow>();
+  for (const r of reviews) if (r.reviewerId && r.type !== 'pending' && r.type !== 'comment' && !r.dismissed) latest.set(r.reviewerId, r);
+  return [...latest.values()];
 }

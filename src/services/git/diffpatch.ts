@@ -15,6 +15,7 @@ import { withKeyLock } from '../locks.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 import type { RefChange } from '../../git/pushLog.js';
 import type { DomainEvent } from '../events/types.js';
+import type { CommitSigning } from '../keys/commitSigning.js';
 
 export interface DiffPatchInput {
   content: string;
@@ -34,6 +35,7 @@ export class DiffPatchService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly branches: BranchService,
+    private readonly signing: CommitSigning,
   ) {}
 
   async apply(loaded: LoadedRepo, actor: UserRow, input: DiffPatchInput): Promise<CommitData> {
@@ -68,7 +70,8 @@ export class DiffPatchService {
       const parent = newBranch || attempt === 0 ? baseTip : ((await refTarget(dir, `refs/heads/${base}`)) ?? baseTip);
       let id: string;
       try {
-        id = await commitPatch(dir, { parent, patch: input.content, message, author, committer });
+        const sign = await this.signing.signer('crudActions', { actor, dir, parent });
+        id = await commitPatch(dir, { parent, patch: input.content, message, author, committer, sign });
       } catch (err) {
         if (err instanceof PatchDoesNotApply) throw new Invalid(`patch does not apply: ${err.message}`);
         throw err;

@@ -19,6 +19,7 @@ import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { requireCodeWriter, type BranchService } from './branches.js';
 import { checkTargetBranch, commitMessage, commitPeople, type CommitOptions } from './commitOptions.js';
 import type { ContentEntry } from './contents.js';
+import type { CommitSigning } from '../keys/commitSigning.js';
 
 export type FileOperation = 'create' | 'update' | 'upload' | 'rename' | 'delete';
 
@@ -122,6 +123,7 @@ export class FileChangeService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly branches: BranchService,
+    private readonly signing: CommitSigning,
   ) {}
 
   async change(loaded: LoadedRepo, actor: UserRow, input: FileChangeInput): Promise<FileChangeResult> {
@@ -158,7 +160,8 @@ export class FileChangeService {
         // (Read here, inside the lock: a writer that waited for another builds on that one's commit.)
         const parent = newBranch ? baseTip : ((await refTarget(dir, `refs/heads/${base}`)) ?? baseTip);
         const changes = await this.plan(dir, parent, planned);
-        const id = await commitIndexChanges(dir, { parent, changes, message, author, committer });
+        const sign = await this.signing.signer('crudActions', { actor, dir, parent });
+        const id = await commitIndexChanges(dir, { parent, changes, message, author, committer, sign });
         let events: Promise<DomainEvent[]> | undefined;
         let move: RefChange | undefined;
         const eventsFrom = (before: string) => {

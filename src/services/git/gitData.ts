@@ -81,15 +81,6 @@ export class GitDataService {
     return { message: note.message.toString('utf8'), commit: (await this.rows(dir, [changedBy], opts))[0]! };
   }
 
-  /**
-   * The armored public key the server signs this repository's commits with. anvil signs none (Gitea's
-   * `SIGNING_KEY = none`), so it is empty, as Gitea answers with no key configured; readers of the
-   * repository only (loading it said so).
-   */
-  signingKey(_loaded: LoadedRepo): string {
-    return '';
-  }
-
   /** One commit with its diff against its first parent (the commit page). */
   async commitWithDiff(loaded: LoadedRepo, sha: string): Promise<{ row: PullCommit; diff: string }> {
     const row = await this.commit(loaded, sha, { files: false, stat: true });

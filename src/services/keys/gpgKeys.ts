@@ -107,16 +107,6 @@ async function signs(key: OpenPGP.PublicKey, armoredSignature: string, tokens: s
 export class GpgKeyService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  /**
-   * The public key the server signs its commits with, in `format` (Gitea's `/signing-key.gpg` and
-   * `/signing-key.pub`). anvil signs no commits and has no signing key to configure, so there is none:
-   * 404 `no signing key`, as Gitea answers without one.
-   */
-  serverSigningKey(format: 'openpgp' | 'ssh'): string {
-    void format;
-    throw new NotFound('no signing key');
-  }
-
   tokenFor(user: UserRow): string {
     return verificationToken(user, 1);
   }

@@ -2,26 +2,32 @@
 // one is verified when its committer is an account with an activated address equal to the committer's,
 // and one of that account's GPG keys (or subkeys) whose id the signature names verifies it and lists that
 // address. Otherwise: no account for the committer, no such key (`no_gpg_keys_found`), or a key with that
-// id that does not verify it (`probable_bad_signature`, the suspicious case).
+// id that does not verify it (`probable_bad_signature`, the suspicious case). A signature by the server's
+// own key (commitSigning.ts; OpenPGP or SSH) is verified whoever the committer is, its signer the key's
+// SIGNING_NAME and SIGNING_EMAIL, as Gitea reports commits signed with its default key.
 import { and, eq, inArray } from 'drizzle-orm';
 import { emailAddresses, gpgKeys, users, type GpgKeyRow, type UserRow } from '../../db/schema/index.js';
 import { commitSignatures, type CommitSignature, type Person, type TagData } from '../../git/objects.js';
 import type { ServiceDeps } from '../context.js';
+import type { InstanceSigningKey } from './commitSigning.js';
 
 export interface CommitVerification {
   verified: boolean;
   reason: string;
   signature: string;
   payload: string;
-  /** The account whose key verified it. */
-  signer: UserRow | null;
+  /** The account whose key verified it (for the server's own key: its name and e-mail). */
+  signer: Pick<UserRow, 'name' | 'email'> | null;
 }
 
 const notSigned: CommitVerification = { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', payload: '', signer: null };
 const pgp = () => import('openpgp');
 
 export class CommitVerifier {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly instanceKey: InstanceSigningKey,
+  ) {}
 
   /** The verification of each commit, by id (unsigned commits cost one batched object read, no crypto). */
   async verify(dir: string, commits: Array<{ id: string; committer: Person }>): Promise<Map<string, CommitVerification>> {
@@ -41,6 +47,8 @@ export class CommitVerifier {
 
   private async check(sig: CommitSignature, committer: Person): Promise<CommitVerification> {
     const base = { signature: sig.signature, payload: sig.payload, signer: null };
+    const instance = await this.instanceKey.verify(sig);
+    if (instance) return { ...base, verified: instance.verified, reason: instance.reason, signer: instance.verified ? instance.signer : null };
     const openpgp = await pgp();
     let signature: Awaited<ReturnType<typeof openpgp.readSignature>>;
     try {

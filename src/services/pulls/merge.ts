@@ -31,6 +31,8 @@ import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { headRepoOf } from './forkPulls.js';
 import { isWorkInProgress } from './pullEdit.js';
 import { fromOtherRepo, headRefOf, type PullService, type PullView } from './pulls.js';
+import type { CommitSigning } from '../keys/commitSigning.js';
+import type { CommitSigner } from '../../git/commitObject.js';
 
 /** Gitea's `Do` values. */
 export type MergeStyle = 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only' | 'manually-merged';
@@ -86,6 +88,7 @@ export class MergeService {
     private readonly pulls: PullService,
     private readonly branches: BranchService,
     private readonly protections: BranchProtectionService,
+    private readonly signing: CommitSigning,
   ) {}
 
   private get deps() {
@@ -254,7 +257,10 @@ export class MergeService {
           for (let attempt = 0; attempt < attempts; attempt++) {
             const baseTip = await refTarget(dir, ref);
             if (!baseTip) throw new Conflict(`base branch does not exist [name: ${pull.baseBranch}]`);
-            const sha = await this.build(dir, { style: input.style, baseTip, headTip, message: input.message, committer, issue });
+            const sign = input.style === 'fast-forward-only' ? undefined : await this.signing.signer('merges', {
+              actor, dir, base: baseTip, head: headTip, approved: () => this.approved(loaded, view, headTip),
+            });
+            const sha = await this.build(dir, { style: input.style, baseTip, headTip, message: input.message, committer, issue, sign });
             if (sha === baseTip) {
               // Nothing to bring (the change is already on the base): merged without moving the branch.
               await this.record(loaded, view, actor, { sha, auto: !!input.auto, events: [] });
@@ -294,12 +300,12 @@ export class MergeService {
   /** The commit the base branch moves to (the base tip itself when there is nothing to bring). */
   private async build(
     dir: string,
-    a: { style: MergeStyle; baseTip: string; headTip: string; message: string; committer: { name: string; email: string }; issue: IssueRow },
+    a: { style: MergeStyle; baseTip: string; headTip: string; message: string; committer: { name: string; email: string }; issue: IssueRow; sign?: CommitSigner },
   ): Promise<string> {
-    const { style, baseTip, headTip, message, committer } = a;
+    const { style, baseTip, headTip, message, committer, sign } = a;
     if (await isAncestor(dir, headTip, baseTip)) return baseTip;
     const ff = await isAncestor(dir, baseTip, headTip);
-    const rebased = async () => (ff ? headTip : replay(dir, baseTip, await commitsToReplay(dir, baseTip, headTip), committer));
+    const rebased = async () => (ff ? headTip : replay(dir, baseTip, await commitsToReplay(dir, baseTip, headTip), committer, sign));
     switch (style) {
       case 'fast-forward-only':
         if (!ff) throw new Conflict('fast-forward-only merge is not possible: the base branch has commits the head branch lacks');
@@ -309,7 +315,7 @@ export class MergeService {
       case 'rebase-merge': {
         const tip = await rebased();
         if (tip === baseTip) return baseTip;
-        return commitTree(dir, await treeOf(dir, tip), [baseTip, tip], message, committer, committer);
+        return commitTree(dir, await treeOf(dir, tip), [baseTip, tip], message, committer, committer, undefined, sign);
       }
       case 'squash': {
         const tree = await mergeTree(dir, baseTip, headTip);
@@ -318,11 +324,19 @@ export class MergeService {
         const [poster] = await this.deps.db.select().from(users).where(eq(users.id, a.issue.posterId));
         const author = poster ? signatureOf(poster, this.deps.config) : committer;
         const other = author.email !== committer.email || author.name !== committer.name;
-        return commitTree(dir, tree, [baseTip], other ? `${message}\n\nCo-authored-by: ${committer.name} <${committer.email}>` : message, author, committer);
+        return commitTree(dir, tree, [baseTip], other ? `${message}\n\nCo-authored-by: ${committer.name} <${committer.email}>` : message, author, committer, undefined, sign);
       }
       default:
-        return commitTree(dir, await mergeTree(dir, baseTip, headTip), [baseTip, headTip], message, committer, committer);
+        return commitTree(dir, await mergeTree(dir, baseTip, headTip), [baseTip, headTip], message, committer, committer, undefined, sign);
     }
+  }
+
+  /** The `approved` signing rule: the base branch is protected and the pull request has an approval that counts. */
+  private async approved(loaded: LoadedRepo, view: PullView, headTip: string): Promise<boolean> {
+    const rule = await this.protections.ruleFor(loaded.repo.id, view.pull.baseBranch);
+    if (!rule) return false;
+    const reviews = await this.deps.db.select().from(pullReviews).where(eq(pullReviews.issueId, view.issue.id)).orderBy(asc(pullReviews.id));
+    return (await this.protections.grantedApprovals(rule, reviews, headTip)) >= 1;
   }
 
   /** manually-merged: the full id of a commit on the base branch (409 "Wrong commit ID" otherwise). */

@@ -17,6 +17,7 @@ import { withKeyLock } from '../locks.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { headRepoOf } from './forkPulls.js';
 import { fromOtherRepo, type PullService, type PullView } from './pulls.js';
+import type { CommitSigning } from '../keys/commitSigning.js';
 
 export interface PullCommit {
   commit: DescribedCommit;
@@ -28,6 +29,7 @@ export class PullChangeService {
   constructor(
     private readonly pulls: PullService,
     private readonly branches: BranchService,
+    private readonly signing: CommitSigning,
   ) {}
 
   /**
@@ -106,11 +108,13 @@ export class PullChangeService {
       if (dir !== baseDir) await fetchLocal(dir, baseDir, [baseTip]);
       if (await isAncestor(dir, baseTip, headTip)) return undefined; // nothing to bring
       const who = signatureOf(actor, this.deps.config);
+      // Signed as a pull request's merge is (MERGES), the head's branch taking the base's commits.
+      const sign = await this.signing.signer('merges', { actor, dir, base: headTip, head: baseTip });
       let next: string;
       try {
         next = style === 'merge'
-          ? await commitTree(dir, await mergeTree(dir, headTip, baseTip), [headTip, baseTip], `Merge branch '${pull.baseBranch}' into ${pull.headBranch}`, who, who)
-          : await replay(dir, baseTip, await commitsToReplay(dir, baseTip, headTip), who);
+          ? await commitTree(dir, await mergeTree(dir, headTip, baseTip), [headTip, baseTip], `Merge branch '${pull.baseBranch}' into ${pull.headBranch}`, who, who, undefined, sign)
+          : await replay(dir, baseTip, await commitsToReplay(dir, baseTip, headTip), who, sign);
       } catch (err) {
         if (err instanceof MergeConflict) throw new Conflict(`${style} failed because of conflict: ${err.paths.join(', ')}`);
         throw err;

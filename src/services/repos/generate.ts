@@ -22,6 +22,7 @@ import type { LoadedRepo } from './loadedRepo.js';
 import type { RepoAvatarService } from './repoAvatars.js';
 import type { RepoService } from './repos.js';
 import { MAX_EXPANDED_FILE, parseTemplateFile, planTemplate, variableMap, type TemplateRules } from './templateExpansion.js';
+import type { CommitSigning } from '../keys/commitSigning.js';
 
 export interface GenerateInput {
   owner: string;
@@ -46,6 +47,7 @@ export class TemplateService {
     private readonly orgs: OrgService,
     private readonly repos: RepoService,
     private readonly avatars: RepoAvatarService,
+    private readonly signing: CommitSigning,
   ) {}
 
   /**
@@ -92,7 +94,7 @@ export class TemplateService {
         fill: content || hooks
           ? async (scratch) => {
             if (hooks) copyCustomHooks(templateDir, scratch);
-            return content ? this.fillFromTemplate(templateDir, scratch, loaded, owner, input, defaultBranch) : false;
+            return content ? this.fillFromTemplate(templateDir, scratch, loaded, owner, actor, input, defaultBranch) : false;
           }
           : undefined,
         inTx: (tx, row) => this.copyRows(tx, templateId, row.id, input),
@@ -106,7 +108,7 @@ export class TemplateService {
 
   /** The template's default branch as the new repository's first commit; false when the template has none. */
   private async fillFromTemplate(
-    templateDir: string, scratch: string, loaded: LoadedRepo, owner: UserRow, input: GenerateInput, defaultBranch: string,
+    templateDir: string, scratch: string, loaded: LoadedRepo, owner: UserRow, actor: UserRow, input: GenerateInput, defaultBranch: string,
   ): Promise<boolean> {
     const { config } = this.deps;
     const head = await branchHead(templateDir, loaded.repo.defaultBranch);
@@ -133,7 +135,9 @@ export class TemplateService {
       },
     );
     // Gitea commits as the new repository's owner.
-    await writeFirstCommit(templateDir, scratch, files, { branch: defaultBranch, message: 'Initial commit\n', author: signatureOf(owner, config) });
+    // Signed as a first commit is (INITIAL_COMMIT), the rules asked about whoever generates it.
+    const sign = await this.signing.signer('initialCommit', { actor, dir: scratch });
+    await writeFirstCommit(templateDir, scratch, files, { branch: defaultBranch, message: 'Initial commit\n', author: signatureOf(owner, config), sign });
     return true;
   }
 

@@ -16,6 +16,7 @@ import { signatureOf } from '../identity.js';
 import { withKeyLock } from '../locks.js';
 import type { AccessService } from './access.js';
 import type { LoadedRepo } from './loadedRepo.js';
+import type { CommitSigning } from '../keys/commitSigning.js';
 
 export type MergeStyle = 'fast-forward' | 'merge';
 
@@ -24,6 +25,7 @@ export class MergeUpstreamService {
     private readonly deps: ServiceDeps,
     private readonly access: AccessService,
     private readonly branches: BranchService,
+    private readonly signing: CommitSigning,
   ) {}
 
   async mergeUpstream(loaded: LoadedRepo, actor: UserRow, input: { branch?: string; ffOnly?: boolean }): Promise<MergeStyle> {
@@ -50,9 +52,11 @@ export class MergeUpstreamService {
       if (!(await isAncestor(dir, tip, baseTip))) {
         if (input.ffOnly) throw new Conflict(`branch "${branch}" has commits of its own: it cannot be fast-forwarded`);
         const who = signatureOf(actor, this.deps.config);
+        // Signed as a merge is (MERGES): the fork's branch is the base, the upstream's the head.
+        const sign = await this.signing.signer('merges', { actor, dir, base: tip, head: baseTip });
         try {
           next = await commitTree(dir, await mergeTree(dir, tip, baseTip), [tip, baseTip],
-            `Merge branch '${base.repo.defaultBranch}' of ${base.owner.name}/${base.repo.name} into ${branch}`, who, who);
+            `Merge branch '${base.repo.defaultBranch}' of ${base.owner.name}/${base.repo.name} into ${branch}`, who, who, undefined, sign);
         } catch (err) {
           if (err instanceof MergeConflict) throw new Conflict(`merge failed because of conflict: ${err.paths.join(', ')}`);
           throw err;

@@ -18,6 +18,7 @@ import { Conflict, Invalid, isUniqueViolation } from '../errors.js';
 import { recordEvent } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import { checkRepoName, isValidRefName } from '../names.js';
+import type { CommitSigning } from '../keys/commitSigning.js';
 
 export interface CreateRepoInput {
   name: string;
@@ -89,6 +90,7 @@ function plan(owner: UserRow, input: CreateRepoInput): Plan {
 export async function createRepository(
   deps: ServiceDeps,
   access: AccessService,
+  signing: CommitSigning,
   owner: UserRow,
   actor: UserRow,
   input: CreateRepoInput,
@@ -123,7 +125,8 @@ export async function createRepository(
     await initBare(scratch, { objectFormat: p.objectFormat, defaultBranch: p.defaultBranch });
     if (p.files.length) {
       const who = signatureOf(actor, config);
-      await commitFiles(scratch, { branch: p.defaultBranch, files: p.files, message: 'Initial commit\n', author: who });
+      const sign = await signing.signer('initialCommit', { actor, dir: scratch });
+      await commitFiles(scratch, { branch: p.defaultBranch, files: p.files, message: 'Initial commit\n', author: who, sign });
     }
     const filled = extras.fill ? await extras.fill(scratch) : false;
     const hasCommit = p.files.length > 0 || filled;

@@ -21,6 +21,7 @@ import { createRepository, type CreateExtras, type CreateRepoInput } from './rep
 import { RepoAvatarService } from './repoAvatars.js';
 import { editRepository, type EditRepoInput } from './repoEdit.js';
 import { explicitAccess, visibleTo } from './repoQuery.js';
+import type { CommitSigning } from '../keys/commitSigning.js';
 
 export type { EditRepoInput };
 export type { LoadedRepo, RepoListRow } from './loadedRepo.js';
@@ -89,12 +90,13 @@ export class RepoService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly access: AccessService,
+    private readonly signing: CommitSigning,
   ) {
     this.journals = new FolderJournals(deps);
   }
 
   create(owner: UserRow, actor: UserRow, input: CreateRepoInput, extras?: CreateExtras): Promise<RepoRow> {
-    return createRepository(this.deps, this.access, owner, actor, input, this.journals, extras);
+    return createRepository(this.deps, this.access, this.signing, owner, actor, input, this.journals, extras);
   }
 
   /** The repository with its owner and the caller's permission; 404 when missing or invisible. */

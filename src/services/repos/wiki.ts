@@ -26,6 +26,7 @@ import {
   gitPathToWebPath, goQuote, goTrimSpace, legacyGitPath, queryEscape, reservedSegment, userTitleToWebPath, webPathFromRequest,
   webPathToGitPath, webPathToUserTitle,
 } from './wikiNames.js';
+import type { CommitSigning } from '../keys/commitSigning.js';
 
 export interface WikiPageView {
   /** The escaped web path (`sub_url`). */
@@ -78,7 +79,10 @@ function candidatePaths(names: string[]): string[] {
 }
 
 export class WikiService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly signing: CommitSigning,
+  ) {}
 
   dir(loaded: LoadedRepo): string {
     return wikiDir(this.deps.config.dataDir, loaded.owner.name, loaded.repo.name);
@@ -185,7 +189,8 @@ export class WikiService {
         const parent = await refTarget(dir, `refs/heads/${branch}`);
         const { files, remove } = await change(parent);
         try {
-          return { id: await commitFiles(dir, { branch, files, remove, message, author: who, parent }), parent };
+          const sign = await this.signing.signer('wiki', { actor, dir, parent });
+          return { id: await commitFiles(dir, { branch, files, remove, message, author: who, parent, sign }), parent };
         } catch (err) {
           // Only a branch that moved under us is worth another try.
           if (!(err instanceof GitError) || (await refTarget(dir, `refs/heads/${branch}`)) === parent) throw err;

@@ -1,4 +1,4 @@
-// GET /signing-key.gpg: anvil signs no commits and has no signing key, so 404, as Gitea without one.
+// GET /signing-key.gpg: the armored OpenPGP public key of SIGNING_KEY; 404 without one, as Gitea.
 import { signingKeyTests } from '../../helpers/signingKey.js';
 
 signingKeyTests('getSigningKey', '/signing-key.gpg');
