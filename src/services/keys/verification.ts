@@ -9,7 +9,12 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { emailAddresses, gpgKeys, users, type GpgKeyRow, type UserRow } from '../../db/schema/index.js';
 import { commitSignatures, type CommitSignature, type Person, type TagData } from '../../git/objects.js';
 import type { ServiceDeps } from '../context.js';
-import type { InstanceSigningKey } from './commitSigning.js';
+
+/** The instance's own key as the verifier asks it (commitSigning.ts's InstanceSigningKey; declared here, so the two files import nothing of each other). */
+export interface InstanceKeyCheck {
+  /** undefined when the signature is not by the instance's key (or there is none). */
+  verify(sig: CommitSignature): Promise<{ verified: boolean; reason: string; signer: { name: string; email: string } } | undefined>;
+}
 
 export interface CommitVerification {
   verified: boolean;
@@ -26,7 +31,7 @@ const pgp = () => import('openpgp');
 export class CommitVerifier {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly instanceKey: InstanceSigningKey,
+    private readonly instanceKey: InstanceKeyCheck,
   ) {}
 
   /** The verification of each commit, by id (unsigned commits cost one batched object read, no crypto). */
