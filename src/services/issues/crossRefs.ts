@@ -3,7 +3,7 @@
 // timeline gets an `issue_ref`/`pull_ref`/`comment_ref`/`commit_ref` entry, written in the transaction of
 // the change that made the mention. Only issues the actor can read are referenced; `closes`/`reopens`
 // is kept only from a pull request to an issue, and only when the actor could close it by hand.
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { comments, issues, repositories, users, type CommentRow, type IssueRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { canRead, canWrite, type RepoPermission } from '../../permissions/repo.js';
@@ -198,15 +198,14 @@ export async function addCommitReferences(
       const key = `${found.issue.id}:${ref.action}`;
       if (marked.has(key)) continue;
       marked.add(key);
-      const [exists] = await tx.select({ id: comments.id }).from(comments)
-        .where(and(eq(comments.issueId, found.issue.id), eq(comments.type, 'commit_ref'), eq(comments.commitSha, c.id))).limit(1);
-      if (exists) continue;
+      // Once per issue and commit whatever pushes it (two branches, two processes): the unique index
+      // comments_commit_ref_uq decides, a concurrent insert waits for the first and then adds nothing.
       const now = new Date();
-      await tx.insert(comments).values({
+      const made = await tx.insert(comments).values({
         issueId: found.issue.id, repoId: found.issue.repoId, posterId: pusher.id, type: 'commit_ref', commitSha: c.id,
         body: commitLink(deps.config.rootUrl, home.owner, home.repo, c), createdAt: now, updatedAt: now,
-      });
-      await tx.update(issues).set({ updatedAt: now }).where(eq(issues.id, found.issue.id));
+      }).onConflictDoNothing({ target: [comments.issueId, comments.commitSha], where: sql`type = 'commit_ref'` }).returning({ id: comments.id });
+      if (made.length) await tx.update(issues).set({ updatedAt: now }).where(eq(issues.id, found.issue.id));
     }
   }
 }
