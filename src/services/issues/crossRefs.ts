@@ -11,7 +11,7 @@ import type { ServiceDeps } from '../context.js';
 import { addFanOut } from '../events/record.js';
 import type { DomainEvent, PushCommit } from '../events/types.js';
 import { AccessService } from '../repos/access.js';
-import { findIssueReferences, findIssueReferencesMarkdown, type IssueReference, type XRefAction } from './references.js';
+import { findIssueReferences, findIssueReferencesMarkdown, upToMaxTargets, type IssueReference, type XRefAction } from './references.js';
 
 const unit = (isPull: boolean) => (isPull ? ('repo.pulls' as const) : ('repo.issues' as const));
 /** Gitea's CanWriteIssuesOrPulls (and the owner and administrators, who write everything). */
@@ -103,7 +103,7 @@ export async function addCrossReferences(
   text: { plain: string; markdown: string }, removeOld: boolean,
 ): Promise<void> {
   const rootUrl = deps.config.rootUrl;
-  const refs = [...findIssueReferences(text.plain, rootUrl), ...findIssueReferencesMarkdown(text.markdown, rootUrl)];
+  const refs = upToMaxTargets([...findIssueReferences(text.plain, rootUrl), ...findIssueReferencesMarkdown(text.markdown, rootUrl)]);
   const resolver = new Resolver(deps, tx, actor, origin);
   const resolved = await resolver.issues(refs);
   let list: Target[] = [];
