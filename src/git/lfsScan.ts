@@ -6,6 +6,8 @@ import { parsePointer } from './lfsPointer.js';
 
 /** Pointers are small; Gitea reads blobs below this size only. */
 const cutoff = 1024;
+/** Blobs read by one `cat-file --batch`: its answer is at most about a megabyte. */
+export const blobsPerRead = 1_000;
 
 /** The distinct `{oid, size}` of every LFS pointer reachable from the refs of the bare repository `dir`. */
 export async function reachablePointers(dir: string): Promise<Array<{ oid: string; size: number }>> {
@@ -20,9 +22,18 @@ export async function reachablePointers(dir: string): Promise<Array<{ oid: strin
     // The smallest pointer (version, oid and size lines) is longer than 100 bytes.
     if (id && type === 'blob' && Number(size) >= 100 && Number(size) < cutoff) blobs.push(id);
   }
-  if (blobs.length === 0) return [];
-  const out = await gitBuffer(dir, ['cat-file', '--batch'], { stdin: `${blobs.join('\n')}\n` });
+  // Read a batch of blobs at a time: all of a repository's small blobs in one buffer would be up to a
+  // kilobyte times their number (a hostile source may have millions).
   const found = new Map<string, number>();
+  for (let i = 0; i < blobs.length; i += blobsPerRead) {
+    const out = await gitBuffer(dir, ['cat-file', '--batch'], { stdin: `${blobs.slice(i, i + blobsPerRead).join('\n')}\n` });
+    readPointers(out, found);
+  }
+  return [...found].map(([oid, size]) => ({ oid, size }));
+}
+
+/** The pointers among `cat-file --batch`'s answer `out`, added to `found` (oid → size). */
+function readPointers(out: Buffer, found: Map<string, number>): void {
   let at = 0;
   while (at < out.length) {
     const eol = out.indexOf(0x0a, at);
@@ -39,5 +50,4 @@ export async function reachablePointers(dir: string): Promise<Array<{ oid: strin
     const pointer = parsePointer(content);
     if (pointer && !found.has(pointer.oid)) found.set(pointer.oid, pointer.size);
   }
-  return [...found].map(([oid, size]) => ({ oid, size }));
 }

@@ -113,6 +113,41 @@ test('lfs_endpoint: an explicit endpoint on the source is used (with the token);
   assert.is(ignored.response.status, 201, JSON.stringify(ignored.error));
 });
 
+test('a hostile LFS endpoint whose batch answer never ends: 422 once it passed 1 MiB, not read further, no repository', async () => {
+  const { createServer } = await import('node:http');
+  let sent = 0;
+  let closed = false;
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/vnd.git-lfs+json' });
+    res.write('{"objects":[]}');
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    // Valid JSON as far as it goes: 64 MB of white space after the answer (whole, it would be a 201).
+    const pump = () => {
+      while (sent < 64 * 1024 * 1024 && !closed) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    res.on('close', () => { closed = true; });
+    pump();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const { port } = server.address() as { port: number };
+    const name = fresh('h');
+    const res = await migrate({ clone_addr: cloneUrl(secret), repo_name: name, auth_token: token(), lfs: true, lfs_endpoint: `http://127.0.0.1:${port}/info/lfs` });
+    assert.is(res.response.status, 422, JSON.stringify(res.error));
+    assert.match(messageOf(res.error), /batch request with more than 1048576 bytes/);
+    assert.ok(sent < 16 * 1024 * 1024, `read ${sent} bytes`);
+    assert.is((await app.client(me.auth).GET('/repos/{owner}/{repo}', { params: { path: { owner: me.username, repo: name } } })).response.status, 404);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});
+
 test('an object the source does not have: 201, its pointer stays and the others arrive (Gitea logs and goes on)', async () => {
   const repo = await userRepo(src, owner, { name: fresh('ghost'), auto_init: true, default_branch: 'main' });
   const theirs = await pushLfsFiles(src, owner, repo.full_name!, { 'real.bin': 4096 }, home);

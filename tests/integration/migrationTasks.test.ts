@@ -130,6 +130,39 @@ test('a migration that fails part way: 422 with the reason, the task failed with
   }
 });
 
+test('never a 500 for the waiting request: a task gone meanwhile (its doer deleted) is 404, a failure of another kind (failed by another process) is 422 with its message', async () => {
+  const proxy = await sourceProxy(src, { delayMs: 250 });
+  try {
+    const gone = fresh('gone');
+    const pending = migrate(me.auth, { clone_addr: proxy.cloneUrl(src.full), repo_name: gone, ...everything });
+    const id = await eventually(() => taskIdOnPage(gone), 'the page to name the task', 30_000);
+    // What deleting its doer does to the row (the foreign key cascades), from another process.
+    await app.sqlFromElsewhere(`delete from migrate_tasks where id = ${id}`);
+    const res = await pending;
+    assert.is(res.response.status, 404, JSON.stringify(res.error));
+    assert.is((await task(id!)).status, 404);
+
+    const other = fresh('othermind');
+    const second = migrate(me.auth, { clone_addr: proxy.cloneUrl(src.full), repo_name: other, ...everything });
+    const id2 = await eventually(() => taskIdOnPage(other), 'the page to name the task', 30_000);
+    // A process that took the task over (this one seemed dead) failed it with an internal failure.
+    await app.sqlFromElsewhere(`update migrate_tasks set status = 3, failure = 'internal', message = 'the migration was interrupted elsewhere', holder = 'another', lease_until = null, ended_at = now() where id = ${id2}`);
+    const res2 = await second;
+    assert.is(res2.response.status, 422, JSON.stringify(res2.error));
+    assert.is(messageOf(res2.error), 'the migration was interrupted elsewhere');
+    // A kind this version does not know, as a newer process might write it.
+    const third = fresh('newkind');
+    const pending3 = migrate(me.auth, { clone_addr: proxy.cloneUrl(src.full), repo_name: third, ...everything });
+    const id3 = await eventually(() => taskIdOnPage(third), 'the page to name the task', 30_000);
+    await app.sqlFromElsewhere(`update migrate_tasks set status = 3, failure = 'SomethingNew', message = 'a newer kind', holder = 'another', lease_until = null, ended_at = now() where id = ${id3}`);
+    const res3 = await pending3;
+    assert.is(res3.response.status, 422, JSON.stringify(res3.error));
+    assert.is(messageOf(res3.error), 'a newer kind');
+  } finally {
+    await proxy.close();
+  }
+});
+
 test('a client that goes away does not stop its migration', async () => {
   const proxy = await sourceProxy(src, { delayMs: 200 });
   try {

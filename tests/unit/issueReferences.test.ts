@@ -1,7 +1,7 @@
 // The issue references of text, as Gitea's modules/references finds them (cross references, #38).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { findIssueReferences, findIssueReferencesMarkdown, keywordPatterns } from '../../src/services/issues/references.js';
+import { findIssueReferences, findIssueReferencesMarkdown, keywordPatterns, maxMentions, maxReferencedIssues, upToMaxTargets } from '../../src/services/issues/references.js';
 
 const root = 'https://code.example.com/';
 const short = (refs: ReturnType<typeof findIssueReferences>) => refs.map((r) => `${r.owner ? `${r.owner}/${r.name}` : ''}#${r.index}:${r.action}`);
@@ -43,6 +43,28 @@ test('hostile text (unclosed code spans, brackets and fences) is read in linear 
   // A link's target and title share white space with what is around them; a long run after `[x](`.
   for (const text of [`[x](${' '.repeat(200_000)}`, `[x](y${' '.repeat(200_000)}`, `[x](${'\n'.repeat(200_000)}`]) findIssueReferencesMarkdown(text, root);
   assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
+});
+
+test('at most 100 distinct issues a text, each with each keyword once; the scan stops at the 101st', () => {
+  assert.is(maxReferencedIssues, 100);
+  const many = Array.from({ length: 250 }, (_, i) => `#${i + 1}`).join(' ');
+  assert.equal(short(findIssueReferences(many, root)), Array.from({ length: 100 }, (_, i) => `#${i + 1}:none`));
+  assert.equal(short(findIssueReferencesMarkdown(`fixes #1 #1 and #1, fixes #1 and a/b#1 [x](${root}a/b/issues/1)`, root)), ['#1:closes', '#1:none', 'a/b#1:none']);
+  // Across a title and a body: the first 100 targets of both together.
+  const title = findIssueReferences('#1 #2', root);
+  const body = findIssueReferencesMarkdown(Array.from({ length: 100 }, (_, i) => `#${i + 2}`).join(' '), root);
+  assert.equal(short(upToMaxTargets([...title, ...body])), Array.from({ length: 100 }, (_, i) => `#${i + 1}:none`));
+});
+
+test('only the first 1,000 mentions are read: megabytes of one reference cost little time and memory', () => {
+  assert.is(maxMentions, 1_000);
+  assert.equal(short(findIssueReferences(`${'#1 '.repeat(maxMentions)}#2`, root)), ['#1:none']);
+  assert.equal(short(findIssueReferences(`${'#1 '.repeat(maxMentions - 1)}#2`, root)), ['#1:none', '#2:none']);
+  const started = Date.now();
+  const before = process.memoryUsage().heapUsed;
+  assert.equal(short(findIssueReferencesMarkdown('#1 '.repeat(3_000_000), root)), ['#1:none']);
+  assert.ok(Date.now() - started < 3_000, `took ${Date.now() - started} ms`);
+  assert.ok(process.memoryUsage().heapUsed - before < 100e6, `${(process.memoryUsage().heapUsed - before) / 1e6} MB`);
 });
 
 test.run();

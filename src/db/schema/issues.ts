@@ -161,6 +161,8 @@ export const comments = pgTable(
     index('comments_ref_issue_idx').on(t.refIssueId, t.refCommentId).where(sql`ref_issue_id is not null`),
     index('comments_dependent_issue_idx').on(t.dependentIssueId).where(sql`dependent_issue_id is not null`),
     index('comments_ref_comment_idx').on(t.refCommentId).where(sql`ref_comment_id is not null`),
+    // One `commit_ref` entry per issue and commit, whichever push (branch, process) records it first.
+    uniqueIndex('comments_commit_ref_uq').on(t.issueId, t.commitSha).where(sql`type = 'commit_ref'`),
     // Search (#41) matches the text of plain comments only (Gitea's CommentTypeComment).
     index('comments_body_trgm_idx').using('gin', t.body.op('gin_trgm_ops')).where(sql`type = 'comment'`),
   ],

@@ -3,14 +3,14 @@
 // timeline gets an `issue_ref`/`pull_ref`/`comment_ref`/`commit_ref` entry, written in the transaction of
 // the change that made the mention. Only issues the actor can read are referenced; `closes`/`reopens`
 // is kept only from a pull request to an issue, and only when the actor could close it by hand.
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { comments, issues, repositories, users, type CommentRow, type IssueRow, type RepoRow, type UserRow } from '../../db/schema/index.js';
 import { canRead, canWrite, type RepoPermission } from '../../permissions/repo.js';
 import type { ServiceDeps } from '../context.js';
 import type { DomainEvent, PushCommit } from '../events/types.js';
 import { AccessService } from '../repos/access.js';
-import { findIssueReferences, findIssueReferencesMarkdown, keywordPatterns, type IssueReference, type XRefAction } from './references.js';
+import { findIssueReferences, findIssueReferencesMarkdown, keywordPatterns, upToMaxTargets, type IssueReference, type XRefAction } from './references.js';
 
 const unit = (isPull: boolean) => (isPull ? ('repo.pulls' as const) : ('repo.issues' as const));
 /** Gitea's CanWriteIssuesOrPulls (and the owner and administrators, who write everything). */
@@ -103,7 +103,7 @@ export async function addCrossReferences(
 ): Promise<void> {
   const rootUrl = deps.config.rootUrl;
   const keywords = keywordPatterns(deps.config.issueKeywords);
-  const refs = [...findIssueReferences(text.plain, rootUrl, [], keywords), ...findIssueReferencesMarkdown(text.markdown, rootUrl, keywords)];
+  const refs = upToMaxTargets([...findIssueReferences(text.plain, rootUrl, [], keywords), ...findIssueReferencesMarkdown(text.markdown, rootUrl, keywords)]);
   const resolver = new Resolver(deps, tx, actor, origin);
   const resolved = await resolver.issues(refs);
   let list: Target[] = [];
@@ -211,16 +211,14 @@ export async function addCommitReferences(
       const key = `${found.issue.id}:${ref.action}`;
       if (marked.has(key)) continue;
       marked.add(key);
-      const [exists] = await tx.select({ id: comments.id }).from(comments)
-        .where(and(eq(comments.issueId, found.issue.id), eq(comments.type, 'commit_ref'), eq(comments.commitSha, c.id))).limit(1);
-      if (!exists) {
-        // Created at the transaction's time, as the close that may follow it (entries of one time go by id).
-        await tx.insert(comments).values({
-          issueId: found.issue.id, repoId: found.issue.repoId, posterId: pusher.id, type: 'commit_ref', commitSha: c.id,
-          body: commitLink(deps.config.rootUrl, home.owner, home.repo, c),
-        });
-        await tx.update(issues).set({ updatedAt: new Date() }).where(eq(issues.id, found.issue.id));
-      }
+      // Once per issue and commit whatever pushes it (two branches, two processes): the unique index
+      // comments_commit_ref_uq decides, a concurrent insert waits for the first and then adds nothing.
+      // Created at the transaction's time, as the close that may follow it (entries of one time go by id).
+      const made = await tx.insert(comments).values({
+        issueId: found.issue.id, repoId: found.issue.repoId, posterId: pusher.id, type: 'commit_ref', commitSha: c.id,
+        body: commitLink(deps.config.rootUrl, home.owner, home.repo, c),
+      }).onConflictDoNothing({ target: [comments.issueId, comments.commitSha], where: sql`type = 'commit_ref'` }).returning({ id: comments.id });
+      if (made.length) await tx.update(issues).set({ updatedAt: new Date() }).where(eq(issues.id, found.issue.id));
       await then?.({ commit: c, issue: found.issue, action: ref.action, target: found.repo });
     }
   }

@@ -75,17 +75,60 @@ function parse(ref: string, action: XRefAction, fromLink: boolean): IssueReferen
  * Gitea's FindAllIssueReferences: the references of plain text (titles, commit messages). Full links to
  * this server's issues and pull requests count as `owner/repo#N` (`rootUrl` ends in `/`).
  */
-export function findIssueReferences(text: string, rootUrl: string, links: string[] = [], keywords: Keywords = defaultKeywords): IssueReference[] {
+/**
+ * At most this many distinct issues are referenced by one text, and only its first `maxMentions` mentions
+ * are read (Gitea sets no limit): the scan stops at the first mention of one issue more, or at the mention
+ * past the last, and repeated mentions are kept once per keyword, so a hostile text (megabytes of `#1 `)
+ * costs bounded time and memory. docs/rendering-and-issues.md.
+ */
+export const maxReferencedIssues = 100;
+export const maxMentions = 1_000;
+
+/** Collects references, each target and keyword once, up to `max` distinct targets. */
+class Found {
+  readonly out: IssueReference[] = [];
+  private readonly seen = new Set<string>();
+  private readonly targets = new Set<string>();
+  private mentions = 0;
+  constructor(private readonly max: number) {}
+  get full(): boolean {
+    return this.targets.size >= this.max;
+  }
+  /** False once the reference is a target past the limit, or a mention past the last read: the scan stops. */
+  add(ref: IssueReference): boolean {
+    if (++this.mentions > maxMentions) return false;
+    const target = `${ref.owner}/${ref.name}#${ref.index}`;
+    if (!this.targets.has(target)) {
+      if (this.full) return false;
+      this.targets.add(target);
+    }
+    const key = `${target}:${ref.action}`;
+    if (!this.seen.has(key)) {
+      this.seen.add(key);
+      this.out.push(ref);
+    }
+    return true;
+  }
+}
+
+/** `refs` (of several texts) cut to the first `max` distinct targets, each target and keyword once. */
+export function upToMaxTargets(refs: IssueReference[], max = maxReferencedIssues): IssueReference[] {
+  const found = new Found(max);
+  for (const ref of refs) if (!found.add(ref)) break;
+  return found.out;
+}
+
+export function findIssueReferences(text: string, rootUrl: string, links: string[] = [], keywords: Keywords = defaultKeywords, max = maxReferencedIssues): IssueReference[] {
   if (rootUrl) {
     const full = new RegExp(String.raw`(\s|^|\(|\[)${escapeRe(rootUrl)}([0-9a-zA-Z_.-]+/[0-9a-zA-Z_.-]+)/(issues|pulls)/([0-9]+)${END}`, 'g');
     text = text.replace(full, (_m, pre: string, repo: string, kind: string, n: string) => `${pre}${repo}${kind === 'pulls' ? '!' : '#'}${n}`);
   }
-  const out: IssueReference[] = [];
-  for (const re of [issueNumeric, crossNumeric]) {
+  const found = new Found(max);
+  scan: for (const re of [issueNumeric, crossNumeric]) {
     for (const m of text.matchAll(re)) {
       const start = m.index! + m[0].length - m[1]!.length;
       const ref = parse(m[1]!, actionBefore(text, start, keywords), false);
-      if (ref) out.push(ref);
+      if (ref && !found.add(ref)) break scan;
     }
   }
   // Markdown links to this server's issues: `/owner/repo/issues/N` (no keywords with links, as Gitea).
@@ -106,9 +149,9 @@ export function findIssueReferences(text: string, rootUrl: string, links: string
     const parts = url.pathname.split('/');
     if (parts.length !== 5 || parts[0] !== '' || (parts[3] !== 'issues' && parts[3] !== 'pulls')) continue;
     const ref = parse(`${parts[1]}/${parts[2]}${parts[3] === 'pulls' ? '!' : '#'}${parts[4]}`, 'none', true);
-    if (ref) out.push(ref);
+    if (ref && !found.add(ref)) break;
   }
-  return out;
+  return found.out;
 }
 
 /**
@@ -116,7 +159,7 @@ export function findIssueReferences(text: string, rootUrl: string, links: string
  * (fenced blocks and inline spans) and counting the targets of links.
  */
 export function findIssueReferencesMarkdown(markdown: string, rootUrl: string, keywords: Keywords = defaultKeywords): IssueReference[] {
-  const links: string[] = [];
+  const links = new Set<string>();
   const text = markdown
     // The fence is taken whole (`(?=(…))\2`, atomic): given back a mark at a time, a line of marks with no
     // line end after it took time quadratic in its length.
@@ -127,8 +170,9 @@ export function findIssueReferencesMarkdown(markdown: string, rootUrl: string, k
     // empty target, a plain `\s*` there would share a run of spaces with the title's `\s+` and the final
     // `\s*`, and an unclosed `[a](` before a long run of spaces took time quadratic in the run.
     .replace(/!?\[([^\][\n]*)\]\((?=(\s*))\2<?([^()\s<>[\]]*)>?(?:\s+"[^"\n]*")?\s*\)/g, (_m, label: string, _space: string, href: string) => {
-      links.push(href);
+      // Each target once, and no more of them than could name the issues a text may reference.
+      if (links.size < maxReferencedIssues * 10) links.add(href);
       return ` ${label} `;
     });
-  return findIssueReferences(text, rootUrl, links, keywords);
+  return findIssueReferences(text, rootUrl, [...links], keywords);
 }

@@ -32,6 +32,11 @@ export interface LfsObject {
 
 /** Gitea's LFS_CLIENT BATCH_SIZE default: objects asked for in one batch request. */
 const batchSize = 20;
+/**
+ * The most a batch answer (for `batchSize` objects) may be: each object's download address and headers are
+ * well under a kilobyte; a source answering more is hostile or broken and fails the migration with a 422.
+ */
+export const maxBatchAnswerBytes = 1024 * 1024;
 const lfsJson = 'application/vnd.git-lfs+json';
 
 /** Gitea's DetermineEndpoint: the given LFS address, else the clone address with `.git/info/lfs` (or `/info/lfs` after `.git`). */
@@ -121,8 +126,8 @@ class LfsClient {
       headers: { accept: lfsJson, 'content-type': lfsJson },
       body: JSON.stringify({ operation: 'download', transfers: ['basic'], objects, hash_algo: 'sha256' }),
     });
-    const text = await res.body.text().catch((err: Error) => {
-      throw new Invalid(`the source's LFS server could not be read: ${err.message}`);
+    const text = await readCapped(res.body as unknown as Readable, maxBatchAnswerBytes).catch((err: Error) => {
+      throw err instanceof Invalid ? err : new Invalid(`the source's LFS server could not be read: ${err.message}`);
     });
     if (res.statusCode === 401 || res.statusCode === 403) throw new Invalid(`the source's LFS server refused access (${res.statusCode}): check auth_token`);
     if (res.statusCode !== 200) throw new Invalid(`the source's LFS server at ${this.endpoint.url} answered ${res.statusCode} to a batch request`);
@@ -268,4 +273,19 @@ export class LfsFetcher {
       return undefined;
     }
   }
+}
+
+/** A body as text, refused (and no longer read) once it is longer than `max` bytes. */
+async function readCapped(body: Readable, max: number): Promise<string> {
+  const parts: Buffer[] = [];
+  let seen = 0;
+  for await (const chunk of body) {
+    seen += (chunk as Buffer).length;
+    if (seen > max) {
+      body.destroy();
+      throw new Invalid(`the source's LFS server answered a batch request with more than ${max} bytes`);
+    }
+    parts.push(chunk as Buffer);
+  }
+  return Buffer.concat(parts).toString('utf8');
 }

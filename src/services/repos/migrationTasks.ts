@@ -38,12 +38,19 @@ const kinds: Record<string, new (message: string) => DomainError> = {
   NotFound, Forbidden, BadRequest, Invalid, Conflict, PreconditionFailed, NotAllowed, PayloadTooLarge,
 };
 
-/** The error a failed task answers its waiting request with: the same status the migration's error had. */
-export function errorOf(task: MigrateTaskRow): Error {
+/**
+ * The error a failed task answers its waiting request with: the same status the migration's error had; any
+ * other failure (an internal one, a kind this version does not know) is the migration's own failure, a 422
+ * with the row's message, never a 500.
+ */
+export function errorOf(task: MigrateTaskRow): DomainError {
   if (task.failure === 'TooManyRequests') return new TooManyRequests(task.message, 60);
-  const Kind = kinds[task.failure];
-  return Kind ? new Kind(task.message) : new Error(task.message);
+  const Kind = Object.hasOwn(kinds, task.failure) ? kinds[task.failure] : undefined;
+  return Kind ? new Kind(task.message) : new Invalid(task.message || 'the migration failed');
 }
+
+/** A task gone before its end (its doer deleted meanwhile): Gitea's ErrTaskDoesNotExist, a 404. */
+export const taskGone = (id: number) => new NotFound(`task \`${id}\` does not exist`);
 
 /** The task row, if it exists. */
 export async function taskById(db: Db, id: number): Promise<MigrateTaskRow | undefined> {

@@ -35,7 +35,7 @@ import type { UserService } from '../users/users.js';
 import type { AccessService } from './access.js';
 import { claimLapsed, keepRenewed, leaseEnd, newHolder } from '../leases.js';
 import { FolderJournals } from './folderJournals.js';
-import { errorOf, failTask, failureOf, heldBy, interruptedMessage, optionsPlace, progressText, taskById, taskOfRepo } from './migrationTasks.js';
+import { errorOf, failTask, failureOf, heldBy, interruptedMessage, optionsPlace, progressText, taskById, taskGone, taskOfRepo } from './migrationTasks.js';
 import { checkRemote, gitAccess, GiteaApiReader, hasCredentials, type RemoteCredentials } from './remoteAccess.js';
 import { mirrorIntervalSeconds, mirrorSecretPlace } from './mirrorSettings.js';
 import { checkLfsEndpoint, LfsFetcher } from './migrateLfs.js';
@@ -254,11 +254,12 @@ export class MigrationService {
       await new Promise((r) => setTimeout(r, 250));
       task = await taskById(db, id);
     }
-    if (!task) throw new Error(`migration task ${id} is gone`);
+    if (!task) throw taskGone(id);
     if (task.status !== taskStatus.finished) throw errorOf(task);
     const [repo] = task.repoId ? await db.select().from(repositories).where(eq(repositories.id, task.repoId)) : [];
     const owner = await this.users.byId(task.ownerId);
-    if (!repo || !owner) throw new Error(`the repository of migration task ${id} is gone`);
+    // Finished, then its owner (and with it the repository) deleted before this read: gone as the task.
+    if (!repo || !owner) throw taskGone(id);
     return { repo, owner };
   }
 

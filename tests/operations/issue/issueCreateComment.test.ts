@@ -58,6 +58,16 @@ test('201: a long body whose 200th UTF-16 unit starts a surrogate pair (the feed
   assert.is(res.data!.body, body);
 });
 
+test('201: a 9 MB body of one reference repeated is read in bounded time, and references once', async () => {
+  const target = await newIssue(app, pub, p.reader);
+  const started = Date.now();
+  const made = await create(pub, issue.number, `#${target.number} `.repeat(Math.floor(9_000_000 / (String(target.number).length + 2))), p.writer.auth);
+  assert.is(made.response.status, 201);
+  assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
+  const timeline = await app.client(p.owner.auth).GET('/repos/{owner}/{repo}/issues/{index}/timeline', { params: { path: { ...pub.path, index: target.number } } });
+  assert.equal(timeline.data!.filter((e) => e.type === 'comment_ref').map((e) => e.ref_comment?.id), [made.data!.id]);
+});
+
 test('403: a locked issue for non-writers; writers and the site admin still comment', async () => {
   const locked = await newIssue(app, pub, p.reader);
   await lockIssue(app, locked.id);

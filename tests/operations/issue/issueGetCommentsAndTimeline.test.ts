@@ -262,6 +262,24 @@ test('pull_ref with closes, commit_ref from a pushed commit message', async () =
   assert.is(rows[0]!.body, `<a href="/${repo.full_name}/commit/${sha}">Fix the crash</a>`);
   assert.is(rows[1]!.ref_issue?.pull_request?.html_url, pr.html_url);
 });
+test('commit_ref: one entry per issue and commit, even from a second process that checked before the first inserted', async () => {
+  const made = await userRepo(app, p.owner, { auto_init: true });
+  const repo = { ...made, path: pathOf(made) };
+  const target = await newIssue(app, repo, p.owner, { title: 'race' });
+  const sha = (await app.client(p.owner.auth).POST('/repos/{owner}/{repo}/diffpatch', {
+    params: { path: repo.path },
+    body: { content: addFile('r.txt', ['y']), branch: 'main', new_branch: 'race', message: `Touch #${target.number}` },
+  })).data!.commit.sha;
+  assert.is((await entries(repo, target.number, ['commit_ref'])).length, 1);
+  // Another process pushing the same commit (another branch) whose check saw no entry yet: its insert is
+  // what the database must refuse, or the timeline shows the commit twice.
+  const duplicate = `insert into comments (issue_id, repo_id, poster_id, type, commit_sha, body)
+    select issue_id, repo_id, poster_id, type, commit_sha, body from comments where type = 'commit_ref' and commit_sha = '${sha}'`;
+  let refused = false;
+  await app.sqlFromElsewhere(duplicate).catch(() => { refused = true; });
+  assert.ok(refused, 'a second commit_ref row for the same issue and commit was accepted');
+  assert.is((await entries(repo, target.number, ['commit_ref'])).length, 1);
+});
 test('404: no such issue; a private repository for an outsider and anonymous; 422 bad since', async () => {
   assertEmpty404(await timeline(pub, 99_999));
   const priv = await sharedRepo(app, p, { private: true });
