@@ -20,7 +20,7 @@ import { send as sendHttp, type Answer } from '../../fuzz/http.js';
 import { declaredFor, dereference, operationShape, responseValidators } from '../../fuzz/openapi.js';
 import { callerArb, requestsFor, World, type Caller, type SentRequest } from './world.js';
 
-const numRuns = Number(process.env.CONTRACT_RUNS ?? 60);
+const numRuns = Number(process.env.CONTRACT_RUNS ?? 40);
 const topUp = Number(process.env.CONTRACT_TOP_UP ?? 160);
 /**
  * Every run has a seed, printed first, so that any failure (or a hang) can be replayed with CONTRACT_SEED.
