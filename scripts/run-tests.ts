@@ -1,5 +1,5 @@
 // `make test`: prepares one migrated database template, runs every tests/**/*.test.ts file (each in its
-// own process, or the small ones in batches that share one; one process more than there are cores at a time), and prints `N passed, M failed` — uvu prints no total our CI
+// own process, or the small ones in batches that share one; two processes at a time, one per core), and prints `N passed, M failed` — uvu prints no total our CI
 // can read. Exits non-zero on any failure, a crashed file, a hung one (killed after TEST_FILE_TIMEOUT
 // seconds, never run again), or when no test ran.
 // With DATABASE_URL set the suite runs on that PostgreSQL server (the database it names is created,
@@ -145,10 +145,9 @@ function runFile(job: string[]): Promise<Result> {
   });
 }
 
-// One process more than there are cores: a test process waits for git, its servers and timers about a
-// sixth of its time (the suite's CPU seconds against its wall time on 2 cores: 2790 against 1683 s), which
-// a third process fills. TEST_JOBS overrides.
-const concurrency = Math.max(1, Math.min(Number(process.env.TEST_JOBS) || cpus().length + 1, 4));
+// One process per core (TEST_JOBS overrides). A third on 2 cores was tried (2026-12-07): the cores were
+// then busy all the time, and each process slower by as much, so the suite took as long.
+const concurrency = Math.max(1, Math.min(Number(process.env.TEST_JOBS) || cpus().length, 4));
 // Each process pays seconds to load the app: the small files of the operation and unit folders run in
 // batches of BATCH (12) per process. Files that measure their own process (memory), spawn or kill
 // processes, or shard the contract run alone, and first (the longest ones start early).

@@ -4,7 +4,7 @@
 // that need this test's fixtures. Each answer must be a status the spec
 // declares for the operation, never a 5xx, with a body that validates against that response (an empty
 // one where the response has no content), and an invalid request is never accepted. CONTRACT_RUNS sets the
-// runs per operation (40; an operation that has not succeeded by then gets CONTRACT_TOP_UP (160) more,
+// runs per operation (60; an operation that has not succeeded by then gets CONTRACT_TOP_UP (160) more,
 // so its success path is reached and checked), CONTRACT_SEED replays a failure, CONTRACT_OPS (a regular expression on the
 // operationId) picks operations, CONTRACT_SHARD=k/n runs every n-th operation (the contract-k.test.ts
 // files split the work so the test runner spreads it over both cores).
@@ -20,7 +20,7 @@ import { send as sendHttp, type Answer } from '../../fuzz/http.js';
 import { declaredFor, dereference, operationShape, responseValidators } from '../../fuzz/openapi.js';
 import { callerArb, requestsFor, World, type Caller, type SentRequest } from './world.js';
 
-const numRuns = Number(process.env.CONTRACT_RUNS ?? 40);
+const numRuns = Number(process.env.CONTRACT_RUNS ?? 60);
 const topUp = Number(process.env.CONTRACT_TOP_UP ?? 160);
 /**
  * Every run has a seed, printed first, so that any failure (or a hang) can be replayed with CONTRACT_SEED.
