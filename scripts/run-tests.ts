@@ -62,7 +62,9 @@ if (bundled) {
   });
 }
 const runnable = (f: string) => (bundled ? join(buildDir, f.replace(/\.ts$/, '.js')) : f);
-const nodeArgs = bundled ? ['--enable-source-maps'] : ['--import', 'tsx'];
+// TEST_NODE_ARGS adds options to every test process's node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`,
+// which NODE_OPTIONS does not allow, to see where a file's CPU goes).
+const nodeArgs = [...(bundled ? ['--enable-source-maps'] : ['--import', 'tsx']), ...(process.env.TEST_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
 
 interface Result {
   /** Killed after FILE_TIMEOUT: it hung (its output so far is kept); always a failure. */

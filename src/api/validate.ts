@@ -49,19 +49,40 @@ type Validator = (operationId: string, given: ValidationInput) => ValidationOutc
  * several apps from one document (the test batches, a restart in place) compiles each operation once.
  */
 const built = new Map<string, Promise<Validator>>();
+/** The same, by the document object: the text key costs a JSON.stringify of the whole spec (tens of ms). */
+const builtFor = new WeakMap<OpenApiDocument, Promise<Validator>>();
 
 export function createValidator(doc: OpenApiDocument): Promise<Validator> {
+  const known = builtFor.get(doc);
+  if (known) return known;
   const key = JSON.stringify(doc);
   let validator = built.get(key);
   if (!validator) {
     validator = buildValidator(doc);
     built.set(key, validator);
-    validator.catch(() => built.delete(key));
+    validator.catch(() => {
+      built.delete(key);
+      builtFor.delete(doc);
+    });
   }
+  builtFor.set(doc, validator);
   return validator;
 }
 
 async function buildValidator(doc: OpenApiDocument): Promise<Validator> {
+  // openapi-backend asks for a new Ajv for every operation's body and parameters; a new Ajv compiles the
+  // JSON Schema meta-schema again to check the first schema it is given (about 20 ms, twice per operation,
+  // on each operation's first request). One Ajv per option set serves every operation instead (the
+  // schemas have no `$id`, so nothing they add can clash), and the schemas are not checked against the
+  // meta-schema at all: the spec is linted (`make lint-spec`) and its schemas compiled by this very code in
+  // the contract test, which would fail on a schema Ajv cannot compile.
+  const ajvs = new Map<string, ReturnType<typeof newAjv>>();
+  const sharedAjv = (ajvOpts: Record<string, unknown>) => {
+    const key = JSON.stringify(ajvOpts);
+    let ajv = ajvs.get(key);
+    if (!ajv) ajvs.set(key, (ajv = newAjv({ ...ajvOpts, validateSchema: false })));
+    return ajv;
+  };
   const api = new OpenAPIBackend.default({
     definition: structuredClone(doc),
     quick: true,
@@ -69,7 +90,7 @@ async function buildValidator(doc: OpenApiDocument): Promise<Validator> {
     coerceTypes: true,
     ajvOpts: { strict: false },
     // openapi-backend builds Ajv draft-07 by default, which silently ignores 2020-12 keywords.
-    customizeAjv: (_ajv, ajvOpts) => newAjv(ajvOpts as Record<string, unknown>) as never,
+    customizeAjv: (_ajv, ajvOpts) => sharedAjv(ajvOpts as Record<string, unknown>) as never,
   });
   await api.init();
   // By operation object, not id: openapi-backend finds an id by flattening every path of the spec again.

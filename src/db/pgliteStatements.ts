@@ -85,7 +85,13 @@ export class PgliteStatementCache {
         messages.push(...(await send(serialize.sync())));
       }
       if (!inTx) await pg.syncToFs();
-      return pgParse.parseResults(messages, pg.parsers, options)[0] as Results<T>;
+      // PGlite's parseResults merges a query's own parsers into its 318 type parsers by spreading both into
+      // a new object: 0.24 ms per query, more than many of the queries themselves took (Drizzle gives
+      // every query nine parsers of its own). An object that holds the query's few and inherits the rest
+      // answers the same lookups (the parser for a type: the query's own, else PGlite's) for a microsecond.
+      if (!options?.parsers) return pgParse.parseResults(messages, pg.parsers, options)[0] as Results<T>;
+      const parsers = Object.assign(Object.create(pg.parsers) as typeof pg.parsers, options.parsers);
+      return pgParse.parseResults(messages, parsers, { ...options, parsers: undefined })[0] as Results<T>;
     });
   }
 

@@ -28,6 +28,8 @@ import { maintenance, preparePostgresTemplate, readPgliteTemplate, withDatabase,
 export const adminCredentials = { username: 'root', password: 'root-password', email: 'root@example.com' };
 
 let fileCounter = 0;
+/** The spec, read once per process: every app of a batch shares it (and so its compiled validators, src/api/validate.ts). */
+let specDoc: ReturnType<typeof loadSpec> | undefined;
 
 async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const pgUrl = process.env.ANVIL_TEST_PG_URL ?? (process.env.DATABASE_URL || undefined);
@@ -163,7 +165,7 @@ export async function startApp(
   const { database, drop } = await openTestDatabase();
   const services = new Services({ db: database.db, config, log, tryLock: database.tryLock, payloads });
   await ensureFirstAdmin(services, config, log);
-  const app = await buildApp({ config, services, log, doc: loadSpec() });
+  const app = await buildApp({ config, services, log, doc: (specDoc ??= loadSpec()) });
   const webhooks = opts.workers ? new HookDeliveryWorker(services.deps) : undefined;
   webhooks?.start();
   const actionTriggers = opts.actions ? new ActionTriggerWorker(services.deps, services.actions) : undefined;
