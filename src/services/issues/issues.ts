@@ -29,7 +29,7 @@ import { deadlineComment } from './dueDate.js';
 export const deepOffset = 1_000;
 
 /** How many issues and/or pull requests of a state the repository's counters hold. */
-function countersTotal(repo: LoadedRepo['repo'], withIssues: boolean, withPulls: boolean, state: IssueFilters['state']): number {
+export function countersTotal(repo: LoadedRepo['repo'], withIssues: boolean, withPulls: boolean, state: IssueFilters['state']): number {
   const of = (all: number, closed: number) => (state === 'all' ? all : state === 'closed' ? closed : all - closed);
   return (withIssues ? of(repo.numIssues, repo.numClosedIssues) : 0) + (withPulls ? of(repo.numPulls, repo.numClosedPulls) : 0);
 }

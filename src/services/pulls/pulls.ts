@@ -23,7 +23,7 @@ import type { ServiceDeps } from '../context.js';
 import { recountLabels, recountMilestones } from '../issues/counters.js';
 import { BadRequest, Conflict, Invalid, NotFound, RepoArchived } from '../errors.js';
 import { detailsFromColumns, issuesWithDetails, loadIssueDetails, type IssueDetails } from '../issues/issueDetails.js';
-import type { IssueService } from '../issues/issues.js';
+import { countersTotal, type IssueService } from '../issues/issues.js';
 import { isValidRefName } from '../names.js';
 import { commitState } from '../git/statuses.js';
 import { editPull, isWorkInProgress, type EditPullInput } from './pullEdit.js';
@@ -227,10 +227,7 @@ export class PullService implements PullHost {
     }
     const where = and(...conds);
     const order = orders[f.sort ?? ''] ?? newestFirst;
-    const { numPulls, numClosedPulls } = loaded.repo;
-    const fromCounters = !f.milestone && !f.labels?.length && !f.poster
-      ? (f.state === 'all' ? numPulls : f.state === 'closed' ? numClosedPulls : numPulls - numClosedPulls)
-      : undefined;
+    const fromCounters = !f.milestone && !f.labels?.length && !f.poster ? countersTotal(loaded.repo, false, true, f.state) : undefined;
     // The page's ids first (the index alone walks past OFFSET rows), then those rows with their details.
     const ids = db.select({ id: issues.id }).from(issues).innerJoin(pullRequests, eq(pullRequests.issueId, issues.id))
       .where(where).orderBy(...order).limit(page.limit).offset(page.offset);
