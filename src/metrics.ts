@@ -1,7 +1,7 @@
 // Prometheus metrics (prom-client), one registry per process: the request and git histograms are fed
 // from below (app.ts, git/core.ts) at the cost of one observe() each; /metrics (src/web/operate.ts)
 // reads them, and the gauges it fills at scrape time.
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export const registry = new Registry();
 
@@ -69,6 +69,14 @@ export const webhookQueueDepth = new Gauge({
 export const webhookOldestPendingAge = new Gauge({
   name: 'anvil_webhook_oldest_pending_age_seconds',
   help: 'Age of the oldest webhook delivery still pending (0 when none is).',
+  registers: [registry],
+});
+
+/** Issues created (not pull requests), by how they were written: `statement` (one statement, services/issues/createAlone.ts) or `transaction`. */
+export const issuesCreated = new Counter({
+  name: 'anvil_issues_created_total',
+  help: 'Issues created, by how they were written: in one statement or in a transaction.',
+  labelNames: ['way'] as const,
   registers: [registry],
 });
 

@@ -49,7 +49,7 @@ export async function recordEvent(deps: ServiceDeps, tx: Db, event: DomainEvent)
 }
 
 /** An event's row: its scope in columns, the rest of it as `data` (the Actions hint is not stored). */
-function eventRow(event: DomainEvent) {
+export function eventRow(event: DomainEvent) {
   const { type, actorId, repoId, ownerId, isPrivate, noWorkflows: _hint, ...data } = event as DomainEvent & { noWorkflows?: unknown };
   return { type, action: 'action' in event ? event.action : '', actorId, repoId, ownerId, isPrivate, data };
 }
@@ -107,12 +107,8 @@ const busyMs = 60_000;
 export async function recordEventsAlone(deps: ServiceDeps, list: DomainEvent[], alongside?: SQLWrapper): Promise<RecordedEvent[] | undefined> {
   const repoId = list[0]?.repoId;
   if (repoId === undefined || (busy.get(repoId) ?? 0) > Date.now()) return undefined;
-  const conditions: SQL[] = [];
-  for (const o of registered) {
-    const q = o.quiet?.(list, deps) ?? false;
-    if (q === false) return undefined;
-    if (q !== true) conditions.push(sql`(${q})`);
-  }
+  const conditions = quietConditions(deps, list);
+  if (!conditions) return undefined;
   const rows = sql.join(list.map((event) => {
     const r = eventRow(event);
     return sql`(${r.type}::text, ${r.action}::text, ${r.actorId}::bigint, ${r.repoId ?? null}::bigint, ${r.ownerId ?? null}::bigint, ${r.isPrivate}::boolean, ${JSON.stringify(r.data)}::jsonb)`;
@@ -131,4 +127,21 @@ export async function recordEventsAlone(deps: ServiceDeps, list: DomainEvent[], 
     return undefined;
   }
   return paired(list, row!.recorded);
+}
+
+/**
+ * The conditions (each to be true in the recording statement) under which every fan-out but those in
+ * `handled` would write nothing for `list`; undefined when one of them surely would. A caller that
+ * writes in its own statement what the `handled` fan-outs would write (see issues/createAlone.ts) asks
+ * this for the others.
+ */
+export function quietConditions(deps: ServiceDeps, list: DomainEvent[], handled: readonly FanOut[] = []): SQL[] | undefined {
+  const conditions: SQL[] = [];
+  for (const [i, o] of registered.entries()) {
+    if (handled.includes(fanOuts[i]!)) continue;
+    const q = o.quiet?.(list, deps) ?? false;
+    if (q === false) return undefined;
+    if (q !== true) conditions.push(sql`(${q})`);
+  }
+  return conditions;
 }

@@ -91,6 +91,16 @@ class Resolver {
 const maxRepos = 50;
 const maxIssuesPerRepo = 1_000;
 
+/** The references a text makes, as addCrossReferences looks them up. */
+function referencesIn(deps: ServiceDeps, text: { plain: string; markdown: string }): IssueReference[] {
+  const rootUrl = deps.config.rootUrl;
+  const keywords = keywordPatterns(deps.config.issueKeywords);
+  return upToMaxTargets([...findIssueReferences(text.plain, rootUrl, [], keywords), ...findIssueReferencesMarkdown(text.markdown, rootUrl, keywords)]);
+}
+
+/** Whether addCrossReferences of a new text (not an edit) would have anything to look up: no reference, nothing written. */
+export const makesReferences = (deps: ServiceDeps, text: { plain: string; markdown: string }) => referencesIn(deps, text).length > 0;
+
 /**
  * Gitea's createCrossReferences: the issues `origin` (with `comment`, a comment of it) now references, each
  * getting its entry. With `removeOld` (an edit), references the text no longer makes are neutered and those
@@ -101,9 +111,7 @@ export async function addCrossReferences(
   origin: { issue: IssueRow; repo: RepoRow; owner: UserRow; comment?: CommentRow },
   text: { plain: string; markdown: string }, removeOld: boolean,
 ): Promise<void> {
-  const rootUrl = deps.config.rootUrl;
-  const keywords = keywordPatterns(deps.config.issueKeywords);
-  const refs = upToMaxTargets([...findIssueReferences(text.plain, rootUrl, [], keywords), ...findIssueReferencesMarkdown(text.markdown, rootUrl, keywords)]);
+  const refs = referencesIn(deps, text);
   const resolver = new Resolver(deps, tx, actor, origin);
   const resolved = await resolver.issues(refs);
   let list: Target[] = [];

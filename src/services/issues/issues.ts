@@ -23,6 +23,8 @@ import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { refuseOpenDependencies } from './openDependencies.js';
 import { refuseBlocked } from '../users/blocks.js';
 import { addCrossReferences } from './crossRefs.js';
+import { createIssueAlone } from './createAlone.js';
+import { issuesCreated } from '../../metrics.js';
 import { deadlineComment } from './dueDate.js';
 
 /** From this offset on, an issue list counts first and may walk from the other end (see list). */
@@ -171,6 +173,14 @@ export class IssueService {
     if (!canRead(loaded.perm, issueUnit(isPull))) throw new NotFound();
     if (!input.title.trim()) throw new Invalid('[title]: Required');
     const writer = canWriteIssue(loaded.perm, isPull);
+    // A plain issue where no fan-out has work to do: one statement, no transaction (createAlone.ts).
+    if (!pull) {
+      const alone = await createIssueAlone(this.deps, loaded, actor, input, writer);
+      if (alone) {
+        issuesCreated.inc({ way: 'statement' });
+        return alone;
+      }
+    }
     const run = async (tx: Db) => {
       // Someone the repository's owner blocked opens nothing there (403 `user is blocked`).
       await refuseBlocked(tx, actor.id, [loaded.owner.id]);
@@ -230,7 +240,10 @@ export class IssueService {
       }
       return row!;
     };
-    return pull ? run(pull.tx) : withTx(this.deps.db, run);
+    if (pull) return run(pull.tx);
+    const row = await withTx(this.deps.db, run);
+    issuesCreated.inc({ way: 'transaction' });
+    return row;
   }
 
   /**

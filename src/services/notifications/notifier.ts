@@ -174,7 +174,7 @@ export async function notifyIssue(tx: Db, issue: IssueRow, userIds: number[], ac
     });
 }
 
-async function onIssueEvent(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promise<void> {
+export async function onIssueEvent(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promise<void> {
   if (!('issueId' in e) || e.repoId === undefined) return;
   let commentId: number | null = null;
   let text: string | undefined;
@@ -234,6 +234,29 @@ async function onIssueEvent(tx: Db, e: RecordedEvent, deps: ServiceDeps): Promis
   if (!repo) return;
   const recipients = await readers(tx, deps, repo, issue.isPull, [...new Set(candidates)]);
   await notifyIssue(tx, issue, recipients, e.actorId, commentId, e.createdAt);
+}
+
+/**
+ * What onIssueEvent does for a new issue (not a pull request) that `actorId` opens with `body` in a
+ * repository owned by `ownerId`, written by the statement that creates the issue (issues/createAlone.ts),
+ * or false when that statement cannot: the body mentions someone (the mention is recorded, then told).
+ * A new issue has no subscribers, commenters, assignees or opt-outs yet, and its poster is the actor, so
+ * its followers are the repository's watchers. `quiet` holds when none is left that the statement cannot
+ * tell: no watcher but the actor and the repository's owner. `write` (an insert reading the statement's
+ * CTEs `"issue"`, the new row, and `"recorded"`, its event) is notifyIssue's thread for the owner when
+ * they watch and are not the actor, and readers() keeps them: a user who may sign in (the owner reads
+ * the issues of any repository whose issues the actor could open an issue in).
+ */
+export function newIssueThreads(repoId: number, ownerId: number, actorId: number, body: string): { quiet: SQL; write: SQL } | false {
+  if (mentionedNames(body).length) return false;
+  return {
+    quiet: sql`not exists (select 1 from repo_watches w where w.repo_id = ${repoId}::bigint and w.user_id <> ${actorId}::bigint and w.user_id <> ${ownerId}::bigint)`,
+    write: sql`insert into ${notifications} (user_id, repo_id, subject_type, issue_id, comment_id, status, updated_by, created_at, updated_at)
+      select w.user_id, ${repoId}::bigint, 'Issue', "issue"."id", null, 'unread', ${actorId}::bigint, "recorded"."created_at", "recorded"."created_at"
+      from repo_watches w join ${users} u on u.id = w.user_id, "issue", "recorded"
+      where w.repo_id = ${repoId}::bigint and w.user_id = ${ownerId}::bigint and w.user_id <> ${actorId}::bigint
+        and u.type = 'User' and not u.prohibit_login`,
+  };
 }
 
 // Only events of an issue in a repository may notify anyone.
