@@ -16,6 +16,7 @@ import type { Handler, HandlerEntry, OperationId } from './types.js';
 import { textProblem } from './textInput.js';
 import { HttpError } from './errors.js';
 import { createValidator, validationTemplate } from './validate.js';
+import { indexRoutes } from './routeIndex.js';
 
 export const apiPrefix = '/api/v1';
 
@@ -210,6 +211,7 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
       }
     });
   }
+  indexRoutes(router);
   return router;
 }
 

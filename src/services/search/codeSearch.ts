@@ -68,10 +68,11 @@ export class CodeSearchService {
   constructor(private readonly deps: ServiceDeps) {}
 
   /**
-   * One page of hits, in repository then path order. `repoId`: that repository alone (the caller was
-   * checked already); otherwise every repository the caller sees and whose code it may read.
+   * One page of hits, in repository then path order. `within`: that repository alone (the caller was
+   * checked already, and the repository and its owner read); otherwise every repository the caller sees
+   * and whose code it may read.
    */
-  async search(viewer: UserRow | null, f: CodeSearchInput, page: { limit: number; offset: number }, repoId?: number): Promise<{
+  async search(viewer: UserRow | null, f: CodeSearchInput, page: { limit: number; offset: number }, within?: { repo: RepoRow; owner: UserRow }): Promise<{
     hits: CodeHit[]; total: number;
   }> {
     const { db } = this.deps;
@@ -79,8 +80,22 @@ export class CodeSearchService {
     const conds: Array<SQL | undefined> = terms.map((t) => sql`${codeIndexFiles.content} ilike ${containsPattern(t)}`);
     if (f.path?.trim()) conds.push(sql`${codeIndexFiles.path} ilike ${containsPattern(f.path.trim())}`);
     if (f.language?.trim()) conds.push(sql`lower(${codeIndexFiles.language}) = ${f.language.trim().toLowerCase()}`);
-    if (repoId !== undefined) conds.push(eq(codeIndexFiles.repoId, repoId));
-    else conds.push(visibleTo(viewer), unitReadable(viewer, 'repo.code'));
+    if (within) {
+      // One repository, already read: its page (content and all) and its count, without joining the
+      // repository and its owner to every file, and without a second round for the page's rows.
+      const { repo, owner } = within;
+      const here = and(eq(codeIndexFiles.repoId, repo.id), ...conds);
+      const [files, [total]] = await Promise.all([
+        db.select({ path: codeIndexFiles.path, blob: codeIndexFiles.blob, language: codeIndexFiles.language, content: codeIndexFiles.content })
+          .from(codeIndexFiles).where(here).orderBy(asc(codeIndexFiles.path)).limit(page.limit).offset(page.offset),
+        db.select({ n: count() }).from(codeIndexFiles).where(here),
+      ]);
+      return {
+        total: total?.n ?? 0,
+        hits: files.map((file) => ({ repo, owner, path: file.path, blob: file.blob, language: file.language, matches: matchesIn(file.content, terms) })),
+      };
+    }
+    conds.push(visibleTo(viewer), unitReadable(viewer, 'repo.code'));
     const where = and(...conds);
     const from = () => db.select({ repoId: codeIndexFiles.repoId, path: codeIndexFiles.path }).from(codeIndexFiles)
       .innerJoin(repositories, eq(repositories.id, codeIndexFiles.repoId)).innerJoin(users, eq(users.id, repositories.ownerId));

@@ -11,7 +11,7 @@ export const repoSearchCode: Handler<'repoSearchCode'> = async (req) => {
   const page = pageOf(req.query, req.config);
   const q = req.query;
   const [{ hits, total }, indexed] = await Promise.all([
-    req.services.codeSearch.search(req.auth.actor, { q: q.q, path: q.path, language: q.language }, page, loaded.repo.id),
+    req.services.codeSearch.search(req.auth.actor, { q: q.q, path: q.path, language: q.language }, page, loaded),
     req.services.codeSearch.indexedCommit(loaded.repo.id),
   ]);
   return {
