@@ -31,6 +31,8 @@ export interface StatFile {
   path: string;
   size: number;
   attrs?: Record<string, AttributeValue>;
+  /** The blob's id: a file whose path and blob were classified before is not read or classified again. */
+  id?: string;
 }
 
 /** Reads the first bytes (up to languageContentBytes) of files by path; a file left out is judged by its name. */
@@ -101,12 +103,41 @@ const loadLinguist = () => (linguist ??= import('linguist-js').then((m) => m.def
 /** How many files one call of the classifier is given. */
 const chunk = 500;
 
+type Classified = { language: string; type: string } | null;
+
+/**
+ * Earlier answers of the classifier, by path and blob (and whether vendored paths were kept): what
+ * linguist-js answers for a file depends on its path and its first bytes alone, so a push that changes
+ * one file of a tree classifies that file, not the whole tree again (a round after every push to the
+ * default branch classified every file: ~1 ms each). Least recently used first; bounded.
+ */
+const remembered = new Map<string, Classified>();
+const rememberedMax = 50_000;
+const memoKey = (f: StatFile, keepVendored: boolean) => (f.id ? `${keepVendored ? 1 : 0}\0${f.id}\0${f.path}` : undefined);
+
+function remember(key: string, value: Classified): void {
+  remembered.delete(key);
+  remembered.set(key, value);
+  if (remembered.size > rememberedMax) remembered.delete(remembered.keys().next().value!);
+}
+
 async function classify(files: StatFile[], keepVendored: boolean, read: HeadReader): Promise<Map<string, { language: string; type: string }>> {
   const out = new Map<string, { language: string; type: string }>();
-  if (!files.length) return out;
+  const fresh: StatFile[] = [];
+  for (const f of files) {
+    const key = memoKey(f, keepVendored);
+    const known = key === undefined ? undefined : remembered.get(key);
+    if (known === undefined) {
+      fresh.push(f);
+      continue;
+    }
+    remember(key!, known);
+    if (known) out.set(f.path, known);
+  }
+  if (!fresh.length) return out;
   const lib = await loadLinguist();
-  for (let i = 0; i < files.length; i += chunk) {
-    const part = files.slice(i, i + chunk);
+  for (let i = 0; i < fresh.length; i += chunk) {
+    const part = fresh.slice(i, i + chunk);
     const heads = await read(part);
     const content: Record<string, string> = {};
     for (const f of part) {
@@ -115,9 +146,12 @@ async function classify(files: StatFile[], keepVendored: boolean, read: HeadRead
       content[f.path] = head && !head.subarray(0, 8000).includes(0) ? head.toString('utf8') : '';
     }
     const r = await lib.analyseRawContent(content, { offline: true, calculateLines: false, keepVendored });
-    for (const [path, language] of Object.entries(r.files.results)) {
-      if (!language) continue;
-      out.set(path, { language, type: r.repository[language]?.type ?? '' });
+    for (const f of part) {
+      const language = r.files.results[f.path];
+      const found = language ? { language, type: r.repository[language]?.type ?? '' } : null;
+      const key = memoKey(f, keepVendored);
+      if (key !== undefined) remember(key, found);
+      if (found) out.set(f.path, found);
     }
   }
   return out;

@@ -158,7 +158,7 @@ export class RepoStatsService {
     const entries = await treeEntries(dir, commit, true);
     const blobs = entries.filter((e) => e.type === 'blob');
     const attrs = await attributesAt(dir, entries, blobs.map((b) => b.path), linguistAttributes);
-    const files: StatFile[] = blobs.map((b) => ({ path: b.path, size: b.size, attrs: attrs.get(b.path) }));
+    const files: StatFile[] = blobs.map((b) => ({ path: b.path, size: b.size, attrs: attrs.get(b.path), id: b.id }));
     const ids = new Map(blobs.map((b) => [b.path, b.id]));
     const languages = await languageSizes(files, async (wanted) => {
       const out = new Map<string, Buffer>();

@@ -56,6 +56,20 @@ test('200: bytes per language after a push, largest first; the repository JSON n
   assert.is(again.data!.language, 'Python');
 });
 
+test('200: a file is judged by its own content: the same path holding another text, here or in another repository, is classified anew', async () => {
+  // Classifications are remembered by path and blob: a new blob at a known path must not reuse the old answer.
+  const py = '#!/usr/bin/env python3\nprint(1)\n';
+  const rb = '#!/usr/bin/env ruby\nputs 1\n';
+  const first = await withFiles({ 'tool': py, 'main.go': goMain });
+  assert.equal(await entries(first), [['Go', goMain.length], ['Python', py.length]]);
+  const other = await withFiles({ 'tool': rb, 'main.go': goMain });
+  assert.equal(await entries(other), [['Go', goMain.length], ['Ruby', rb.length]]);
+  // The same blob moved under vendor/ is left out (the path is part of what decides).
+  const sha = await commitFiles(app, first, r.owner, { 'vendor/tool': py });
+  await statsSettled(app, first.id, sha);
+  assert.equal(await entries(first), [['Go', goMain.length], ['Python', py.length]]);
+});
+
 test('200: vendored, documentation, dot and configuration files are left out; data alone stands when nothing else is found', async () => {
   const repo = await withFiles({
     'main.go': goMain, 'vendor/dep/dep.go': goMain.repeat(5), 'node_modules/x/index.js': 'module.exports = 1;\n',
