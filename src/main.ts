@@ -41,24 +41,26 @@ async function start() {
   // Half-done work of dead processes (pushes git performed but nobody recorded, repository folders of
   // interrupted creates and deletes, migration tasks), taken over now and every few seconds as leases lapse.
   const leftovers = new LeftoversWorker(services.deps, services.gitTransport, services.repos, services.migrations);
-  leftovers.start();
   const webhooks = new HookDeliveryWorker(services.deps);
-  if (config.webhook.deliveryEnabled) webhooks.start();
   const actionTriggers = new ActionTriggerWorker(services.deps, services.actions);
-  if (config.actions.enabled && config.actions.workerEnabled) actionTriggers.start();
   const autoMerge = new AutoMergeWorker(services.deps, services.pulls, services.merges, services.access);
-  autoMerge.start();
   const codeIndex = new CodeIndexWorker(services.deps, services.codeIndex);
-  codeIndex.start();
   const repoStats = new RepoStatsWorker(services.deps, services.repoStats);
-  repoStats.start();
   const pushMirrors = new PushMirrorWorker(services.deps, services.pushMirrors);
-  pushMirrors.start();
   const inFlight = new InFlight();
   const app = await buildApp({ config, services, log, inFlight });
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((res, rej) => server.once('listening', res).once('error', rej));
   log.info({ port: config.port, rootUrl: config.rootUrl, database: database.engine }, 'anvil is listening');
+  // The workers' first rounds run once the server answers: on PGlite every query waits its turn on one
+  // connection, and rounds started before listening held back the first requests (#41).
+  leftovers.start();
+  if (config.webhook.deliveryEnabled) webhooks.start();
+  if (config.actions.enabled && config.actions.workerEnabled) actionTriggers.start();
+  autoMerge.start();
+  codeIndex.start();
+  repoStats.start();
+  pushMirrors.start();
   const ssh = config.ssh.enabled ? await startSshServer(services, config, log) : undefined;
   if (ssh) log.info({ port: ssh.port }, 'git over ssh is listening');
   // RUNNER_BUILTIN=true: this process also runs the built-in runner, a client of the server like any

@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import OpenAPIBackend from 'openapi-backend';
 import { compileGoDecoders, decodeGoBody, decodeGoQuery } from './goDecode.js';
-import type { OpenApiDocument } from './spec.js';
+import { validationTemplate, type OpenApiDocument } from './spec.js';
 
 export interface ValidationInput {
   method: string;
@@ -38,8 +38,7 @@ export function newAjv(opts: Record<string, unknown> = {}) {
   return addOpenApiFormats(new Ajv2020.default({ strict: false, allErrors: false, ...opts }));
 }
 
-/** The path template requests are validated against: parameters joined by `.` in one segment become two segments. */
-export const validationTemplate = (path: string) => path.replace(/\}\.\{/g, '}/{');
+export { validationTemplate } from './spec.js';
 
 type Validator = (operationId: string, given: ValidationInput) => ValidationOutcome;
 
