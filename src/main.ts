@@ -52,15 +52,18 @@ async function start() {
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((res, rej) => server.once('listening', res).once('error', rej));
   log.info({ port: config.port, rootUrl: config.rootUrl, database: database.engine }, 'anvil is listening');
-  // The workers' first rounds run once the server answers: on PGlite every query waits its turn on one
-  // connection, and rounds started before listening held back the first requests (#41).
-  leftovers.start();
-  if (config.webhook.deliveryEnabled) webhooks.start();
-  if (config.actions.enabled && config.actions.workerEnabled) actionTriggers.start();
-  autoMerge.start();
-  codeIndex.start();
-  repoStats.start();
-  pushMirrors.start();
+  // The workers' first rounds run a second after the server listens: on PGlite every query runs on the
+  // main thread, and the first rounds (cold catalog caches, seven workers' claims) held back the first
+  // requests by hundreds of milliseconds (#41).
+  const workersStart = setTimeout(() => {
+    leftovers.start();
+    if (config.webhook.deliveryEnabled) webhooks.start();
+    if (config.actions.enabled && config.actions.workerEnabled) actionTriggers.start();
+    autoMerge.start();
+    codeIndex.start();
+    repoStats.start();
+    pushMirrors.start();
+  }, 1000);
   const ssh = config.ssh.enabled ? await startSshServer(services, config, log) : undefined;
   if (ssh) log.info({ port: ssh.port }, 'git over ssh is listening');
   // RUNNER_BUILTIN=true: this process also runs the built-in runner, a client of the server like any
@@ -91,6 +94,7 @@ async function start() {
     // A connection can be gone while its request still runs (the client hung up, or was cut off above):
     // the database stays open until the last handler is done with it.
     if (!(await inFlight.idle(5_000))) log.warn({ inFlight: inFlight.active }, 'closing the database under requests still running');
+    clearTimeout(workersStart);
     await scheduler.stop();
     await webhooks.stop();
     await actionTriggers.stop();
