@@ -1,6 +1,7 @@
 // config → database → migrations → first admin → app → listen; graceful shutdown on SIGTERM/SIGINT.
 import type { Server } from 'node:http';
 import { buildApp, InFlight } from './app.js';
+import { loadSpec } from './api/spec.js';
 import { loadConfig } from './config.js';
 import { openDatabase, pgliteDir } from './db/client.js';
 import { lockDataDir } from './db/lock.js';
@@ -23,6 +24,11 @@ const log = createLogger(config.logLevel, config.logFormat);
 
 async function start() {
   const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir, 'the anvil server');
+  // The request validator (api/router.ts builds it on first use, cached by the document) is built while
+  // PGlite opens: its WebAssembly compiles on other threads, and the first requests after listening do
+  // not wait for it (#41).
+  const doc = loadSpec();
+  import('./api/validate.js').then((m) => m.createValidator(doc)).catch(() => undefined);
   const database = await openDatabase(
     config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite-dir', dir: pgliteDir(config.dataDir) },
   );
@@ -48,7 +54,7 @@ async function start() {
   const repoStats = new RepoStatsWorker(services.deps, services.repoStats);
   const pushMirrors = new PushMirrorWorker(services.deps, services.pushMirrors);
   const inFlight = new InFlight();
-  const app = await buildApp({ config, services, log, inFlight });
+  const app = await buildApp({ config, services, log, inFlight, doc });
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((res, rej) => server.once('listening', res).once('error', rej));
   log.info({ port: config.port, rootUrl: config.rootUrl, database: database.engine }, 'anvil is listening');
