@@ -1,7 +1,7 @@
 // `make install` builds what production runs: src/ and its libraries bundled into dist/main.js (no
 // TypeScript compiled and no module tree resolved at start) and the spec as JSON (no YAML parsed at start).
 // Tests run src/ through tsx, except the ones that start real processes: those run this bundle.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,8 @@ import { compiledSpecPath, specPath } from '../src/api/spec.js';
 import { fromRoot } from '../src/paths.js';
 
 mkdirSync(fromRoot('dist'), { recursive: true });
+// Chunks of an earlier build (their names are hashes of their contents).
+for (const name of readdirSync(fromRoot('dist'))) if (name.startsWith('chunk-')) rmSync(fromRoot('dist', name));
 writeFileSync(compiledSpecPath, JSON.stringify(parse(readFileSync(specPath, 'utf8'))));
 await build({
   entryPoints: [fromRoot('src', 'main.ts'), fromRoot('src', 'cli.ts')],
@@ -16,6 +18,12 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  // Modules the server imports on first use (`await import(...)`: the request validator, the OAuth2
+  // provider, the Actions runner protocol, ssh, the built-in runner) go into chunks of their own beside
+  // main.js, loaded (with the libraries they import) only then: one bundle held every library's code and
+  // loaded the external ones at start (#41).
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
   target: 'node20',
   sourcemap: true,
   // Libraries that find files beside their own modules (PGlite's wasm, dugite's git, editorconfig's wasm, pino's workers,
@@ -34,7 +42,7 @@ await build({
 // (heap snapshot of the idle server, #41). esbuild already writes strings and identifiers in ASCII; what
 // it leaves (comments, regular expression literals) is escaped here: `\uXXXX` means the same character
 // in a regular expression and is inert in a comment. The lines keep their count (the source map holds).
-for (const name of ['main.js', 'cli.js']) {
+for (const name of readdirSync(fromRoot('dist')).filter((n) => n.endsWith('.js'))) {
   const file = fromRoot('dist', name);
   const text = readFileSync(file, 'utf8');
   const latin1 = text.replace(/[^\u0000-\u00ff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

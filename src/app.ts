@@ -1,6 +1,7 @@
 // buildApp: the Koa application around the spec's routes. No I/O of its own beyond what it is given.
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
+import type Provider from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { errorAnswer, HttpError, writeError } from './api/errors.js';
@@ -70,7 +71,13 @@ export async function buildApp({ config, services, log, doc = loadSpec(), inFlig
   // Before buildRouter: the validator it builds may rewrite the document it is given.
   const operate = buildOperateRouter(services, config, doc);
   const router = await buildRouter(doc, services, config);
-  const provider = await buildProvider(services, config, log);
+  // The OAuth2 provider (its keys read, or made on a first start, and oidc-provider set up) is built by
+  // the first request that needs it, not before the server answers (#41); a failed build is tried again.
+  let built: Promise<Provider> | undefined;
+  const provider = () => (built ??= buildProvider(services, config, log).catch((err) => {
+    built = undefined;
+    throw err;
+  }));
 
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();

@@ -1,6 +1,7 @@
 // config → database → migrations → first admin → app → listen; graceful shutdown on SIGTERM/SIGINT.
 import type { Server } from 'node:http';
 import { buildApp, InFlight } from './app.js';
+import { loadSpec } from './api/spec.js';
 import { loadConfig } from './config.js';
 import { openDatabase, pgliteDir } from './db/client.js';
 import { lockDataDir } from './db/lock.js';
@@ -23,6 +24,11 @@ const log = createLogger(config.logLevel, config.logFormat);
 
 async function start() {
   const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir, 'the anvil server');
+  // The request validator (api/router.ts builds it on first use, cached by the document) is built while
+  // PGlite opens: its WebAssembly compiles on other threads, and the first requests after listening do
+  // not wait for it (#41).
+  const doc = loadSpec();
+  import('./api/validate.js').then((m) => m.createValidator(doc)).catch(() => undefined);
   const database = await openDatabase(
     config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite-dir', dir: pgliteDir(config.dataDir) },
   );
@@ -41,24 +47,29 @@ async function start() {
   // Half-done work of dead processes (pushes git performed but nobody recorded, repository folders of
   // interrupted creates and deletes, migration tasks), taken over now and every few seconds as leases lapse.
   const leftovers = new LeftoversWorker(services.deps, services.gitTransport, services.repos, services.migrations);
-  leftovers.start();
   const webhooks = new HookDeliveryWorker(services.deps);
-  if (config.webhook.deliveryEnabled) webhooks.start();
   const actionTriggers = new ActionTriggerWorker(services.deps, services.actions);
-  if (config.actions.enabled && config.actions.workerEnabled) actionTriggers.start();
   const autoMerge = new AutoMergeWorker(services.deps, services.pulls, services.merges, services.access);
-  autoMerge.start();
   const codeIndex = new CodeIndexWorker(services.deps, services.codeIndex);
-  codeIndex.start();
   const repoStats = new RepoStatsWorker(services.deps, services.repoStats);
-  repoStats.start();
   const pushMirrors = new PushMirrorWorker(services.deps, services.pushMirrors);
-  pushMirrors.start();
   const inFlight = new InFlight();
-  const app = await buildApp({ config, services, log, inFlight });
+  const app = await buildApp({ config, services, log, inFlight, doc });
   const server: Server = app.listen(config.port, config.host);
   await new Promise<void>((res, rej) => server.once('listening', res).once('error', rej));
   log.info({ port: config.port, rootUrl: config.rootUrl, database: database.engine }, 'anvil is listening');
+  // The workers' first rounds run a second after the server listens: on PGlite every query runs on the
+  // main thread, and the first rounds (cold catalog caches, seven workers' claims) held back the first
+  // requests by hundreds of milliseconds (#41).
+  const workersStart = setTimeout(() => {
+    leftovers.start();
+    if (config.webhook.deliveryEnabled) webhooks.start();
+    if (config.actions.enabled && config.actions.workerEnabled) actionTriggers.start();
+    autoMerge.start();
+    codeIndex.start();
+    repoStats.start();
+    pushMirrors.start();
+  }, 1000);
   const ssh = config.ssh.enabled ? await startSshServer(services, config, log) : undefined;
   if (ssh) log.info({ port: ssh.port }, 'git over ssh is listening');
   // RUNNER_BUILTIN=true: this process also runs the built-in runner, a client of the server like any
@@ -89,6 +100,7 @@ async function start() {
     // A connection can be gone while its request still runs (the client hung up, or was cut off above):
     // the database stays open until the last handler is done with it.
     if (!(await inFlight.idle(5_000))) log.warn({ inFlight: inFlight.active }, 'closing the database under requests still running');
+    clearTimeout(workersStart);
     await scheduler.stop();
     await webhooks.stop();
     await actionTriggers.stop();

@@ -11,11 +11,11 @@ import { redirectLocation, redirectTo, type NamedSegments } from './redirects.js
 import { readJsonBody, readTextBody } from './body.js';
 import { discardUploads, readMultipart } from './multipart.js';
 import { registry } from './operations/index.js';
-import { DECIMAL_INTEGER, inInt64, specOperations, type OpenApiDocument, type SpecOperation } from './spec.js';
+import { DECIMAL_INTEGER, inInt64, specOperations, validationTemplate, type OpenApiDocument, type SpecOperation } from './spec.js';
 import type { Handler, HandlerEntry, OperationId } from './types.js';
 import { textProblem } from './textInput.js';
 import { HttpError } from './errors.js';
-import { createValidator, validationTemplate } from './validate.js';
+import type { ValidationInput, ValidationOutcome } from './validate.js';
 import { indexRoutes } from './routeIndex.js';
 
 export const apiPrefix = '/api/v1';
@@ -109,7 +109,16 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
   if (missing.length || extra.length) {
     throw new Error(`handler registry and spec disagree: no handler for [${missing}], no operation for [${extra}]`);
   }
-  const validate = await createValidator(doc);
+  // The validator (openapi-backend and Ajv, the document dereferenced) is loaded and built by the first
+  // request that needs it, not at start (#41): requests with nothing to validate never wait for it.
+  let validator: Promise<(operationId: string, input: ValidationInput) => ValidationOutcome> | undefined;
+  const validate = async (operationId: string, input: ValidationInput): Promise<ValidationOutcome> => {
+    validator ??= import('./validate.js').then((m) => m.createValidator(doc));
+    return (await validator.catch((err) => {
+      validator = undefined;
+      throw err;
+    }))(operationId, input);
+  };
   const router = new Router();
   for (const op of ops) {
     const entry = (registry as Record<string, HandlerEntry<OperationId>>)[op.operationId]!;
@@ -123,7 +132,7 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
         throw new NotImplemented(`${op.operationId} is not implemented yet (${entry.notImplemented})`);
       }
       const query = declaredQuery(ctx, op);
-      const check = (body: unknown) => {
+      const check = async (body: unknown) => {
         const bad = textProblem({ ...ctx.params, ...query }) ?? textProblem(body);
         if (bad) throw new Invalid(bad);
         for (const p of op.integerParams) {
@@ -134,11 +143,11 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
             if (typeof v === 'string' && v !== '' && !inInt64(v)) throw new Invalid(`[${p.name}]: ${v} is out of range for a 64-bit integer`);
           }
         }
-        const checked = validate(op.operationId, { method: op.method, path: validationPath(op, ctx.params), headers: ctx.headers, query, body });
+        const checked = await validate(op.operationId, { method: op.method, path: validationPath(op, ctx.params), headers: ctx.headers, query, body });
         if (!checked.ok) throw new Invalid(checked.message!);
         return checked;
       };
-      const run = async (body: unknown, checked: ReturnType<typeof check>) => {
+      const run = async (body: unknown, checked: Awaited<ReturnType<typeof check>>) => {
         const handler = entry as Handler<OperationId>;
         const reply = await handler({
           // koa-router decodes path segments; the validator contributes the numbers it coerced.
@@ -176,12 +185,12 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
           : op.bodyTypes.includes('text/plain')
             ? await readTextBody(ctx, config.bodyLimitBytes)
             : undefined;
-        const checked = check(body);
+        const checked = await check(body);
         return run(checked.body, checked);
       }
       // Uploads: parameters first, so a bad request writes nothing; then the parts, streamed to disk.
       // Files the handler did not keep are deleted, whatever happened.
-      check({});
+      await check({});
       const form = await readMultipart(ctx, {
         tmpDir: services.attachments.storage.tmpDir,
         maxFileBytes: config.attachment.maxSizeMiB * 1024 * 1024,
@@ -190,7 +199,7 @@ export async function buildRouter(doc: OpenApiDocument, services: Services, conf
       try {
         const badName = textProblem(Object.fromEntries(Object.entries(form.files).map(([field, f]) => [`${field}.filename`, f?.filename ?? ''])));
         if (badName) throw new Invalid(badName);
-        await run(form, check(form.fields));
+        await run(form, await check(form.fields));
       } finally {
         await discardUploads(form);
       }

@@ -78,6 +78,9 @@ export function loadSpec(path = specPath): OpenApiDocument {
   return withGoNullables(parse(readFileSync(path, 'utf8')));
 }
 
+/** The path template requests are validated against: parameters joined by `.` in one segment become two segments. */
+export const validationTemplate = (path: string) => path.replace(/\}\.\{/g, '}/{');
+
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
 function resolveParam(doc: OpenApiDocument, p: { $ref?: string; name?: string; in?: string }) {

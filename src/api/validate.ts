@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import OpenAPIBackend from 'openapi-backend';
 import { compileGoDecoders, decodeGoBody, decodeGoQuery } from './goDecode.js';
-import type { OpenApiDocument } from './spec.js';
+import { validationTemplate, type OpenApiDocument } from './spec.js';
 
 export interface ValidationInput {
   method: string;
@@ -38,8 +38,7 @@ export function newAjv(opts: Record<string, unknown> = {}) {
   return addOpenApiFormats(new Ajv2020.default({ strict: false, allErrors: false, ...opts }));
 }
 
-/** The path template requests are validated against: parameters joined by `.` in one segment become two segments. */
-export const validationTemplate = (path: string) => path.replace(/\}\.\{/g, '}/{');
+export { validationTemplate } from './spec.js';
 
 type Validator = (operationId: string, given: ValidationInput) => ValidationOutcome;
 
@@ -84,7 +83,9 @@ async function buildValidator(doc: OpenApiDocument): Promise<Validator> {
     return ajv;
   };
   const api = new OpenAPIBackend.default({
-    definition: structuredClone(doc),
+    // Not a copy: in quick mode openapi-backend dereferences a clone of its own (dereference-json-schema's
+    // klona) and leaves the document it is given as it was; a structuredClone here was a third copy held (#41).
+    definition: doc,
     quick: true,
     validate: true,
     coerceTypes: true,
@@ -92,6 +93,9 @@ async function buildValidator(doc: OpenApiDocument): Promise<Validator> {
     // openapi-backend builds Ajv draft-07 by default, which silently ignores 2020-12 keywords.
     customizeAjv: (_ajv, ajvOpts) => sharedAjv(ajvOpts as Record<string, unknown>) as never,
   });
+  // In quick mode openapi-backend dereferences the object it was given and never reads the document
+  // loadDocument parses (a deep walk of the whole spec, a quarter of the build, #41): skipped.
+  api.loadDocument = async () => api.document;
   await api.init();
   // By operation object, not id: openapi-backend finds an id by flattening every path of the spec again.
   const operations = new Map(api.router.getOperations().map((o) => [o.operationId!, o]));

@@ -15,7 +15,8 @@ import { interactionPath, mountPrefix } from './provider.js';
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
 
-export function buildInteractions(provider: Provider, services: Services, config: Config): Router {
+/** `provider`: the provider, built on first use (app.ts). */
+export function buildInteractions(provider: () => Promise<Provider>, services: Services, config: Config): Router {
   const base = new URL(config.rootUrl).pathname;
   const router = new Router();
   const mount = mountPrefix(config);
@@ -25,7 +26,7 @@ export function buildInteractions(provider: Provider, services: Services, config
   });
 
   const finish = async (ctx: Context, result: Parameters<Provider['interactionResult']>[2]) => {
-    const to = await provider.interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: true });
+    const to = await (await provider()).interactionResult(ctx.req, ctx.res, result, { mergeWithLastSubmission: true });
     ctx.status = 303;
     ctx.redirect(to);
   };
@@ -33,7 +34,8 @@ export function buildInteractions(provider: Provider, services: Services, config
   /** Grants what the authorization asks for (OpenID scopes, Gitea's token scopes, claims) and finishes it. */
   const grant = async (ctx: Context, details: Details, accountId: string) => {
     const clientId = details.params.client_id as string;
-    const g = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId });
+    const { Grant } = await provider();
+    const g = details.grantId ? await Grant.find(details.grantId) : new Grant({ accountId, clientId });
     if (!g) throw new Error('grant vanished');
     const missing = (details.prompt.details ?? {}) as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
     if (missing.missingOIDCScope) g.addOIDCScope(missing.missingOIDCScope.join(' '));
@@ -53,7 +55,7 @@ export function buildInteractions(provider: Provider, services: Services, config
   router.get(`${interactionPath}/:uid`, async (ctx) => {
     ctx.state.operationId = 'oauth.interaction';
     await guarded(ctx, base, async () => {
-      const details = await provider.interactionDetails(ctx.req, ctx.res);
+      const details = await (await provider()).interactionDetails(ctx.req, ctx.res);
       if (details.uid !== ctx.params.uid) throw new BadRequest('this authorization is not the one in progress');
       const hit = await sessionOf(ctx, services);
       const user = hit && !hit.twoFactorPending ? hit.user : undefined;
@@ -89,7 +91,7 @@ ${redirect ? html`<p class="muted">You will be sent to ${redirect}</p>` : ''}
     ctx.state.operationId = 'oauth.grant';
     await guarded(ctx, base, async () => {
       const form = await readForm(ctx);
-      const details = await provider.interactionDetails(ctx.req, ctx.res);
+      const details = await (await provider()).interactionDetails(ctx.req, ctx.res);
       if (details.uid !== ctx.params.uid || details.prompt.name !== 'consent') throw new BadRequest('this authorization is not the one in progress');
       const hit = await sessionOf(ctx, services);
       if (!hit || hit.twoFactorPending || String(hit.user.id) !== details.session?.accountId) {

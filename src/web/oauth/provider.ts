@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Middleware } from 'koa';
-import Provider, { interactionPolicy, type Adapter, type AdapterPayload, type Configuration } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Adapter, AdapterPayload, Configuration } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import { claimsByScope, toClaims } from '../../convert/oidcClaims.js';
@@ -107,6 +108,8 @@ function adapterClass(services: Services, config: Config) {
 }
 
 export async function buildProvider(services: Services, config: Config, log: Logger): Promise<Provider> {
+  // oidc-provider and its dependencies load here, on first use, not at every start (#41).
+  const { default: Provider, interactionPolicy } = await import('oidc-provider');
   const { jwks, cookieKeys } = await services.oauth.keys();
   const secure = config.rootUrl.startsWith('https:');
   const { Check, base } = interactionPolicy;
@@ -256,13 +259,15 @@ function defaultScope(ctx: Context): void {
 }
 
 /** Hands the provider's paths to oidc-provider (its own Koa application), everything else on. */
-export function providerMiddleware(provider: Provider, config: Config): Middleware {
-  const handle = provider.callback() as (req: IncomingMessage, res: ServerResponse) => void;
+/** `provider`: the provider, built on first use (app.ts). */
+export function providerMiddleware(provider: () => Promise<Provider>, config: Config): Middleware {
+  let callback: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const mount = mountPrefix(config);
   return async (ctx, next) => {
     if (!isProviderPath(ctx.path)) return next();
     ctx.state.operationId = `oauth.${ctx.path.split('/').pop()}`;
     if (!config.oauth2.enabled) return next();
+    const handle = (callback ??= (await provider()).callback() as (req: IncomingMessage, res: ServerResponse) => void);
     if (ctx.path === routes.token || ctx.path === routes.introspection || ctx.path === routes.revocation) await normaliseBody(ctx);
     if (ctx.path === routes.authorization && ctx.method === 'GET') defaultScope(ctx);
     mount(ctx.req);
