@@ -151,9 +151,12 @@ function runFile(job: string[]): Promise<Result> {
 // then busy all the time, and each process slower by as much, so the suite took as long.
 const concurrency = Math.max(1, Math.min(Number(process.env.TEST_JOBS) || cpus().length, 4));
 // Each process pays seconds to load the app: the small files of the operation and unit folders run in
-// batches of BATCH (12) per process. Files that measure their own process (memory), spawn or kill
-// processes, or shard the contract run alone, and first (the longest ones start early).
-const batchSize = Math.max(1, Number(process.env.TEST_BATCH) || 12);
+// batches of TEST_BATCH (40) per process: a process costs about 6 CPU s before its first test (loading the
+// bundle, opening PGlite, compiling the validators of the operations it calls), so 30 issue-operation
+// files took 38–42 CPU s in batches of 10 and 24–31 in one batch of 30 (2026-12-08). Files that measure
+// their own process (memory), spawn or kill processes, or shard the contract run alone, and first (the
+// longest ones start early).
+const batchSize = Math.max(1, Number(process.env.TEST_BATCH) || 40);
 const batchable = (f: string) => /^tests\/(operations|unit)\//.test(f.replaceAll('\\', '/'));
 const queue: string[][] = files.filter((f) => !batchable(f)).map((f) => [f]);
 const small = files.filter(batchable);
