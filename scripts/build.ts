@@ -48,3 +48,18 @@ for (const name of readdirSync(fromRoot('dist')).filter((n) => n.endsWith('.js')
   const latin1 = text.replace(/[^\u0000-\u00ff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   if (latin1 !== text) writeFileSync(file, latin1);
 }
+
+// A CommonJS library reached only through `await import()` lands in a chunk that exports nothing but
+// `default` (esbuild's splitting), so `const { parse } = await import('yaml')` finds no `parse` in the
+// bundle although it works under tsx, where the tests run: the built-in runner failed that way in CI
+// (2026-12-08). Such an import fails the build here; import the library statically, or take `.default`.
+const js = readdirSync(fromRoot('dist')).filter((n) => n.endsWith('.js'));
+const defaultOnly = new Set(js.filter((n) => n.startsWith('chunk-') && /^export default require_\w+\(\);$/m.test(readFileSync(fromRoot('dist', n), 'utf8'))));
+const misuse: string[] = [];
+for (const name of js) {
+  for (const m of readFileSync(fromRoot('dist', name), 'utf8').matchAll(/\{([^{}]*)\}\s*=\s*await import\("\.\/(chunk-\w+\.js)"\)/g)) {
+    const names = m[1]!.split(',').map((s) => s.trim().split(':')[0]!.trim()).filter(Boolean);
+    if (defaultOnly.has(m[2]!) && names.some((n) => n !== 'default')) misuse.push(`${name}: { ${m[1]!.trim()} } = await import("./${m[2]}"), which exports only default`);
+  }
+}
+if (misuse.length) throw new Error(`named imports from CommonJS chunks (undefined at run time):\n${misuse.join('\n')}`);

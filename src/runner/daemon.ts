@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Code, ConnectError } from '@connectrpc/connect';
+import { parse } from 'yaml';
 import type { Task } from '../../generated/proto/runner/v1/messages_pb.js';
 import { Result } from '../../generated/proto/runner/v1/messages_pb.js';
 import { builtinActions } from './builtins.js';
@@ -140,7 +141,6 @@ async function runTask(api: RunnerApi, task: Task, abort: AbortController, opts:
   let lastWords = '';
   let jobResult: StepResult | undefined;
   try {
-    const { parse } = await import('yaml');
     const doc = parse(input.workflowPayload) as { jobs?: Record<string, { steps?: unknown[] }> };
     reporter.resetSteps(Object.values(doc.jobs ?? {})[0]?.steps?.length ?? 0);
     reporter.runDaemon(opts.reportIntervalMs ?? 1000);
