@@ -93,8 +93,26 @@ export async function recordEvents(deps: ServiceDeps, tx: Db, list: DomainEvent[
 }
 
 /** Repositories whose last recording alone found a fan-out with work to do: not tried again for a minute. */
-const busy = new Map<number, number>();
-const busyMs = 60_000;
+/**
+ * Repositories where a one-statement write last found a fan-out with work to do: not tried that way
+ * again for a minute (the statement would only check and write nothing). Bounded, oldest out.
+ */
+export class BusyRepos {
+  private readonly until = new Map<number, number>();
+  constructor(private readonly ms = 60_000, private readonly max = 10_000) {}
+
+  has(repoId: number): boolean {
+    return (this.until.get(repoId) ?? 0) > Date.now();
+  }
+
+  mark(repoId: number): void {
+    this.until.delete(repoId);
+    this.until.set(repoId, Date.now() + this.ms);
+    if (this.until.size > this.max) this.until.delete(this.until.keys().next().value!);
+  }
+}
+
+const busy = new BusyRepos();
 
 /**
  * Records events without a transaction, in one statement, when no fan-out has anything to do for them
@@ -106,7 +124,7 @@ const busyMs = 60_000;
  */
 export async function recordEventsAlone(deps: ServiceDeps, list: DomainEvent[], alongside?: SQLWrapper): Promise<RecordedEvent[] | undefined> {
   const repoId = list[0]?.repoId;
-  if (repoId === undefined || (busy.get(repoId) ?? 0) > Date.now()) return undefined;
+  if (repoId === undefined || busy.has(repoId)) return undefined;
   const conditions = quietConditions(deps, list);
   if (!conditions) return undefined;
   const rows = sql.join(list.map((event) => {
@@ -122,8 +140,7 @@ export async function recordEventsAlone(deps: ServiceDeps, list: DomainEvent[], 
     sql`select (select "quiet" from "guard") as "quiet", (select json_agg(json_build_array("recorded"."id", "recorded"."created_at")) from "recorded") as "recorded"`,
   ], sql` `)));
   if (jsonColumn(row!.quiet) !== true) {
-    busy.set(repoId, Date.now() + busyMs);
-    if (busy.size > 10_000) busy.delete(busy.keys().next().value!);
+    busy.mark(repoId);
     return undefined;
   }
   return paired(list, row!.recorded);

@@ -20,14 +20,14 @@ import { rowFromJson } from '../../db/jsonRows.js';
 import type { ServiceDeps } from '../context.js';
 import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { writeActivity } from '../events/activity.js';
-import { eventRow, quietConditions } from '../events/record.js';
+import { BusyRepos, eventRow, quietConditions } from '../events/record.js';
 import { inRepo } from '../events/scope.js';
 import type { DomainEvent } from '../events/types.js';
 import { newIssueThreads, onIssueEvent } from '../notifications/notifier.js';
 import { makesReferences } from './crossRefs.js';
 
-/** What IssueService.create takes (its CreateIssueInput), as far as a plain issue goes. */
-export interface PlainIssueInput {
+/** What IssueService.create takes; declared here, beside the statement that may write it alone. */
+export interface CreateIssueInput {
   title: string;
   body?: string;
   assignees?: string[];
@@ -39,8 +39,7 @@ export interface PlainIssueInput {
 }
 
 /** Repositories where the statement last found a fan-out with work to do: not tried again for a minute. */
-const busy = new Map<number, number>();
-const busyMs = 60_000;
+const busy = new BusyRepos();
 
 /**
  * The issue, created in one statement; undefined when this issue or this repository needs the
@@ -48,9 +47,9 @@ const busyMs = 60_000;
  * and the title; `writer`: whether the actor writes issues here (the rest of what it asks is ignored
  * otherwise, as in the transaction).
  */
-export async function createIssueAlone(deps: ServiceDeps, loaded: LoadedRepo, actor: UserRow, input: PlainIssueInput, writer: boolean): Promise<IssueRow | undefined> {
+export async function createIssueAlone(deps: ServiceDeps, loaded: LoadedRepo, actor: UserRow, input: CreateIssueInput, writer: boolean): Promise<IssueRow | undefined> {
   const { repo, owner } = loaded;
-  if ((busy.get(repo.id) ?? 0) > Date.now()) return undefined;
+  if (busy.has(repo.id)) return undefined;
   // Assignees, labels and a milestone are a writer's (others' are ignored): each is more rows and events.
   if (writer && ((input.assignees ?? []).some((n) => n.trim()) || input.labelIds?.length || input.milestoneId)) return undefined;
   const title = input.title;
@@ -123,8 +122,7 @@ export async function createIssueAlone(deps: ServiceDeps, loaded: LoadedRepo, ac
   const made = jsonColumn(out!.issue) as Record<string, unknown> | null;
   if (made) return rowFromJson(issues, made);
   if (jsonColumn(out!.quiet) !== true) {
-    busy.set(repo.id, Date.now() + busyMs);
-    if (busy.size > 10_000) busy.delete(busy.keys().next().value!);
+    busy.mark(repo.id);
   }
   return undefined;
 }

@@ -23,7 +23,7 @@ import type { LoadedRepo } from '../repos/loadedRepo.js';
 import { refuseOpenDependencies } from './openDependencies.js';
 import { refuseBlocked } from '../users/blocks.js';
 import { addCrossReferences } from './crossRefs.js';
-import { createIssueAlone } from './createAlone.js';
+import { createIssueAlone, type CreateIssueInput } from './createAlone.js';
 import { issuesCreated } from '../../metrics.js';
 import { deadlineComment } from './dueDate.js';
 
@@ -49,16 +49,7 @@ export function readableIssues(reach: RepoReach): SQL {
   return or(part(false, ids(false)), part(true, ids(true))) ?? sql`false`;
 }
 
-export interface CreateIssueInput {
-  title: string;
-  body?: string;
-  assignees?: string[];
-  milestoneId?: number;
-  labelIds?: number[];
-  closed?: boolean;
-  dueDate?: string;
-  ref?: string;
-}
+export type { CreateIssueInput };
 
 export interface EditIssueInput {
   title?: string;
